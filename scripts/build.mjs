@@ -1,0 +1,46 @@
+// Builds the SPA (vite -> dist/client, with .gz siblings) and the server (esbuild -> dist/server).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { build } from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '..');
+const log = (m) => process.stdout.write(`${m}\n`);
+
+export async function buildAll({ quiet = false } = {}) {
+  const t0 = Date.now();
+  execFileSync(
+    process.execPath,
+    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', ...(quiet ? ['--logLevel', 'warn'] : [])],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
+  // precompress text assets so the server can send them gzipped without work per request
+  const walk = (d) =>
+    fs
+      .readdirSync(d, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
+  for (const f of walk(path.join(root, 'dist/client'))) {
+    if (/\.(js|css|html|svg|json|txt|csv)$/.test(f)) fs.writeFileSync(`${f}.gz`, zlib.gzipSync(fs.readFileSync(f), { level: 9 }));
+  }
+  await build({
+    entryPoints: { main: path.join(root, 'server/main.ts') },
+    outdir: path.join(root, 'dist/server'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  fs.writeFileSync(path.join(root, 'dist/.build-stamp'), String(Date.now()));
+  if (!quiet) log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await buildAll();
+}

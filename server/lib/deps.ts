@@ -1,0 +1,42 @@
+import type { AppDatabase } from '../db/index.js';
+import type { Logger } from './logger.js';
+
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+export interface Secrets {
+  /** 32-byte HS256 key for access tokens */
+  jwtKey: Uint8Array;
+  /** 32-byte master key wrapping per-secret data keys (AES-256-GCM) */
+  masterKey: Uint8Array;
+}
+
+export interface AppConfig {
+  dataDir: string;
+  publicUrl: string;
+  /** directory of the built SPA (dist/client); undefined = API only */
+  staticDir?: string | undefined;
+  requestAutoGrant?: boolean;
+}
+
+/** Everything the app needs from the outside world, injected so tests build one app per test. */
+export interface AppDeps {
+  db: AppDatabase;
+  clock: Clock;
+  mailer: Mailer;
+  secrets: Secrets;
+  config: AppConfig;
+  logger: Logger;
+}

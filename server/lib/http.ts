@@ -1,0 +1,56 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import * as v from 'valibot';
+
+/** An error that becomes `{ success: false, msg }` with its status. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    message: string,
+    readonly extra?: Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (what = 'Not found') => new HttpError(404, what);
+
+/** Turns valibot issues into a single readable msg plus per-field messages. */
+export function issuesToError(issues: readonly v.BaseIssue<unknown>[], where = 'body'): HttpError {
+  const errors: Record<string, string> = {};
+  for (const issue of issues) {
+    const key = issue.path?.map((p) => String(p.key)).join('.') || where;
+    if (!(key in errors)) errors[key] = issue.message;
+  }
+  const first = Object.entries(errors)[0];
+  const msg = first ? (first[0] === where ? first[1] : `${first[0]}: ${first[1]}`) : 'Invalid request';
+  return new HttpError(400, msg, { errors });
+}
+
+export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown, where = 'body'): v.InferOutput<S> {
+  const r = v.safeParse(schema, input);
+  if (!r.success) throw issuesToError(r.issues, where);
+  return r.output;
+}
+
+/** Reads and validates a JSON body. Malformed JSON answers 400. */
+export async function jsonBody<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
+  let raw: unknown;
+  try {
+    const text = await c.req.text();
+    raw = text.length === 0 ? {} : JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'Malformed JSON body');
+  }
+  return parseWith(schema, raw, 'body');
+}
+
+/** Validates the query string (first value of each key). */
+export function query<S extends v.GenericSchema>(c: Context, schema: S): v.InferOutput<S> {
+  return parseWith(schema, c.req.query(), 'query');
+}
+
+export function ok<T extends Record<string, unknown>>(c: Context, body: T, status: ContentfulStatusCode = 200) {
+  return c.json({ success: true, ...body }, status);
+}

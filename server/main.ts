@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { createApp } from './app.js';
+import { openDatabase } from './db/index.js';
+import { EnvError, parseEnv } from './env.js';
+import { systemClock } from './lib/deps.js';
+import { createLogger } from './lib/logger.js';
+import { loadSecrets } from './services/keys.js';
+import { outboxMailer, smtpMailer } from './services/mail.js';
+import { afterStart } from './startup.js';
+
+const startedAt = performance.now();
+
+let env: ReturnType<typeof parseEnv>;
+try {
+  env = parseEnv(process.env);
+} catch (e) {
+  if (e instanceof EnvError) {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(1);
+  }
+  throw e;
+}
+
+const logger = createLogger(env.LOG_LEVEL);
+const dataDir = path.resolve(env.DATA_DIR);
+fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const staticCandidates = [path.resolve(here, '../client'), path.resolve(here, '../dist/client')];
+const staticDir = staticCandidates.find((d) => fs.existsSync(path.join(d, 'index.html')));
+
+const database = await openDatabase({
+  url: env.DATABASE_URL,
+  sqliteFile: path.join(dataDir, 'parley.sqlite'),
+});
+const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+const mailer = env.SMTP_URL ? smtpMailer(env.SMTP_URL) : outboxMailer(dataDir, logger);
+const deps = {
+  db: database,
+  clock: systemClock,
+  mailer,
+  secrets: loadSecrets(dataDir, env),
+  config: { dataDir, publicUrl, staticDir, requestAutoGrant: env.REQUEST_AUTO_GRANT === 'true' },
+  logger,
+};
+const app = createApp(deps);
+const background = await afterStart(deps, env);
+
+const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+  const ms = Math.round(performance.now() - startedAt);
+  logger.info('Parley is ready', { url: `http://localhost:${info.port}`, db: database.kind, ms });
+  process.stdout.write(`\n  Parley is running at http://localhost:${info.port}  (database: ${database.kind})\n\n`);
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info('shutting down', { signal });
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  await background.stop();
+  // stop accepting, let requests in flight finish, then close the database
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await database.close();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

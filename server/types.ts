@@ -1,0 +1,12 @@
+/** What the auth middleware puts on the context: identity comes only from the verified token. */
+export interface AuthContext {
+  accountId: string;
+  companyId: string;
+  sessionId: string;
+}
+
+export interface AppEnv {
+  Variables: {
+    auth: AuthContext;
+  };
+}

@@ -1,0 +1,42 @@
+import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects: unit (machines, client logic, pure server services), server (real HTTP against
+ * createApp on SQLite, and PostgreSQL when TEST_DATABASE_URL is set), e2e (Chromium against the
+ * built app started like `npm start`).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [vanillaExtractPlugin()],
+        test: {
+          name: 'unit',
+          include: ['tests/machines/**/*.test.ts', 'tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          include: ['tests/server/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
