@@ -1,0 +1,51 @@
+import { createRouter, RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { api } from './api/client';
+import type { RouterContext } from './routes/__root';
+import { ErrorPage } from './routes/-components/ErrorPage';
+import { NotFoundPage } from './routes/-components/NotFoundPage';
+import { routeTree } from './routeTree.gen';
+import { createSession } from './session';
+import { lightTheme } from './ui/theme.css';
+
+document.documentElement.classList.add(lightTheme);
+
+// The session first (it reads the persisted tokens), then the router that guards routes with it.
+const session = createSession({ client: api });
+session.start();
+
+const context: RouterContext = {
+  session: session.actor,
+  onLogout: () => session.actor.send({ type: 'session.logout' }),
+};
+
+export const router = createRouter({
+  routeTree,
+  context,
+  defaultPreload: 'intent',
+  defaultErrorComponent: ErrorPage,
+  defaultNotFoundComponent: NotFoundPage,
+  scrollRestoration: true,
+});
+
+// Session effects (refresh failure, logout, another tab signing out) navigate inside the app.
+session.bindNavigate((href) => void router.navigate({ href }));
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+export function App() {
+  return <RouterProvider router={router} />;
+}
+
+const rootElement = document.getElementById('root');
+if (!rootElement) throw new Error('Missing #root element');
+createRoot(rootElement).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,19 @@
+import { type ComponentType, lazy } from 'react';
+
+/**
+ * `React.lazy` for a named export, plus `preload()` to start the download on intent (hover/focus),
+ * so heavy, rarely used UI (dialogs) stays out of the first load.
+ */
+export function lazyNamed<K extends string, P extends object>(loader: () => Promise<{ [key in K]: ComponentType<P> }>, name: K) {
+  let pending: Promise<unknown> | undefined;
+  const load = () => loader().then((m) => ({ default: m[name] }));
+  const preload = () => {
+    pending ??= load();
+    return pending;
+  };
+  const Component = lazy(() => {
+    pending ??= load();
+    return pending as ReturnType<typeof load>;
+  });
+  return Object.assign(Component, { preload });
+}

@@ -1,0 +1,60 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { fromPromise } from 'xstate';
+import { account } from '../../../api/account';
+import { Menu, MenuItem, MenuSeparator } from '../../../ui/menu/menu';
+import { LogOutIcon } from '../../../ui/icons';
+import * as s from './user-menu.css';
+
+/** GET /account/me once per dashboard visit (a failure leaves the menu generic; the client toasts). */
+const loadMe = fromPromise(() => account.me());
+
+const initialsOf = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]?.toUpperCase())
+    .join('') || '?';
+
+export interface UserMenuProps {
+  onLogout: () => void;
+}
+
+/** The dashboard header's account menu: photo (or initials) and name; details and Log out inside. */
+export function UserMenu({ onLogout }: UserMenuProps) {
+  const me = useActorRef(loadMe);
+  const details = useSelector(me, (snap) => (snap.status === 'done' ? snap.output.account : undefined));
+  const name = details?.name ?? 'Account';
+  return (
+    <Menu
+      aria-label={`Account menu: ${name}`}
+      buttonVariant="ghost"
+      chevron
+      label={
+        <>
+          {details?.photoUrl ? (
+            <img className={s.avatar} src={details.photoUrl} alt="" width={32} height={32} />
+          ) : (
+            <span className={s.avatar} aria-hidden="true">
+              {details ? initialsOf(details.name) : ''}
+            </span>
+          )}
+          <span className={s.name}>{name}</span>
+        </>
+      }
+    >
+      {details ? (
+        <div className={s.identity}>
+          <span className={s.identityName}>{details.name}</span>
+          <span className={s.identityMeta}>{details.email}</span>
+          <span className={s.identityMeta}>{details.company.name}</span>
+        </div>
+      ) : null}
+      {details ? <MenuSeparator /> : null}
+      <MenuItem onClick={onLogout}>
+        <LogOutIcon size={16} />
+        Log out
+      </MenuItem>
+    </Menu>
+  );
+}
