@@ -24,6 +24,15 @@ const EnvSchema = v.object({
   MASTER_KEY: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters'))),
   DEMO: v.optional(v.picklist(['on', 'off'], 'must be on or off')),
   REQUEST_AUTO_GRANT: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
+  /** Hops of trusted reverse proxies: 'true' = 1, or a number. Unset = ignore X-Forwarded-For. */
+  TRUST_PROXY: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^(true|false|\d+)$/, 'must be true, false or a number of proxy hops'),
+      v.transform((s) => (s === 'true' ? 1 : s === 'false' ? 0 : Number(s))),
+    ),
+    'false',
+  ),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
 });
 

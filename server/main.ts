@@ -43,7 +43,7 @@ const deps = {
   clock: systemClock,
   mailer,
   secrets: loadSecrets(dataDir, env),
-  config: { dataDir, publicUrl, staticDir, requestAutoGrant: env.REQUEST_AUTO_GRANT === 'true' },
+  config: { dataDir, publicUrl, staticDir, requestAutoGrant: env.REQUEST_AUTO_GRANT === 'true', trustProxy: env.TRUST_PROXY },
   logger,
 };
 const app = createApp(deps);

@@ -29,6 +29,11 @@ export interface AppConfig {
   /** directory of the built SPA (dist/client); undefined = API only */
   staticDir?: string | undefined;
   requestAutoGrant?: boolean;
+  /**
+   * Number of reverse proxies in front of the server whose X-Forwarded-For is trusted (TRUST_PROXY).
+   * 0 / undefined: the client IP is the socket's peer address.
+   */
+  trustProxy?: number;
 }
 
 /** Everything the app needs from the outside world, injected so tests build one app per test. */

@@ -1,0 +1,90 @@
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { HttpError } from '../lib/http.js';
+
+/**
+ * Fixed-window counters in the database, so every server instance shares them. One atomic upsert
+ * (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) per hit works the same on SQLite and PostgreSQL.
+ */
+export interface Limit {
+  /** e.g. 'login', 'forgot:ip' */
+  name: string;
+  max: number;
+  windowMs: number;
+}
+
+export const LIMITS = {
+  /** failed logins per IP + email */
+  login: { name: 'login', max: 5, windowMs: 15 * 60_000 },
+  /** wrong current password on change-password, per account */
+  changePassword: { name: 'chpw', max: 5, windowMs: 15 * 60_000 },
+  forgotPerEmail: { name: 'forgot:email', max: 3, windowMs: 60 * 60_000 },
+  forgotPerIp: { name: 'forgot:ip', max: 10, windowMs: 60 * 60_000 },
+  contactPerIp: { name: 'contact:ip', max: 5, windowMs: 60 * 60_000 },
+} satisfies Record<string, Limit>;
+
+export interface Hit {
+  count: number;
+  /** true when this hit went over the limit */
+  limited: boolean;
+  /** seconds until the window ends */
+  retryAfterS: number;
+}
+
+function windowOf(limit: Limit, now: Date) {
+  const start = Math.floor(now.getTime() / limit.windowMs) * limit.windowMs;
+  const end = start + limit.windowMs;
+  return {
+    start: new Date(start).toISOString(),
+    end: new Date(end).toISOString(),
+    retryAfterS: Math.max(1, Math.ceil((end - now.getTime()) / 1000)),
+  };
+}
+
+/** Counts one attempt and says whether it is over the limit. */
+export async function hit(db: Kysely<DB>, limit: Limit, subject: string, now: Date): Promise<Hit> {
+  const w = windowOf(limit, now);
+  const key = `${limit.name}:${subject}`;
+  const row = await db
+    .insertInto('rate_limits')
+    .values({ key, window_start: w.start, count: 1, expires_at: w.end })
+    .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet({ count: sql<number>`rate_limits.count + 1` }))
+    .returning('count')
+    .executeTakeFirstOrThrow();
+  // ended windows are dropped now and then, so the table stays small without a scheduler
+  if (Math.random() < 0.01) await pruneExpired(db, now);
+  const count = Number(row.count);
+  return { count, limited: count > limit.max, retryAfterS: w.retryAfterS };
+}
+
+/** Forgets the attempts of the current window (a successful login clears its failures). */
+export async function clear(db: Kysely<DB>, limit: Limit, subject: string, now: Date): Promise<void> {
+  await db
+    .deleteFrom('rate_limits')
+    .where('key', '=', `${limit.name}:${subject}`)
+    .where('window_start', '=', windowOf(limit, now).start)
+    .execute();
+}
+
+/** Drops counters whose window has ended (called opportunistically; cheap thanks to the index). */
+export async function pruneExpired(db: Kysely<DB>, now: Date): Promise<void> {
+  await db.deleteFrom('rate_limits').where('expires_at', '<=', now.toISOString()).execute();
+}
+
+/** The 429 answer, with Retry-After. */
+export function tooManyAttempts(h: Hit): HttpError {
+  const minutes = Math.max(1, Math.ceil(h.retryAfterS / 60));
+  return new HttpError(
+    429,
+    `Too many attempts. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    undefined,
+    { 'Retry-After': String(h.retryAfterS) },
+  );
+}
+
+/** Counts the attempt and throws 429 when over the limit. */
+export async function enforce(db: Kysely<DB>, limit: Limit, subject: string, now: Date): Promise<Hit> {
+  const h = await hit(db, limit, subject, now);
+  if (h.limited) throw tooManyAttempts(h);
+  return h;
+}
