@@ -10,14 +10,15 @@ import type { AppEnv } from './types.js';
 
 /** Builds the whole HTTP app from injected dependencies. Tests build one per test. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+  // strict: false -> `/agent` and `/agent/` are the same route (the spec writes paths both ways)
+  const app = new Hono<AppEnv>({ strict: false });
   app.use('*', securityHeaders);
   app.use('/api/*', async (c, next) => {
     await next();
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
   });
 
-  const api = new Hono<AppEnv>();
+  const api = new Hono<AppEnv>({ strict: false });
   api.get('/health', async (c) => {
     await ping(deps.db.db);
     return c.json({ success: true, db: deps.db.kind });
