@@ -37,6 +37,8 @@ export async function buildAll({ quiet = false } = {}) {
     sourcemap: true,
     logLevel: 'warning',
   });
+  // data files the server reads at run time ship beside the bundle
+  fs.copyFileSync(path.join(root, 'server/services/common-passwords.txt'), path.join(root, 'dist/server/common-passwords.txt'));
   fs.writeFileSync(path.join(root, 'dist/.build-stamp'), String(Date.now()));
   if (!quiet) log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

@@ -1,8 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { account } from '../../../api/account';
-import { Menu, MenuItem, MenuSeparator } from '../../../ui/menu/menu';
 import { LogOutIcon } from '../../../ui/icons';
+import { Menu, MenuItem, MenuSeparator } from '../../../ui/menu/menu';
 import * as s from './user-menu.css';
 
 /** GET /account/me once per dashboard visit (a failure leaves the menu generic; the client toasts). */

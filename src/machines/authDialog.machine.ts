@@ -1,0 +1,251 @@
+import * as v from 'valibot';
+import { assign, fromPromise, setup } from 'xstate';
+import { account } from '../api/account';
+import {
+  type LoginBody,
+  LoginBodySchema,
+  type LoginResponse,
+  PhotoFileSchema,
+  type RegisterForm,
+  RegisterFormSchema,
+} from '../api/contract/account';
+import { type ApiError, isApiError } from '../api/errors';
+import { toast } from '../ui/toast/toast';
+
+export type AuthTab = 'login' | 'signup';
+export type AuthField = 'name' | 'email' | 'password';
+export type AuthErrors = Partial<Record<AuthField | 'file', string>>;
+
+export interface AuthToast {
+  title: string;
+  description: string;
+  variant?: 'default' | 'destructive';
+}
+
+/** Spec section 8: the auth dialog's toasts, verbatim. */
+export const AUTH_TOASTS = {
+  loginSucceeded: { title: 'Login successful', description: 'Welcome back to Parley!' },
+  signupSucceeded: { title: 'Account created', description: 'Welcome to Parley!' },
+  loginFailed: (msg?: string): AuthToast => ({
+    title: 'Login failed',
+    description: msg || 'Invalid credentials. Please try again.',
+    variant: 'destructive',
+  }),
+  signupFailed: (msg?: string): AuthToast => ({
+    title: 'Registration failed',
+    description: msg || 'Could not create account. Please try again.',
+    variant: 'destructive',
+  }),
+  /** no answer, a server fault or an unreadable answer */
+  crashed: { title: 'Error', description: 'An error occurred. Please try again later.', variant: 'destructive' },
+} as const satisfies Record<string, AuthToast | ((msg?: string) => AuthToast)>;
+
+export type AuthDialogEvent =
+  | { type: 'dialog.open'; tab?: AuthTab }
+  | { type: 'dialog.close' }
+  | { type: 'tab.select'; tab: AuthTab }
+  | { type: 'field.change'; field: AuthField; value: string }
+  | { type: 'photo.pick'; file: File | null }
+  | { type: 'form.submit' }
+  | { type: 'password.forgot' };
+
+export interface AuthDialogContext {
+  values: Record<AuthField, string>;
+  photo: File | null;
+  errors: AuthErrors;
+}
+
+/** First message per field of a failed validation. */
+function errorsOf(issues: [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]] | undefined): AuthErrors {
+  if (!issues) return {};
+  const nested = v.flatten(issues).nested ?? {};
+  const errors: AuthErrors = {};
+  for (const [key, messages] of Object.entries(nested)) {
+    if (messages?.[0]) errors[key as keyof AuthErrors] = messages[0];
+  }
+  return errors;
+}
+
+const loginForm = (c: AuthDialogContext) => ({ email: c.values.email, password: c.values.password });
+const signupForm = (c: AuthDialogContext) => ({ ...c.values, file: c.photo ?? undefined });
+
+/** A definite "no" from the server (4xx with its msg) as opposed to an exception (no answer, 5xx, garbage). */
+const isRefusal = (error: unknown): error is ApiError => isApiError(error) && error.isRejection;
+
+const initialContext: AuthDialogContext = { values: { name: '', email: '', password: '' }, photo: null, errors: {} };
+
+/**
+ * The landing page's Login / Sign Up dialog. Values live here so validation (the contract's schemas,
+ * spec section 5 messages) and the reset on close are the machine's; the view only renders.
+ * Effects: `login` / `register` call the API (own toasts, so the client's automatic one is off);
+ * `startSession`, `enterDashboard` and `openForgotPassword` are provided by the view (session actor,
+ * router, the forgot-password dialog); `notify` shows a toast.
+ */
+export const authDialogMachine = setup({
+  types: {
+    context: {} as AuthDialogContext,
+    events: {} as AuthDialogEvent,
+  },
+  actors: {
+    login: fromPromise<LoginResponse, LoginBody>(({ input, signal }) => account.login(input, { notify: false, signal })),
+    register: fromPromise<LoginResponse, RegisterForm>(({ input, signal }) => account.register(input, { notify: false, signal })),
+  },
+  actions: {
+    notify: (_, params: AuthToast) => {
+      toast(params);
+    },
+    startSession: (_, _params: LoginResponse) => {},
+    enterDashboard: () => {},
+    openForgotPassword: () => {},
+    clearErrors: assign({ errors: {} }),
+    forgetSecrets: assign({ values: ({ context }) => ({ ...context.values, password: '' }), photo: null, errors: {} }),
+    forgetForm: assign(initialContext),
+  },
+  guards: {
+    opensSignup: ({ event }) => event.type === 'dialog.open' && event.tab === 'signup',
+    selectsSignup: ({ event }) => event.type === 'tab.select' && event.tab === 'signup',
+    selectsLogin: ({ event }) => event.type === 'tab.select' && event.tab === 'login',
+    loginIsValid: ({ context }) => v.is(LoginBodySchema, loginForm(context)),
+    signupIsValid: ({ context }) => v.is(RegisterFormSchema, signupForm(context)),
+    succeeded: (_, params: { success: boolean }) => params.success,
+    wasRefused: (_, params: { error: unknown }) => isRefusal(params.error),
+  },
+}).createMachine({
+  id: 'authDialog',
+  description: "The landing page's Login / Sign Up dialog.",
+  context: initialContext,
+  initial: 'closed',
+  states: {
+    closed: {
+      on: {
+        'dialog.open': [
+          { guard: 'opensSignup', target: 'open.signup' },
+          { description: "'Login / Sign up', 'Get Started' or /?login=1 open the Login tab.", target: 'open.login' },
+        ],
+      },
+    },
+    open: {
+      tags: ['open'],
+      initial: 'login',
+      on: {
+        'dialog.close': { target: 'closed', actions: 'forgetSecrets' },
+        'password.forgot': {
+          description: "'Forgot password' swaps this dialog for the forgot-password dialog.",
+          target: 'closed',
+          actions: ['forgetSecrets', 'openForgotPassword'],
+        },
+        'field.change': {
+          actions: assign(({ context, event }) => ({
+            values: { ...context.values, [event.field]: event.value },
+            errors: { ...context.errors, [event.field]: undefined },
+          })),
+        },
+      },
+      states: {
+        login: {
+          tags: ['login'],
+          on: {
+            'tab.select': { guard: 'selectsSignup', target: 'signup', actions: 'clearErrors' },
+            'form.submit': [
+              { guard: 'loginIsValid', target: '#authDialog.loggingIn', actions: 'clearErrors' },
+              {
+                description: 'Shows the spec section 5 message under each invalid field.',
+                actions: assign({ errors: ({ context }) => errorsOf(v.safeParse(LoginBodySchema, loginForm(context)).issues) }),
+              },
+            ],
+          },
+        },
+        signup: {
+          tags: ['signup'],
+          on: {
+            'tab.select': { guard: 'selectsLogin', target: 'login', actions: 'clearErrors' },
+            'photo.pick': {
+              description: 'The picker accepts any image; only JPG, PNG or WEBP pass.',
+              actions: assign(({ context, event }) => {
+                const checked = event.file ? v.safeParse(PhotoFileSchema, event.file) : undefined;
+                return { photo: event.file, errors: { ...context.errors, file: checked?.issues?.[0]?.message } };
+              }),
+            },
+            'form.submit': [
+              { guard: 'signupIsValid', target: '#authDialog.signingUp', actions: 'clearErrors' },
+              {
+                actions: assign({
+                  errors: ({ context }) => errorsOf(v.safeParse(RegisterFormSchema, signupForm(context)).issues),
+                }),
+              },
+            ],
+          },
+        },
+      },
+    },
+    loggingIn: {
+      description: 'POST /account/login; the submit button shows progress and the form is locked.',
+      tags: ['open', 'login', 'submitting'],
+      invoke: {
+        id: 'login',
+        src: 'login',
+        input: ({ context }) => v.parse(LoginBodySchema, loginForm(context)),
+        onDone: [
+          {
+            guard: { type: 'succeeded', params: ({ event }) => event.output },
+            target: 'closed',
+            actions: [
+              { type: 'startSession', params: ({ event }) => event.output },
+              { type: 'notify', params: AUTH_TOASTS.loginSucceeded },
+              'forgetForm',
+              'enterDashboard',
+            ],
+          },
+          { target: 'open.login', actions: { type: 'notify', params: ({ event }) => AUTH_TOASTS.loginFailed(event.output.msg) } },
+        ],
+        onError: [
+          {
+            guard: { type: 'wasRefused', params: ({ event }) => ({ error: event.error }) },
+            target: 'open.login',
+            actions: [
+              assign({ errors: ({ event }) => (event.error as ApiError).fieldErrors }),
+              { type: 'notify', params: ({ event }) => AUTH_TOASTS.loginFailed((event.error as ApiError).serverMessage) },
+            ],
+          },
+          { target: 'open.login', actions: { type: 'notify', params: AUTH_TOASTS.crashed } },
+        ],
+      },
+    },
+    signingUp: {
+      description: 'POST /account/register (multipart, with the optional photo).',
+      tags: ['open', 'signup', 'submitting'],
+      invoke: {
+        id: 'register',
+        src: 'register',
+        input: ({ context }) => v.parse(RegisterFormSchema, signupForm(context)),
+        onDone: [
+          {
+            guard: { type: 'succeeded', params: ({ event }) => event.output },
+            target: 'closed',
+            actions: [
+              { type: 'startSession', params: ({ event }) => event.output },
+              { type: 'notify', params: AUTH_TOASTS.signupSucceeded },
+              'forgetForm',
+              'enterDashboard',
+            ],
+          },
+          {
+            target: 'open.signup',
+            actions: { type: 'notify', params: ({ event }) => AUTH_TOASTS.signupFailed(event.output.msg) },
+          },
+        ],
+        onError: [
+          {
+            guard: { type: 'wasRefused', params: ({ event }) => ({ error: event.error }) },
+            target: 'open.signup',
+            actions: [
+              assign({ errors: ({ event }) => (event.error as ApiError).fieldErrors }),
+              { type: 'notify', params: ({ event }) => AUTH_TOASTS.signupFailed((event.error as ApiError).serverMessage) },
+            ],
+          },
+          { target: 'open.signup', actions: { type: 'notify', params: AUTH_TOASTS.crashed } },
+        ],
+      },
+    },
+  },
+});

@@ -1,0 +1,158 @@
+import * as v from 'valibot';
+import { assign, fromPromise, raise, setup, stateIn } from 'xstate';
+import { account } from '../api/account';
+import { type ForgotPasswordBody, ForgotPasswordBodySchema, type ForgotPasswordResponse } from '../api/contract/account';
+import { isApiError } from '../api/errors';
+import { FORGOT_PASSWORD_RESET_DELAY } from '../ui/constants';
+import { toast } from '../ui/toast/toast';
+
+export interface ForgotPasswordToast {
+  title: string;
+  description: string;
+  variant?: 'default' | 'destructive';
+}
+
+/** Spec section 8, verbatim. */
+export const FORGOT_PASSWORD_TOASTS = {
+  sent: (msg: string): ForgotPasswordToast => ({ title: 'Reset link sent', description: msg }),
+  refused: (msg?: string): ForgotPasswordToast => ({
+    title: 'Error',
+    description: msg || 'Something went wrong. Please try again.',
+    variant: 'destructive',
+  }),
+  failed: (msg?: string): ForgotPasswordToast => ({
+    title: 'Error',
+    description: msg || 'Failed to send reset link. Please try again later.',
+    variant: 'destructive',
+  }),
+};
+
+export type ForgotPasswordEvent =
+  | { type: 'dialog.open' }
+  | { type: 'dialog.close' }
+  | { type: 'field.change'; value: string }
+  | { type: 'form.submit' }
+  | { type: 'form.reset' };
+
+export interface ForgotPasswordContext {
+  email: string;
+  error: string | null;
+}
+
+const emptyForm: ForgotPasswordContext = { email: '', error: null };
+
+/**
+ * Forgot password: a dialog on the landing page and the /forgot-password page (which renders only the
+ * `flow` region). Two regions: `visibility` (is the dialog shown) and `flow` (form -> sending -> sent).
+ * Closing keeps the content while the dialog animates out, then resets form and sent state after
+ * the named delay `resetDelay` (300 ms, spec section 9).
+ */
+export const forgotPasswordMachine = setup({
+  types: {
+    context: {} as ForgotPasswordContext,
+    events: {} as ForgotPasswordEvent,
+  },
+  actors: {
+    sendResetLink: fromPromise<ForgotPasswordResponse, ForgotPasswordBody>(({ input, signal }) =>
+      account.forgotPassword(input, { notify: false, signal }),
+    ),
+  },
+  actions: {
+    notify: (_, params: ForgotPasswordToast) => {
+      toast(params);
+    },
+    clearForm: assign(emptyForm),
+  },
+  delays: {
+    resetDelay: FORGOT_PASSWORD_RESET_DELAY,
+  },
+  guards: {
+    isValid: ({ context }) => v.is(ForgotPasswordBodySchema, { email: context.email }),
+    succeeded: (_, params: { success: boolean }) => params.success,
+    isSending: stateIn({ flow: 'sending' }),
+  },
+}).createMachine({
+  id: 'forgotPassword',
+  description: 'Forgot password: email -> reset link sent -> "Check your inbox".',
+  context: emptyForm,
+  type: 'parallel',
+  states: {
+    visibility: {
+      initial: 'closed',
+      states: {
+        closed: {
+          on: { 'dialog.open': 'open' },
+        },
+        open: {
+          tags: ['open'],
+          on: {
+            'dialog.close': [{ description: 'The request under way finishes first.', guard: 'isSending' }, { target: 'closing' }],
+          },
+        },
+        closing: {
+          description: 'Hidden; the content stays as it was while the dialog animates out.',
+          after: {
+            resetDelay: { target: 'closed', actions: raise({ type: 'form.reset' }) },
+          },
+          on: { 'dialog.open': 'open' },
+        },
+      },
+    },
+    flow: {
+      initial: 'editing',
+      states: {
+        editing: {
+          on: {
+            'field.change': { actions: assign({ email: ({ event }) => event.value, error: null }) },
+            'form.submit': [
+              { guard: 'isValid', target: 'sending', actions: assign({ error: null }) },
+              {
+                description: "'Email is required' or 'Invalid email format'.",
+                actions: assign({
+                  error: ({ context }) =>
+                    v.safeParse(ForgotPasswordBodySchema, { email: context.email }).issues?.[0]?.message ?? null,
+                }),
+              },
+            ],
+            'form.reset': { actions: 'clearForm' },
+          },
+        },
+        sending: {
+          description: 'POST /account/forgotpassword; the answer is the same whether the email exists or not.',
+          tags: ['busy'],
+          invoke: {
+            id: 'sendResetLink',
+            src: 'sendResetLink',
+            input: ({ context }) => v.parse(ForgotPasswordBodySchema, { email: context.email }),
+            onDone: [
+              {
+                guard: { type: 'succeeded', params: ({ event }) => event.output },
+                target: 'sent',
+                actions: { type: 'notify', params: ({ event }) => FORGOT_PASSWORD_TOASTS.sent(event.output.msg) },
+              },
+              {
+                target: 'editing',
+                actions: { type: 'notify', params: ({ event }) => FORGOT_PASSWORD_TOASTS.refused(event.output.msg) },
+              },
+            ],
+            onError: {
+              target: 'editing',
+              actions: {
+                type: 'notify',
+                params: ({ event }) =>
+                  FORGOT_PASSWORD_TOASTS.failed(isApiError(event.error) ? event.error.serverMessage : undefined),
+              },
+            },
+          },
+        },
+        sent: {
+          description: "'Check your inbox' with a 'Got it' button.",
+          tags: ['sent'],
+          on: {
+            'form.reset': { target: 'editing', actions: 'clearForm' },
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,135 @@
+import * as v from 'valibot';
+import { assign, fromPromise, setup } from 'xstate';
+import { account } from '../api/account';
+import { PasswordSchema, type ResetPasswordBody, type ResetPasswordResponse } from '../api/contract/account';
+import { toast } from '../ui/toast/toast';
+
+export const PASSWORDS_DIFFER = 'Passwords do not match';
+
+export interface ResetPasswordToast {
+  title: string;
+  description: string;
+  variant?: 'default' | 'destructive';
+}
+
+export type ResetPasswordEvent = { type: 'field.change'; field: 'password' | 'confirm'; value: string } | { type: 'form.submit' };
+
+export interface ResetPasswordContext {
+  token: string;
+  password: string;
+  confirm: string;
+  errors: { password?: string; confirm?: string };
+}
+
+const FormSchema = v.pipe(
+  v.object({ password: PasswordSchema, confirm: v.string() }),
+  v.forward(
+    v.check((form) => form.password === form.confirm, PASSWORDS_DIFFER),
+    ['confirm'],
+  ),
+);
+
+function errorsOf(context: ResetPasswordContext): ResetPasswordContext['errors'] {
+  const issues = v.safeParse(FormSchema, context).issues;
+  const nested = issues ? (v.flatten<typeof FormSchema>(issues).nested ?? {}) : {};
+  return { password: nested.password?.[0], confirm: nested.confirm?.[0] };
+}
+
+/**
+ * /reset-password: the token comes from the link's fragment (`#token=...`, never sent to servers in
+ * logs or Referer). The new password is asked twice; success says so and opens the login dialog.
+ */
+export const resetPasswordMachine = setup({
+  types: {
+    context: {} as ResetPasswordContext,
+    events: {} as ResetPasswordEvent,
+    input: {} as { token: string },
+  },
+  actors: {
+    resetPassword: fromPromise<ResetPasswordResponse, ResetPasswordBody>(({ input, signal }) =>
+      account.resetPassword(input, { notify: false, signal }),
+    ),
+  },
+  actions: {
+    notify: (_, params: ResetPasswordToast) => {
+      toast(params);
+    },
+    openLogin: () => {},
+  },
+  guards: {
+    hasToken: ({ context }) => context.token !== '',
+    isValid: ({ context }) => v.is(FormSchema, context),
+    succeeded: (_, params: { success: boolean }) => params.success,
+  },
+}).createMachine({
+  id: 'resetPassword',
+  description: 'Choose a new password from an emailed reset link.',
+  context: ({ input }) => ({ token: input.token, password: '', confirm: '', errors: {} }),
+  initial: 'checking',
+  states: {
+    checking: {
+      always: [{ guard: 'hasToken', target: 'editing' }, { target: 'linkInvalid' }],
+    },
+    linkInvalid: {
+      description: 'Opened without a token: explain and offer a new link.',
+    },
+    editing: {
+      on: {
+        'field.change': {
+          actions: assign(({ context, event }) => ({
+            [event.field]: event.value,
+            errors: { ...context.errors, [event.field]: undefined },
+          })),
+        },
+        'form.submit': [
+          { guard: 'isValid', target: 'saving', actions: assign({ errors: {} }) },
+          {
+            description: "Spec section 5 password rules, and 'Passwords do not match'.",
+            actions: assign({ errors: ({ context }) => errorsOf(context) }),
+          },
+        ],
+      },
+    },
+    saving: {
+      tags: ['busy'],
+      invoke: {
+        id: 'resetPassword',
+        src: 'resetPassword',
+        input: ({ context }) => ({ token: context.token, password: context.password }),
+        onDone: [
+          {
+            guard: { type: 'succeeded', params: ({ event }) => event.output },
+            target: 'done',
+            actions: [
+              { type: 'notify', params: ({ event }) => ({ title: 'Password reset', description: event.output.msg }) },
+              'openLogin',
+            ],
+          },
+          {
+            target: 'editing',
+            actions: {
+              type: 'notify',
+              params: ({ event }) => ({ title: 'Error', description: event.output.msg, variant: 'destructive' as const }),
+            },
+          },
+        ],
+        onError: {
+          description: 'An expired or used link answers 400 with its msg.',
+          target: 'editing',
+          actions: {
+            type: 'notify',
+            params: ({ event }) => ({
+              title: 'Error',
+              description: event.error instanceof Error ? event.error.message : 'Could not reset the password. Please try again.',
+              variant: 'destructive' as const,
+            }),
+          },
+        },
+      },
+    },
+    done: {
+      type: 'final',
+      description: 'Password changed: every session of the account was revoked; log in with the new one.',
+    },
+  },
+});
