@@ -35,6 +35,8 @@ export function mountStatic(app: Hono, dir: string): void {
   const assets = new Map<string, Asset>();
   const walk = (d: string) => {
     for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      // build metadata (.vite/manifest.json) and other dotfiles are not part of the site
+      if (entry.name.startsWith('.')) continue;
       const full = path.join(d, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (!entry.name.endsWith('.gz')) {

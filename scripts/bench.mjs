@@ -1,0 +1,206 @@
+// `npm run bench`: builds, then reports per route chunk the JS and CSS sizes (raw and gzipped), the
+// landing page's first-load weight against its budget, and how fast `npm start` answers on a built tree.
+// Writes the `bundle` and `startup` sections of bench/results.json. Reports only: `--strict` exits 1
+// when a budget is exceeded.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { writeSection } from '../bench/results.mjs';
+import { buildAll } from './build.mjs';
+import { startServer } from './lib/server.mjs';
+import { root } from './lib/stale.mjs';
+
+const KiB = 1024;
+export const BUDGETS = {
+  landingJsGzipBytes: 135 * KiB,
+  landingCssGzipBytes: 15 * KiB,
+  startupReadyMs: 2000,
+};
+const STARTUP_RUNS = 3;
+
+const clientDir = path.join(root, 'dist/client');
+const kib = (n) => `${(n / KiB).toFixed(1)} KiB`;
+const log = (line = '') => process.stdout.write(`${line}\n`);
+
+const sizeCache = new Map();
+function sizeOf(file) {
+  if (!sizeCache.has(file)) {
+    const buf = fs.readFileSync(path.join(clientDir, file));
+    sizeCache.set(file, { raw: buf.length, gzip: zlib.gzipSync(buf, { level: 9 }).length });
+  }
+  return sizeCache.get(file);
+}
+const total = (files) =>
+  [...files].reduce(
+    (acc, f) => {
+      const s = sizeOf(f);
+      return { raw: acc.raw + s.raw, gzip: acc.gzip + s.gzip };
+    },
+    { raw: 0, gzip: 0 },
+  );
+
+/** Route path of a file under src/routes (`dashboard/agents/$agentId.tsx` -> `/dashboard/agents/$agentId`). */
+function routeOf(routeFile) {
+  const segments = routeFile.replace(/\.tsx?$/, '').split('/');
+  const last = segments.at(-1);
+  if (last === 'index' || last === 'route') segments.pop();
+  return `/${segments.join('/')}`;
+}
+
+export function analyseBundle() {
+  const manifest = JSON.parse(fs.readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8'));
+  const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
+  if (!entryKey) throw new Error('No entry chunk in dist/client/.vite/manifest.json');
+
+  /** chunk keys statically reachable from `key` (itself included) */
+  const closure = (key, seen = new Set()) => {
+    if (seen.has(key) || !manifest[key]) return seen;
+    seen.add(key);
+    for (const k of manifest[key].imports ?? []) closure(k, seen);
+    return seen;
+  };
+  const filesOf = (keys) => {
+    const js = new Set();
+    const css = new Set();
+    for (const k of keys) {
+      const chunk = manifest[k];
+      if (chunk.file.endsWith('.js')) js.add(chunk.file);
+      else if (chunk.file.endsWith('.css')) css.add(chunk.file);
+      for (const c of chunk.css ?? []) css.add(c);
+    }
+    return { js, css };
+  };
+  const weigh = (keys) => {
+    const { js, css } = filesOf(keys);
+    return { css: total(css), files: [...js, ...css].sort(), js: total(js) };
+  };
+
+  // route chunks made by the router plugin's automatic code splitting, grouped by route file
+  const byFile = new Map();
+  for (const [key, chunk] of Object.entries(manifest)) {
+    const m = /^src\/routes\/(.+?)\?tsr-split=/.exec(chunk.src ?? key);
+    if (!m) continue;
+    byFile.set(m[1], [...(byFile.get(m[1]) ?? []), key]);
+  }
+  const layoutKeys = (routeFile) => {
+    const dirs = routeFile.split('/').slice(0, -1);
+    const keys = [];
+    for (let i = 1; i <= dirs.length; i++) {
+      const prefix = dirs.slice(0, i).join('/');
+      for (const candidate of [`${prefix}/route.tsx`, `${prefix}.tsx`]) {
+        if (candidate !== routeFile && byFile.has(candidate)) keys.push(...byFile.get(candidate));
+      }
+    }
+    return keys;
+  };
+
+  const entryKeys = closure(entryKey);
+  const routes = [...byFile.entries()]
+    .map(([file, keys]) => {
+      const own = new Set(keys);
+      const isLayout = /(^|\/)route\.tsx$/.test(file);
+      const firstLoad = new Set(entryKeys);
+      for (const k of [...layoutKeys(file), ...keys]) closure(k, firstLoad);
+      const ownWeight = weigh(own);
+      return {
+        chunks: ownWeight.files,
+        css: ownWeight.css,
+        file: `src/routes/${file}`,
+        firstLoad: { css: weigh(firstLoad).css, js: weigh(firstLoad).js },
+        js: ownWeight.js,
+        kind: isLayout ? 'layout' : 'page',
+        route: routeOf(file),
+      };
+    })
+    .sort((a, b) => a.route.localeCompare(b.route) || a.file.localeCompare(b.file));
+
+  const landing = routes.find((r) => r.file === 'src/routes/index.tsx');
+  if (!landing) throw new Error('No chunk for the landing route (src/routes/index.tsx)');
+  const lazy = Object.entries(manifest)
+    .filter(([key, c]) => c.isDynamicEntry && !/^src\/routes\/.+\?tsr-split=/.test(c.src ?? key))
+    .map(([key]) => ({ name: manifest[key].name ?? key, ...weigh([...closure(key)].filter((k) => !entryKeys.has(k))) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+
+  return {
+    budgets: { landingCssGzipBytes: BUDGETS.landingCssGzipBytes, landingJsGzipBytes: BUDGETS.landingJsGzipBytes },
+    entry: weigh(entryKeys),
+    landing: {
+      css: landing.firstLoad.css,
+      js: landing.firstLoad.js,
+      pass: {
+        css: landing.firstLoad.css.gzip <= BUDGETS.landingCssGzipBytes,
+        js: landing.firstLoad.js.gzip <= BUDGETS.landingJsGzipBytes,
+      },
+    },
+    lazyChunks: lazy,
+    routes,
+  };
+}
+
+export async function measureStartup(runs = STARTUP_RUNS) {
+  const readyMs = [];
+  for (let i = 0; i < runs; i++) {
+    const server = await startServer();
+    readyMs.push(Math.round(server.readyMs));
+    await server.stop();
+  }
+  const sorted = [...readyMs].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  return {
+    budgetMs: BUDGETS.startupReadyMs,
+    medianMs: median,
+    pass: median <= BUDGETS.startupReadyMs,
+    runsMs: readyMs,
+    what: 'node scripts/start.mjs with SKIP_BUILD=1 on a built tree, fresh DATA_DIR (SQLite created and migrated), until GET /api/v1/health answers',
+  };
+}
+
+async function main() {
+  const strict = process.argv.includes('--strict');
+  log('Building...');
+  await buildAll({ quiet: true });
+
+  const bundle = analyseBundle();
+  const mark = (ok) => (ok ? 'PASS' : 'FAIL');
+  const col = (s, n) => String(s).padEnd(n);
+  log();
+  log('Route chunks (own files; JS and CSS, raw / gzip; first load adds the entry and layouts)');
+  log(
+    `  ${col('route', 34)}${col('kind', 8)}${col('JS raw', 12)}${col('JS gzip', 12)}${col('CSS raw', 12)}${col('CSS gzip', 12)}first-load JS gzip`,
+  );
+  for (const r of bundle.routes) {
+    log(
+      `  ${col(r.route, 34)}${col(r.kind, 8)}${col(kib(r.js.raw), 12)}${col(kib(r.js.gzip), 12)}${col(kib(r.css.raw), 12)}${col(kib(r.css.gzip), 12)}${kib(r.firstLoad.js.gzip)}`,
+    );
+  }
+  log(
+    `  ${col('(entry: root route, router, shared)', 42)}${col(kib(bundle.entry.js.raw), 12)}${col(kib(bundle.entry.js.gzip), 12)}${col(kib(bundle.entry.css.raw), 12)}${kib(bundle.entry.css.gzip)}`,
+  );
+  for (const l of bundle.lazyChunks)
+    log(
+      `  ${col(`(lazy, beyond the entry: ${l.name})`, 42)}${col(kib(l.js.raw), 12)}${col(kib(l.js.gzip), 12)}${col(kib(l.css.raw), 12)}${kib(l.css.gzip)}`,
+    );
+  log();
+  log(
+    `Landing first load: JS ${kib(bundle.landing.js.gzip)} gzip (budget ${kib(BUDGETS.landingJsGzipBytes)}) ${mark(bundle.landing.pass.js)}; ` +
+      `CSS ${kib(bundle.landing.css.gzip)} gzip (budget ${kib(BUDGETS.landingCssGzipBytes)}) ${mark(bundle.landing.pass.css)}`,
+  );
+  writeSection('bundle', bundle);
+
+  const startup = await measureStartup();
+  log(
+    `npm start on a built tree: ready in ${startup.medianMs} ms (median of ${startup.runsMs.join(', ')} ms; budget ${startup.budgetMs} ms) ${mark(startup.pass)}`,
+  );
+  writeSection('startup', startup);
+  log(`\nWrote ${path.relative(root, path.join(root, 'bench/results.json'))}`);
+
+  const failed = !bundle.landing.pass.js || !bundle.landing.pass.css || !startup.pass;
+  if (strict && failed) process.exitCode = 1;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((e) => {
+    process.stderr.write(`bench: ${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,3 @@
+export const root: string;
+export function newestSource(): number;
+export function buildIsStale(): boolean;

@@ -1,0 +1,79 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
+import { signedInPage, signUpViaApi } from './session.js';
+
+let b: TestBrowser;
+let page: Page;
+
+beforeAll(async () => {
+  b = await openBrowser();
+  page = await b.newPage();
+});
+
+afterAll(async () => {
+  await b?.close();
+});
+
+const pathOf = (p: Page) => new URL(p.url()).pathname;
+
+describe('foundation in Chromium', () => {
+  it('the landing page renders its sections', async () => {
+    await page.goto(b.url('/'));
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toMatch(/actionable insights/i);
+
+    const topBar = page.getByRole('banner');
+    await topBar.getByRole('button', { name: 'Login / Sign up' }).waitFor();
+    await topBar.getByRole('button', { name: 'Contact' }).waitFor();
+    expect(await topBar.getByRole('link', { name: 'Features' }).getAttribute('href')).toBe('#features');
+    expect(await topBar.getByRole('link', { name: 'Pricing' }).getAttribute('href')).toBe('#pricing');
+
+    await page.getByRole('button', { name: 'Get Started' }).first().waitFor();
+    await page.getByRole('button', { name: 'Watch Demo' }).waitFor();
+
+    const features = page.locator('#features');
+    for (const title of ['Advanced voice processing', 'AI-powered analysis', 'Real-time processing', 'Time efficiency']) {
+      await features.getByRole('heading', { name: title }).waitFor();
+    }
+    await expect.poll(() => page.getByRole('img', { name: 'Rated 5 out of 5' }).count()).toBe(3);
+    await page.locator('#pricing').getByRole('heading', { level: 2 }).waitFor();
+    expect(b.pageErrors).toEqual([]);
+  });
+
+  it('an unknown path shows the 404 page and "Return to Home" goes to /', async () => {
+    await page.goto(b.url('/no-such-page'));
+    await page.getByRole('heading', { name: 'Oops! Page not found' }).waitFor();
+    await page.getByRole('link', { name: 'Return to Home' }).click();
+    await expect.poll(() => pathOf(page)).toBe('/');
+    await page.getByRole('button', { name: 'Login / Sign up' }).waitFor();
+  });
+
+  it('an unknown dashboard path sends a signed-out visitor to /', async () => {
+    await page.goto(b.url('/dashboard/nope'));
+    await expect.poll(() => pathOf(page)).toBe('/');
+  });
+
+  it('signed in, an unknown dashboard path redirects to /dashboard and the sidebar marks the current entry', async () => {
+    const user = await signUpViaApi(b.baseUrl);
+    const signed = await signedInPage(b, user);
+    await signed.goto(b.url('/dashboard/nope'));
+    await expect.poll(() => pathOf(signed)).toMatch(/^\/dashboard\/?$/);
+    await signed.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
+
+    await signed.goto(b.url('/dashboard/phone-numbers'));
+    const nav = signed.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Phone Numbers' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Phone Numbers' }).getAttribute('aria-current')).toBe('page');
+    expect(await signed.locator('[aria-current="page"]').count()).toBe(1);
+    await nav.getByRole('link', { name: 'Billing' }).click();
+    await expect.poll(() => pathOf(signed)).toBe('/dashboard/billing');
+    expect(await nav.getByRole('link', { name: 'Billing' }).getAttribute('aria-current')).toBe('page');
+    expect(await nav.getByRole('link', { name: 'Phone Numbers' }).getAttribute('aria-current')).toBeNull();
+    await signed.close();
+  });
+
+  it('no request left 127.0.0.1', () => {
+    expectOnlyLocalRequests(b.requests);
+    expect(b.requests.some((u) => u.includes('/assets/'))).toBe(true);
+  });
+});

@@ -1,0 +1,220 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../server/app.js';
+import { migrateToLatest } from '../../server/db/migrate.js';
+import { migrations } from '../../server/db/migrations/index.js';
+import type { DB } from '../../server/db/schema.js';
+import { buildTestApp, describeEachDb, freshDatabase, LOG_LINES, useTestApp } from './helpers.js';
+
+const json = (res: Response) => res.json() as Promise<Record<string, unknown>>;
+
+/** A database whose every query fails, as a lost connection or a full disk would. */
+function brokenDb(): Kysely<DB> {
+  return new Kysely<DB>({
+    dialect: new SqliteDialect({
+      database: async () => {
+        throw new Error('disk on fire (secret detail)');
+      },
+    }),
+  });
+}
+
+describeEachDb('foundation API', (kind) => {
+  const t = useTestApp(kind);
+
+  it('GET /api/v1/health reports the database kind after a real query', async () => {
+    const res = await t().req('GET', '/api/v1/health');
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ success: true, db: kind });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('an unknown /api/v1 path answers a JSON 404', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/v1/x'],
+      ['POST', '/api/v1/agents/nope/deeper'],
+      ['DELETE', '/api/v2/health'],
+    ] as const) {
+      const res = await t().req(method, url);
+      expect(res.status, `${method} ${url}`).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/application\/json/);
+      const body = await json(res);
+      expect(body.success).toBe(false);
+      expect(body.msg).toEqual(expect.any(String));
+      expect(String(body.msg).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('a malformed JSON body answers 400 { success: false, msg }', async () => {
+    const res = await t().req('POST', '/api/v1/client/not-found', {
+      body: '{"path": "/oops"',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    const body = await json(res);
+    expect(body).toMatchObject({ success: false, msg: expect.any(String) });
+  });
+
+  it('a JSON body of the wrong shape answers 400 naming the field', async () => {
+    const res = await t().req('POST', '/api/v1/client/not-found', { body: { path: 42 } });
+    expect(res.status).toBe(400);
+    const body = await json(res);
+    expect(body.success).toBe(false);
+    expect(body.errors).toHaveProperty('path');
+  });
+
+  it('the 404 page report is accepted and logged with its path', async () => {
+    LOG_LINES.length = 0;
+    const res = await t().req('POST', '/api/v1/client/not-found', { body: { path: '/no-such-page' } });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ success: true });
+    const line = LOG_LINES.map((l) => JSON.parse(l)).find((l) => l.msg === 'client 404');
+    expect(line).toMatchObject({ level: 'warn', path: '/no-such-page' });
+  });
+
+  it('an unexpected error answers 500 with a generic msg and logs the stack server-side only', async () => {
+    LOG_LINES.length = 0;
+    const app = createApp({ ...t().deps, db: { kind, db: brokenDb(), close: async () => {} } });
+    const res = await app.request('/api/v1/health');
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    const body = JSON.parse(text);
+    expect(body).toEqual({ success: false, msg: expect.any(String) });
+    expect(text).not.toMatch(/disk on fire|at .*\.ts:\d+|stack/i);
+    const logged = LOG_LINES.map((l) => JSON.parse(l)).find((l) => l.msg === 'unhandled error');
+    expect(logged).toMatchObject({ level: 'error', path: '/api/v1/health', method: 'GET' });
+    expect(logged.stack).toContain('disk on fire');
+    expect(logged.stack).toMatch(/\n\s+at /);
+  });
+
+  it('an error thrown by any handler is mapped the same way', async () => {
+    LOG_LINES.length = 0;
+    const app = t().app;
+    app.get('/boom', () => {
+      throw new TypeError('cannot read properties of undefined');
+    });
+    const res = await app.request('/boom');
+    expect(res.status).toBe(500);
+    const body = await json(res);
+    expect(body.success).toBe(false);
+    expect(JSON.stringify(body)).not.toContain('cannot read');
+    expect(LOG_LINES.join('\n')).toContain('cannot read properties of undefined');
+  });
+
+  it('every response carries the security headers', async () => {
+    for (const url of ['/api/v1/health', '/api/v1/missing']) {
+      const res = await t().req('GET', url);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src')) ?? '';
+      expect(scriptSrc, url).toMatch(/script-src 'self'/);
+      expect(scriptSrc).not.toContain('unsafe-inline');
+      expect(scriptSrc).not.toContain('unsafe-eval');
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    }
+  });
+
+  it('migrations are idempotent: running them again changes nothing', async () => {
+    const { db } = t().deps.db;
+    await migrateToLatest(db);
+    await migrateToLatest(db);
+    const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+    expect(applied.rows.map((r) => r.name)).toEqual(Object.keys(migrations).sort());
+    const companies = await db.selectFrom('companies').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    expect(Number(companies.n)).toBe(0);
+  });
+});
+
+describeEachDb('fresh database', (kind) => {
+  it('a second open of a migrated database migrates nothing and keeps the data', async () => {
+    const first = await freshDatabase(kind);
+    try {
+      const now = new Date().toISOString();
+      await first.db.insertInto('companies').values({ id: 'c1', name: 'Acme Health', created_at: now }).execute();
+      await migrateToLatest(first.db);
+      const rows = await first.db.selectFrom('companies').select(['id', 'name']).execute();
+      expect(rows).toEqual([{ id: 'c1', name: 'Acme Health' }]);
+    } finally {
+      await first.close();
+    }
+  });
+});
+
+describeEachDb('static SPA serving', (kind) => {
+  const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-static-'));
+  const indexHtml = '<!doctype html><html><head><title>Parley</title></head><body><div id="root"></div></body></html>';
+  const assetJs = 'console.log("app");\n'.repeat(40);
+  fs.mkdirSync(path.join(staticDir, 'assets'));
+  fs.writeFileSync(path.join(staticDir, 'index.html'), indexHtml);
+  fs.writeFileSync(path.join(staticDir, 'assets/app-abc123.js'), assetJs);
+  fs.writeFileSync(path.join(staticDir, 'assets/app-abc123.js.gz'), zlib.gzipSync(assetJs));
+  fs.mkdirSync(path.join(staticDir, '.vite'));
+  fs.writeFileSync(path.join(staticDir, '.vite/manifest.json'), '{"index.html":{}}');
+
+  const t = useTestApp(kind, () => ({
+    config: { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'parley-data-')), publicUrl: 'http://parley.test', staticDir },
+  }));
+
+  it('hashed assets are immutable and served with their type', async () => {
+    const res = await t().req('GET', '/assets/app-abc123.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toMatch(/immutable/);
+    expect(res.headers.get('content-type')).toMatch(/javascript/);
+    expect(await res.text()).toBe(assetJs);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('assets are sent gzipped to clients that accept it', async () => {
+    const res = await t().req('GET', '/assets/app-abc123.js', { headers: { 'Accept-Encoding': 'gzip, br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(zlib.gunzipSync(Buffer.from(await res.arrayBuffer())).toString()).toBe(assetJs);
+  });
+
+  it('index.html and every history-fallback path get no-cache and the index body', async () => {
+    for (const url of ['/', '/index.html', '/dashboard/x', '/no-such-page', '/reset-password?token=abc']) {
+      const res = await t().req('GET', url);
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('cache-control'), url).toBe('no-cache');
+      expect(res.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await res.text()).toBe(indexHtml);
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    }
+  });
+
+  it('API paths are never answered with the SPA', async () => {
+    const res = await t().req('GET', '/api/v1/nope');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect((await json(res)).success).toBe(false);
+  });
+
+  it('build metadata in dot-directories is not served', async () => {
+    const res = await t().req('GET', '/.vite/manifest.json');
+    expect(await res.text()).toBe(indexHtml);
+  });
+
+  it('a missing hashed asset is a real 404, not the index', async () => {
+    const res = await t().req('GET', '/assets/x.js');
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain('<html');
+  });
+});
+
+describe('static serving without a build', () => {
+  it('refuses to start on a directory without index.html', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-empty-'));
+    const t = await buildTestApp('sqlite');
+    try {
+      expect(() => createApp({ ...t.deps, config: { ...t.deps.config, staticDir: empty } })).toThrow(/index\.html/);
+    } finally {
+      await t.close();
+    }
+  });
+});
