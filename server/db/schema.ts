@@ -19,7 +19,196 @@ export interface AccountsTable {
   updated_at: string;
 }
 
+/** One login: the refresh-token family. Revoked sessions refuse their access and refresh tokens. */
+export interface SessionsTable {
+  id: string;
+  account_id: string;
+  company_id: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  revoked_reason: string | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+/** A member of a refresh-token family (single use; only the SHA-256 hash is kept). */
+export interface RefreshTokensTable {
+  id: string;
+  session_id: string;
+  token_hash: string;
+  parent_id: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface PasswordResetTokensTable {
+  id: string;
+  account_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** Fixed-window rate-limit counter. */
+export interface RateLimitsTable {
+  key: string;
+  window_start: string;
+  count: number;
+  expires_at: string;
+}
+
+export interface ContactMessagesTable {
+  id: string;
+  name: string;
+  email: string;
+  message: string;
+  ip: string | null;
+  created_at: string;
+}
+
+/** Metadata of an uploaded file stored as DATA_DIR/uploads/<name>. */
+export interface FilesTable {
+  id: string;
+  name: string;
+  company_id: string;
+  account_id: string | null;
+  kind: string;
+  mime_type: string;
+  size: number;
+  created_at: string;
+}
+
+/** A company's provider connection; `secrets` is JSON of field name -> envelope-encrypted value. */
+export interface ProviderConnectionsTable {
+  id: string;
+  company_id: string;
+  provider: string;
+  secrets: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Billing limits and contact of a company (absent row = defaults). */
+export interface CompanyBillingTable {
+  company_id: string;
+  concurrency_limit: number;
+  monthly_spend_limit_cents: number;
+  contact_name: string;
+  contact_email: string;
+  contact_address: string;
+  contact_tax_id: string;
+  updated_at: string;
+}
+
+export interface BatchCallsTable {
+  id: string;
+  company_id: string;
+  name: string;
+  from_number: string;
+  send_mode: string;
+  scheduled_at: string | null;
+  status: string;
+  idempotency_key: string;
+  request_hash: string;
+  upload_id: string | null;
+  recipients_count: number;
+  invalid_count: number;
+  duplicate_count: number;
+  sent_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BatchRecipientsTable {
+  batch_id: string;
+  company_id: string;
+  upload_id: string;
+  row_number: number;
+  phone_number: string;
+  variables: string;
+}
+
+/** An agent: `doc` is the stored agent document (JSON); the other columns are projections the list uses. */
+export interface AgentsTable {
+  id: string;
+  company_id: string;
+  account_id: string | null;
+  agent_name: string;
+  agent_name_lower: string;
+  voice_id: string;
+  voice_model: string;
+  llm_model: string;
+  language: string;
+  version: number;
+  doc: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A number of the platform pool: free when company_id is null, else assigned to that company. */
+export interface PhoneNumbersTable {
+  id: string;
+  company_id: string | null;
+  account_id: string | null;
+  phone_number: string;
+  provider: string;
+  phone_number_type: string;
+  phone_number_pretty: string;
+  area_code: number | null;
+  nickname: string | null;
+  termination_uri: string | null;
+  assistant_id: string | null;
+  inbound_agent_id: string | null;
+  outbound_agent_id: string | null;
+  assigned_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A company's request for a free number; granted_at set when an operator grants it. */
+export interface NumberRequestsTable {
+  id: string;
+  company_id: string;
+  account_id: string | null;
+  phone_number_id: string;
+  created_at: string;
+  granted_at: string | null;
+}
+
+/** One call. `time` ISO-8601 UTC, `duration` seconds, `cost` USD, `call_successful` 0/1. */
+export interface CallsTable {
+  id: string;
+  company_id: string;
+  agent_id: string | null;
+  time: string;
+  from_number: string;
+  to_number: string;
+  duration: number;
+  type: string;
+  cost: number;
+  disconnection_reason: string;
+  status: string;
+  call_successful: number;
+}
+
 export interface DB {
+  agents: AgentsTable;
   companies: CompaniesTable;
   accounts: AccountsTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  rate_limits: RateLimitsTable;
+  contact_messages: ContactMessagesTable;
+  files: FilesTable;
+  provider_connections: ProviderConnectionsTable;
+  company_billing: CompanyBillingTable;
+  batch_calls: BatchCallsTable;
+  batch_recipients: BatchRecipientsTable;
+  phone_numbers: PhoneNumbersTable;
+  number_requests: NumberRequestsTable;
+  calls: CallsTable;
 }

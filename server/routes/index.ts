@@ -1,9 +1,27 @@
 import type { Hono } from 'hono';
 import type { AppDeps } from '../lib/deps.js';
 import type { AppEnv } from '../types.js';
+import { accountRoutes } from './account/account.routes.js';
+import { agentRoutes } from './agent/agent.routes.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { batchCallRoutes } from './batch-call/batch-call.routes.js';
+import { billingRoutes } from './billing/billing.routes.js';
+import { companyRoutes } from './company/company.routes.js';
+import { contactRoutes } from './contact/contact.routes.js';
+import { filesRoutes } from './files/files.routes.js';
+import { providerRoutes } from './provider/provider.routes.js';
+import { userRoutes } from './user/user.routes.js';
 
 /** One `api.route()` per resource. Each resource lives in server/routes/<resource>/. */
 export function registerRoutes(api: Hono<AppEnv>, deps: AppDeps): void {
-  void api;
-  void deps;
+  api.route('/account', accountRoutes(deps));
+  api.route('/agent', agentRoutes(deps));
+  api.route('/auth', authRoutes(deps));
+  api.route('/contact', contactRoutes(deps));
+  api.route('/files', filesRoutes(deps));
+  api.route('/company', companyRoutes(deps));
+  api.route('/provider', providerRoutes(deps));
+  api.route('/user', userRoutes(deps));
+  api.route('/batch-call', batchCallRoutes(deps));
+  api.route('/billing', billingRoutes(deps));
 }

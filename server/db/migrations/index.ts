@@ -1,5 +1,10 @@
 import type { Migration } from 'kysely';
 import * as m001 from './001_companies_accounts.js';
+import * as m002 from './002_auth.js';
+import * as m003 from './003_agents.js';
+import * as m004 from './004_numbers_calls.js';
+import * as m006 from './006_providers.js';
+import * as m007 from './007_billing_batch.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -8,4 +13,9 @@ import * as m001 from './001_companies_accounts.js';
  */
 export const migrations: Record<string, Migration> = {
   '001_companies_accounts': m001,
+  '002_auth': m002,
+  '003_agents': m003,
+  '004_numbers_calls': m004,
+  '006_providers': m006,
+  '007_billing_batch': m007,
 };

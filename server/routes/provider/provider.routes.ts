@@ -1,0 +1,115 @@
+import { Hono } from 'hono';
+import {
+  ConnectProviderBodySchema,
+  DisconnectProviderBodySchema,
+  isProviderName,
+  PROVIDER_MESSAGES,
+  PROVIDERS,
+  ProviderFieldsQuerySchema,
+  type ProviderInfo,
+  ProviderStatusQuerySchema,
+  providerInfo,
+  UpdateProviderBodySchema,
+} from '../../../src/api/contract/provider.js';
+import { requireAuth } from '../../lib/auth.js';
+import type { AppDeps } from '../../lib/deps.js';
+import { HttpError, jsonBody, notFound, ok, query } from '../../lib/http.js';
+import { newId } from '../../lib/ids.js';
+import type { AppEnv } from '../../types.js';
+import { connectionByProvider, connectionsOf, isUniqueViolation, listItem, maskedKeys, sealKeys } from './provider.store.js';
+
+/** Resolves a provider slug; unknown names answer `status` (404 for look-ups, 400 in bodies). */
+function known(name: string, status: 400 | 404): ProviderInfo {
+  if (!isProviderName(name)) throw new HttpError(status, PROVIDER_MESSAGES.unknownProvider);
+  return providerInfo(name);
+}
+
+/** /provider: status, fields (masked), connect, update, disconnect. Plain values never leave the server. */
+export function providerRoutes(deps: AppDeps) {
+  const r = new Hono<AppEnv>();
+  r.use('*', requireAuth(deps));
+
+  r.get('/', async (c) => {
+    const { name } = query(c, ProviderStatusQuerySchema);
+    const { companyId } = c.get('auth');
+    const infos = name ? [known(name, 404)] : PROVIDERS;
+    const connections = await connectionsOf(deps, companyId);
+    return ok(c, { data: infos.map((p) => ({ name: p.name, connected: connections.has(p.name) })) });
+  });
+
+  r.get('/fields', async (c) => {
+    const info = known(query(c, ProviderFieldsQuerySchema).name, 404);
+    const row = await connectionByProvider(deps, c.get('auth').companyId, info.name);
+    return ok(c, {
+      name: info.name,
+      label: info.label,
+      _id: row?.id ?? null,
+      connected: row !== undefined,
+      keys: maskedKeys(deps, info, row),
+    });
+  });
+
+  r.post('/values', async (c) => {
+    const body = await jsonBody(c, ConnectProviderBodySchema);
+    const info = known(body.name, 400);
+    const { companyId } = c.get('auth');
+    if (await connectionByProvider(deps, companyId, info.name))
+      throw new HttpError(409, PROVIDER_MESSAGES.alreadyConnected(info.label));
+    const secrets = sealKeys(deps, companyId, info, body.keys);
+    const now = deps.clock.now();
+    const row = {
+      id: newId(now),
+      company_id: companyId,
+      provider: info.name,
+      secrets: JSON.stringify(secrets),
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    };
+    try {
+      await deps.db.db.insertInto('provider_connections').values(row).execute();
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new HttpError(409, PROVIDER_MESSAGES.alreadyConnected(info.label));
+      throw e;
+    }
+    deps.logger.info('provider connected', { companyId, provider: info.name });
+    return ok(c, { msg: PROVIDER_MESSAGES.connected(info.label), provider: listItem(info, row) }, 201);
+  });
+
+  r.delete('/disconnect', async (c) => {
+    const info = known((await jsonBody(c, DisconnectProviderBodySchema)).name, 400);
+    const { companyId } = c.get('auth');
+    const res = await deps.db.db
+      .deleteFrom('provider_connections')
+      .where('company_id', '=', companyId)
+      .where('provider', '=', info.name)
+      .executeTakeFirst();
+    if (Number(res.numDeletedRows) === 0) throw notFound(PROVIDER_MESSAGES.notConnected(info.label));
+    deps.logger.info('provider disconnected', { companyId, provider: info.name });
+    return ok(c, { msg: PROVIDER_MESSAGES.disconnected(info.label) });
+  });
+
+  r.put('/:id', async (c) => {
+    const { keys } = await jsonBody(c, UpdateProviderBodySchema);
+    const { companyId } = c.get('auth');
+    const row = await deps.db.db
+      .selectFrom('provider_connections')
+      .selectAll()
+      .where('id', '=', c.req.param('id'))
+      .where('company_id', '=', companyId)
+      .executeTakeFirst();
+    if (!row || !isProviderName(row.provider)) throw notFound('Provider connection not found');
+    const info = providerInfo(row.provider);
+    const secrets = JSON.stringify(sealKeys(deps, companyId, info, keys, row));
+    const updated = { ...row, secrets, updated_at: deps.clock.now().toISOString() };
+    await deps.db.db
+      .updateTable('provider_connections')
+      .set({ secrets, updated_at: updated.updated_at })
+      .where('id', '=', row.id)
+      .where('company_id', '=', companyId)
+      .execute();
+    deps.logger.info('provider updated', { companyId, provider: info.name });
+    return ok(c, { msg: PROVIDER_MESSAGES.updated(info.label), provider: listItem(info, updated) });
+  });
+
+  return r;
+}

@@ -1,0 +1,129 @@
+import {
+  type KeyValue,
+  maskValue,
+  PROVIDER_MESSAGES,
+  type ProviderInfo,
+  type ProviderListItem,
+  type ProviderName,
+} from '../../../src/api/contract/provider.js';
+import type { ProviderConnectionsTable } from '../../db/schema.js';
+import type { AppDeps } from '../../lib/deps.js';
+import { HttpError } from '../../lib/http.js';
+import { decryptSecret, encryptSecret, SecretDecryptError } from '../../services/secrets.js';
+
+export type ConnectionRow = ProviderConnectionsTable;
+
+/** True when a database error is a unique-constraint violation (SQLite or PostgreSQL). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: unknown } | null;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export async function connectionsOf(deps: AppDeps, companyId: string): Promise<Map<string, ConnectionRow>> {
+  const rows = await deps.db.db.selectFrom('provider_connections').selectAll().where('company_id', '=', companyId).execute();
+  return new Map(rows.map((r) => [r.provider, r]));
+}
+
+export function connectionByProvider(deps: AppDeps, companyId: string, provider: ProviderName) {
+  return deps.db.db
+    .selectFrom('provider_connections')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('provider', '=', provider)
+    .executeTakeFirst();
+}
+
+export function listItem(info: ProviderInfo, row: ConnectionRow | undefined): ProviderListItem {
+  return {
+    _id: row?.id ?? info.name,
+    name: info.name,
+    label: info.label,
+    company: row?.company_id ?? null,
+    connected: row !== undefined,
+    keys: info.fields.map((f) => ({ name: f.name, secret: f.secret })),
+  };
+}
+
+function storedMap(row: ConnectionRow): Record<string, string> {
+  const parsed: unknown = JSON.parse(row.secrets);
+  return parsed && typeof parsed === 'object' ? (parsed as Record<string, string>) : {};
+}
+
+/** The plain value of one stored field, or undefined when it is missing or cannot be opened. */
+function openField(deps: AppDeps, row: ConnectionRow, field: string): string | undefined {
+  const stored = storedMap(row);
+  if (!Object.hasOwn(stored, field) || typeof stored[field] !== 'string') return undefined;
+  try {
+    return decryptSecret(deps.secrets.masterKey, stored[field], { companyId: row.company_id, provider: row.provider, field });
+  } catch (e) {
+    if (!(e instanceof SecretDecryptError)) throw e;
+    deps.logger.warn('stored provider secret cannot be decrypted', { provider: row.provider, companyId: row.company_id });
+    return undefined;
+  }
+}
+
+/** The fields with '' (not connected or unreadable) or the mask of the stored value. */
+export function maskedKeys(deps: AppDeps, info: ProviderInfo, row: ConnectionRow | undefined) {
+  return info.fields.map((f) => {
+    const plain = row ? openField(deps, row, f.name) : undefined;
+    return { name: f.name, value: plain === undefined ? '' : maskValue(plain), secret: f.secret };
+  });
+}
+
+const looksMasked = (value: string) => value.includes('…') || value.includes('•');
+
+/**
+ * Checks the submitted keys against the provider's fields and returns the encrypted map to store.
+ * `existing` (on update): omitted fields, and fields sent with exactly the mask of their stored value,
+ * keep the stored ciphertext. Error messages name fields, never values.
+ */
+export function sealKeys(
+  deps: AppDeps,
+  companyId: string,
+  info: ProviderInfo,
+  keys: KeyValue[],
+  existing?: ConnectionRow,
+): Record<string, string> {
+  const known = new Set(info.fields.map((f) => f.name));
+  const seen = new Set<string>();
+  const errors: Record<string, string> = {};
+  for (const k of keys) {
+    if (!known.has(k.name)) throw new HttpError(400, PROVIDER_MESSAGES.unknownField(k.name.slice(0, 64), info.label));
+    if (seen.has(k.name)) throw new HttpError(400, PROVIDER_MESSAGES.duplicateField(k.name));
+    seen.add(k.name);
+  }
+  const given = new Map(keys.map((k) => [k.name, k.value]));
+  const previous = existing ? storedMap(existing) : {};
+  const out: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const f of info.fields) {
+    const value = given.get(f.name);
+    const ctx = { companyId, provider: info.name, field: f.name };
+    const keepable = existing !== undefined && Object.hasOwn(previous, f.name);
+    if (value === undefined && keepable) {
+      out[f.name] = previous[f.name] as string;
+      continue;
+    }
+    if (value === undefined || value === '') {
+      missing.push(f.name);
+      errors[f.name] = PROVIDER_MESSAGES.valueRequired;
+      continue;
+    }
+    if (keepable && looksMasked(value)) {
+      const plain = openField(deps, existing, f.name);
+      if (plain !== undefined && maskValue(plain) === value) {
+        out[f.name] = previous[f.name] as string;
+        continue;
+      }
+    }
+    if (looksMasked(value)) {
+      errors[f.name] = PROVIDER_MESSAGES.maskedValue;
+      continue;
+    }
+    out[f.name] = encryptSecret(deps.secrets.masterKey, value, ctx);
+  }
+  if (missing.length > 0) throw new HttpError(400, PROVIDER_MESSAGES.missingFields(missing), { errors });
+  const firstError = Object.entries(errors)[0];
+  if (firstError) throw new HttpError(400, `${firstError[0]}: ${firstError[1]}`, { errors });
+  return out;
+}

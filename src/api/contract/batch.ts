@@ -1,0 +1,252 @@
+/**
+ * Contract of the batch call calls (spec sections 2, 4, 5 and 9; issue 7). Imported by the client (form,
+ * CSV worker) AND the server. Dialling is out of scope: a sent batch waits in 'scheduled' or 'sending'.
+ *
+ * Flow: `POST /batch-call` (header `Idempotency-Key`, required) creates the batch; `POST /batch-call/:id/recipients`
+ * (body: the CSV as text/csv, streamed, at most BATCH_CSV_MAX_BYTES, else 413) stores its valid recipients,
+ * replacing an earlier upload; `POST /batch-call/:id/send`, `/schedule {scheduledAt}`, `/cancel` move it on.
+ * The client saves a draft, uploads, then sends or schedules. A batch created directly as 'scheduled' or
+ * 'sending' still accepts its recipients while nothing has been dialled.
+ *
+ * Idempotency: the key is unique per company. Repeating a create with the same key and the same body answers
+ * 201 with the batch the first request created (its current state) and `Idempotent-Replayed: true`; the same
+ * key with another body answers 422. Concurrent repeats create one batch (a unique index decides).
+ *
+ * Other paths: GET /batch-call?page&limit&status (page 1-based), GET /batch-call/:id (with the first
+ * RECIPIENTS_PREVIEW recipients), GET /batch-call/:id/recipients?page&limit, GET /batch-call/template.csv
+ * (public: the template holds no data).
+ */
+import * as v from 'valibot';
+
+export const BATCH_STATUSES = ['draft', 'scheduled', 'sending', 'completed', 'canceled'] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+export const BATCH_STATUS_LABELS: Record<BatchStatus, string> = {
+  draft: 'Draft',
+  scheduled: 'Scheduled',
+  sending: 'Sending',
+  completed: 'Completed',
+  canceled: 'Canceled',
+};
+export const SEND_MODES = ['now', 'scheduled'] as const;
+export type SendMode = (typeof SEND_MODES)[number];
+
+/** Spec section 9: 50 MB, counted in bytes (52,428,800). */
+export const BATCH_CSV_MAX_BYTES = 50 * 1024 * 1024;
+/** Spec section 9: $0.005 per dial. */
+export const BATCH_DIAL_COST = 0.005;
+export const BATCH_NAME_MAX = 100;
+/** The upload answer lists at most this many row errors. */
+export const BATCH_ERRORS_MAX = 100;
+export const RECIPIENTS_PREVIEW = 100;
+export const IDEMPOTENCY_KEY_MAX = 255;
+export const PHONE_COLUMN = 'phone_number';
+export const BATCH_TEMPLATE_CSV = 'phone_number,first_name\n+14155550123,Ada\n';
+export const BATCH_TEMPLATE_FILENAME = 'batch-call-template.csv';
+
+export const BATCH_MESSAGES = {
+  nameRequired: 'Batch call name is required',
+  nameTooLong: `Batch call name must be at most ${BATCH_NAME_MAX} characters`,
+  fromRequired: 'Please choose the number to call from',
+  fromNotOwned: 'The from number must be one of your assigned phone numbers',
+  sendMode: 'Send timing must be now or scheduled',
+  status: 'Status must be draft, scheduled or sending',
+  scheduledAtInvalid: 'Scheduled time must be a valid date and time',
+  scheduledAtRequired: 'Please choose when to send',
+  scheduledAtPast: 'Scheduled time must be in the future',
+  scheduledNeedsMode: 'A scheduled batch needs the Schedule send timing',
+  sendingNeedsMode: 'A batch sent now needs the Send Now timing',
+  idempotencyKeyRequired: 'The Idempotency-Key header is required',
+  idempotencyKeyInvalid: `The Idempotency-Key header must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters`,
+  idempotencyKeyReused: 'This Idempotency-Key was already used with a different request',
+  notFound: 'Batch call not found',
+  tooLarge: 'The CSV file is larger than 50 MB',
+  notCsv: 'Please upload a CSV file (text/csv)',
+  missingPhoneColumn: 'The CSV header must include a phone_number column',
+  emptyFile: 'The CSV file is empty',
+  duplicateColumn: (name: string) => `The CSV header repeats the column ${name}`,
+  unreadable: (row: number) => `The CSV file could not be read near row ${row}`,
+  noRecipients: 'Please upload recipients first',
+  notEditable: (status: string) => `A ${status.toLowerCase()} batch call can no longer be changed`,
+  overSpendLimit: 'This batch would exceed your monthly spend limit',
+  uploaded: (valid: number) => `${valid.toLocaleString('en-US')} recipients saved.`,
+  created: 'Batch call saved.',
+  sent: 'Batch call is sending.',
+  scheduled: 'Batch call scheduled.',
+  canceled: 'Batch call canceled.',
+  missingPhone: 'Missing phone number',
+  invalidPhone: 'Invalid phone number',
+  duplicatePhone: 'Duplicate phone number',
+} as const;
+
+/**
+ * Normalises a phone number to E.164: strips spaces, dashes, dots and parentheses; a leading 00 becomes
+ * +; 10 digits (or 11 starting with 1) are taken as a North American number (+1). The result must be
+ * `+` and 8 to 15 digits; +1 numbers must also have a valid area code and exchange (first digits 2-9).
+ * Returns null when it is not a phone number.
+ */
+export function normalizePhone(raw: string): string | null {
+  let s = raw.trim().replace(/[\s\-().]/g, '');
+  if (s.startsWith('00')) s = `+${s.slice(2)}`;
+  else if (/^\d{10}$/.test(s)) s = `+1${s}`;
+  else if (/^1\d{10}$/.test(s)) s = `+${s}`;
+  if (!/^\+[1-9]\d{7,14}$/.test(s)) return null;
+  if (s.startsWith('+1') && !/^\+1[2-9]\d{2}[2-9]\d{6}$/.test(s)) return null;
+  return s;
+}
+
+/** The outcome of one CSV data row. `row` is the spreadsheet row (the header is row 1). */
+export function checkRecipientPhone(raw: string | undefined): { phone: string } | { reason: string } {
+  if (raw === undefined || raw.trim() === '') return { reason: BATCH_MESSAGES.missingPhone };
+  const phone = normalizePhone(raw);
+  return phone ? { phone } : { reason: BATCH_MESSAGES.invalidPhone };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+const IsoDateTime = v.pipe(
+  v.string(BATCH_MESSAGES.scheduledAtInvalid),
+  v.trim(),
+  v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/, BATCH_MESSAGES.scheduledAtInvalid),
+  v.check((s) => !Number.isNaN(Date.parse(s)), BATCH_MESSAGES.scheduledAtInvalid),
+  v.transform((s) => new Date(s).toISOString()),
+);
+
+export const CreateBatchBodySchema = v.pipe(
+  v.object({
+    name: v.pipe(
+      v.string(BATCH_MESSAGES.nameRequired),
+      v.trim(),
+      v.nonEmpty(BATCH_MESSAGES.nameRequired),
+      v.maxLength(BATCH_NAME_MAX, BATCH_MESSAGES.nameTooLong),
+    ),
+    /** one of the company's assigned numbers, E.164 */
+    fromNumber: v.pipe(
+      v.string(BATCH_MESSAGES.fromRequired),
+      v.trim(),
+      v.nonEmpty(BATCH_MESSAGES.fromRequired),
+      v.maxLength(32, BATCH_MESSAGES.fromNotOwned),
+    ),
+    sendMode: v.picklist(SEND_MODES, BATCH_MESSAGES.sendMode),
+    scheduledAt: v.optional(v.nullable(IsoDateTime)),
+    status: v.optional(v.picklist(['draft', 'scheduled', 'sending'], BATCH_MESSAGES.status), 'draft'),
+  }),
+  v.forward(
+    v.check((b) => b.status !== 'scheduled' || b.sendMode === 'scheduled', BATCH_MESSAGES.scheduledNeedsMode),
+    ['sendMode'],
+  ),
+  v.forward(
+    v.check((b) => b.status !== 'sending' || b.sendMode === 'now', BATCH_MESSAGES.sendingNeedsMode),
+    ['sendMode'],
+  ),
+  v.forward(
+    v.check((b) => b.status !== 'scheduled' || !!b.scheduledAt, BATCH_MESSAGES.scheduledAtRequired),
+    ['scheduledAt'],
+  ),
+);
+export type CreateBatchBody = v.InferInput<typeof CreateBatchBodySchema>;
+
+export const ScheduleBatchBodySchema = v.object({
+  scheduledAt: v.pipe(v.string(BATCH_MESSAGES.scheduledAtRequired), v.nonEmpty(BATCH_MESSAGES.scheduledAtRequired), IsoDateTime),
+});
+export type ScheduleBatchBody = v.InferInput<typeof ScheduleBatchBodySchema>;
+
+const PositiveInt = (name: string, fallback: number, max: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,6}$/, `${name} must be a whole number from 1 to ${max}`),
+      v.transform(Number),
+      v.minValue(1, `${name} must be a whole number from 1 to ${max}`),
+      v.maxValue(max, `${name} must be a whole number from 1 to ${max}`),
+    ),
+    String(fallback),
+  );
+
+export const BatchListQuerySchema = v.object({
+  page: PositiveInt('page', 1, 100_000),
+  limit: PositiveInt('limit', 10, 100),
+  status: v.optional(v.picklist(BATCH_STATUSES, 'Unknown status')),
+});
+export const RecipientsQuerySchema = v.object({
+  page: PositiveInt('page', 1, 1_000_000),
+  limit: PositiveInt('limit', RECIPIENTS_PREVIEW, 500),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+export const BatchSchema = v.object({
+  _id: v.string(),
+  name: v.string(),
+  status: v.picklist(BATCH_STATUSES),
+  fromNumber: v.string(),
+  sendMode: v.picklist(SEND_MODES),
+  scheduledAt: v.nullable(v.string()),
+  /** valid recipients stored */
+  recipients: v.number(),
+  invalid: v.number(),
+  duplicates: v.number(),
+  sent: v.number(),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+export type Batch = v.InferOutput<typeof BatchSchema>;
+
+export const RecipientSchema = v.object({
+  row: v.number(),
+  phone: v.string(),
+  variables: v.record(v.string(), v.string()),
+});
+export type Recipient = v.InferOutput<typeof RecipientSchema>;
+
+export const BatchResponseSchema = v.object({ success: v.boolean(), msg: v.optional(v.string()), batch: BatchSchema });
+export type BatchResponse = v.InferOutput<typeof BatchResponseSchema>;
+
+export const BatchDetailResponseSchema = v.object({
+  success: v.boolean(),
+  batch: BatchSchema,
+  /** the first RECIPIENTS_PREVIEW recipients in file order */
+  recipients: v.array(RecipientSchema),
+  /** dials x BATCH_DIAL_COST, USD */
+  estimatedCost: v.number(),
+  concurrencyLimit: v.number(),
+});
+export type BatchDetailResponse = v.InferOutput<typeof BatchDetailResponseSchema>;
+
+export const BatchListResponseSchema = v.object({
+  success: v.boolean(),
+  data: v.object({ batches: v.array(BatchSchema), total: v.number() }),
+});
+export type BatchListResponse = v.InferOutput<typeof BatchListResponseSchema>;
+
+export const RecipientsResponseSchema = v.object({
+  success: v.boolean(),
+  data: v.object({ recipients: v.array(RecipientSchema), total: v.number() }),
+});
+export type RecipientsResponse = v.InferOutput<typeof RecipientsResponseSchema>;
+
+export const UploadResponseSchema = v.object({
+  success: v.boolean(),
+  msg: v.string(),
+  /** data rows read (blank lines skipped) */
+  total: v.number(),
+  valid: v.number(),
+  invalid: v.number(),
+  duplicates: v.number(),
+  /** the first BATCH_ERRORS_MAX invalid or duplicate rows */
+  errors: v.array(v.object({ row: v.number(), reason: v.string() })),
+  batch: BatchSchema,
+});
+export type UploadResponse = v.InferOutput<typeof UploadResponseSchema>;
+
+export const BATCH_PATHS = {
+  list: '/batch-call',
+  create: '/batch-call',
+  template: '/batch-call/template.csv',
+  one: (id: string) => `/batch-call/${encodeURIComponent(id)}`,
+  recipients: (id: string) => `/batch-call/${encodeURIComponent(id)}/recipients`,
+  send: (id: string) => `/batch-call/${encodeURIComponent(id)}/send`,
+  schedule: (id: string) => `/batch-call/${encodeURIComponent(id)}/schedule`,
+  cancel: (id: string) => `/batch-call/${encodeURIComponent(id)}/cancel`,
+} as const;

@@ -1,0 +1,271 @@
+/**
+ * Contract of the provider calls (spec sections 3, 7 and 8; issue 7). Imported by the client AND the server.
+ *
+ * - `GET /user/providers?page&limit&search`: the catalogue below (in its order), filtered by `search`
+ *   (case-insensitive, on the slug and the label) and paged (`page` 1-based). `_id` is the connection id
+ *   when the company has connected the provider, otherwise the provider's slug; `company` is the company id
+ *   when connected, else null. `keys` lists the credential field names (never values).
+ * - `GET /provider?name=`: connection status of every provider (`name` empty or absent) or of one.
+ * - `GET /provider/fields?name=`: the fields of one provider with `value` '' when not connected, else the
+ *   MASK of the stored value (never the value). Every stored value is masked, identifiers included.
+ * - `POST /provider/values {name, keys}`: connects; every field required, unknown or repeated field names
+ *   answer 400; a provider that is already connected answers 409 (use PUT to change it).
+ * - `PUT /provider/:id {keys}`: updates the connection `:id`; a field omitted, or sent with exactly the mask
+ *   that `GET /provider/fields` returned, keeps its stored value; an empty value answers 400.
+ * - `DELETE /provider/disconnect {name}`: forgets the connection and its secrets; 404 when not connected.
+ */
+import * as v from 'valibot';
+
+// ---------------------------------------------------------------------------------------------
+// Catalogue
+
+export const PROVIDER_NAMES = [
+  'deepgram',
+  'elevenlabs',
+  'cartesia',
+  'openai',
+  'calcom',
+  'calendly',
+  'twilio',
+  'plivo',
+  'perplexity',
+  'smallest',
+  'whatsapp',
+] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+export interface ProviderField {
+  /** the field's name: shown as the input's label and sent back in `keys[].name` */
+  name: string;
+  /** true for credentials (password input); false for plain identifiers (still masked once stored) */
+  secret: boolean;
+}
+
+export interface ProviderInfo {
+  name: ProviderName;
+  label: string;
+  fields: readonly ProviderField[];
+}
+
+const apiKey: readonly ProviderField[] = [{ name: 'API Key', secret: true }];
+
+/** The providers a company can connect, with their real credential fields. */
+export const PROVIDERS: readonly ProviderInfo[] = [
+  { name: 'deepgram', label: 'Deepgram', fields: apiKey },
+  { name: 'elevenlabs', label: 'ElevenLabs', fields: apiKey },
+  { name: 'cartesia', label: 'Cartesia', fields: apiKey },
+  { name: 'openai', label: 'OpenAI', fields: apiKey },
+  { name: 'calcom', label: 'Cal.com', fields: apiKey },
+  { name: 'calendly', label: 'Calendly', fields: [{ name: 'Personal Access Token', secret: true }] },
+  {
+    name: 'twilio',
+    label: 'Twilio',
+    fields: [
+      { name: 'Account SID', secret: false },
+      { name: 'Auth Token', secret: true },
+    ],
+  },
+  {
+    name: 'plivo',
+    label: 'Plivo',
+    fields: [
+      { name: 'Auth ID', secret: false },
+      { name: 'Auth Token', secret: true },
+    ],
+  },
+  { name: 'perplexity', label: 'Perplexity', fields: apiKey },
+  { name: 'smallest', label: 'Smallest', fields: apiKey },
+  {
+    name: 'whatsapp',
+    label: 'WhatsApp',
+    fields: [
+      { name: 'Phone Number ID', secret: false },
+      { name: 'Access Token', secret: true },
+    ],
+  },
+];
+
+export const isProviderName = (s: string): s is ProviderName => (PROVIDER_NAMES as readonly string[]).includes(s);
+
+export function providerInfo(name: ProviderName): ProviderInfo {
+  return PROVIDERS.find((p) => p.name === name) as ProviderInfo;
+}
+
+/** Spec section 9: provider page sizes. */
+export const PROVIDER_PAGE_SIZES = [9, 12, 15] as const;
+export const PROVIDER_DEFAULT_PAGE_SIZE = 9;
+export const PROVIDER_VALUE_MAX = 4096;
+
+/**
+ * The mask shown for a stored value: first 3 characters + '…' + last 4 for values of 16 characters or
+ * more (`sk-…abcd`), '••••' + last 4 from 8 to 15 characters, and '••••••••' below that (revealing the
+ * last 4 of a very short value would reveal most of it).
+ */
+export function maskValue(value: string): string {
+  const chars = Array.from(value);
+  if (chars.length >= 16) return `${chars.slice(0, 3).join('')}…${chars.slice(-4).join('')}`;
+  if (chars.length >= 8) return `••••${chars.slice(-4).join('')}`;
+  return '••••••••';
+}
+
+export const PROVIDER_MESSAGES = {
+  connected: (label: string) => `${label} has been successfully connected.`,
+  updated: (label: string) => `${label} has been updated.`,
+  disconnected: (label: string) => `${label} has been disconnected.`,
+  alreadyConnected: (label: string) => `${label} is already connected. Update it instead.`,
+  notConnected: (label: string) => `${label} is not connected.`,
+  unknownProvider: 'Unknown provider',
+  nameRequired: 'Provider name is required',
+  missingFields: (names: string[]) => `Please fill in the following fields: ${names.join(', ')}`,
+  unknownField: (name: string, label: string) => `${label} has no field named ${name}`,
+  duplicateField: (name: string) => `The field ${name} is given more than once`,
+  valueTooLong: `A value must be at most ${PROVIDER_VALUE_MAX} characters`,
+  valueRequired: 'A value is required',
+  maskedValue: 'Enter the full value, not its masked form',
+  fieldNameRequired: 'A field name is required',
+  // section 8 (client side)
+  missingInformation: 'Missing information',
+  statusLoadFailed: 'Failed to load connection status',
+  listLoadFailedToast: 'Failed to load providers. Please try again.',
+  listLoadFailedInline: 'Failed to load providers. Please refresh the page and try again.',
+  fieldsLoadFailed: 'Failed to load provider fields. Please try again.',
+  connectFailed: 'Failed to connect the provider. Please try again.',
+  updateFailed: 'Failed to update the provider. Please try again.',
+  disconnectFailed: 'Failed to disconnect the provider. Please try again.',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+const ProviderNameSchema = v.pipe(
+  v.string(PROVIDER_MESSAGES.nameRequired),
+  v.trim(),
+  v.nonEmpty(PROVIDER_MESSAGES.nameRequired),
+  v.maxLength(64, PROVIDER_MESSAGES.unknownProvider),
+);
+
+/** One credential as sent by the dialog. Messages never echo the value. */
+export const KeyValueSchema = v.object({
+  name: v.pipe(
+    v.string(PROVIDER_MESSAGES.fieldNameRequired),
+    v.trim(),
+    v.nonEmpty(PROVIDER_MESSAGES.fieldNameRequired),
+    v.maxLength(64, PROVIDER_MESSAGES.fieldNameRequired),
+  ),
+  value: v.pipe(
+    v.string(PROVIDER_MESSAGES.valueRequired),
+    v.trim(),
+    v.maxLength(PROVIDER_VALUE_MAX, PROVIDER_MESSAGES.valueTooLong),
+  ),
+});
+export type KeyValue = v.InferOutput<typeof KeyValueSchema>;
+
+const KeysSchema = v.pipe(v.array(KeyValueSchema, 'keys must be a list'), v.maxLength(20, 'Too many keys'));
+
+/** GET /user/providers */
+export const ProviderListQuerySchema = v.object({
+  page: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,6}$/, 'page must be a positive integer'),
+      v.transform(Number),
+      v.minValue(1, 'page must be a positive integer'),
+    ),
+    '1',
+  ),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,3}$/, 'limit must be between 1 and 100'),
+      v.transform(Number),
+      v.minValue(1, 'limit must be between 1 and 100'),
+      v.maxValue(100, 'limit must be between 1 and 100'),
+    ),
+    String(PROVIDER_DEFAULT_PAGE_SIZE),
+  ),
+  search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'search must be at most 100 characters')), ''),
+});
+export type ProviderListQuery = v.InferOutput<typeof ProviderListQuerySchema>;
+
+/** GET /provider (name may be empty: status of every provider) */
+export const ProviderStatusQuerySchema = v.object({
+  name: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(64, PROVIDER_MESSAGES.unknownProvider)), ''),
+});
+
+/** GET /provider/fields */
+export const ProviderFieldsQuerySchema = v.object({ name: ProviderNameSchema });
+
+/** POST /provider/values */
+export const ConnectProviderBodySchema = v.object({ name: ProviderNameSchema, keys: KeysSchema });
+export type ConnectProviderBody = v.InferOutput<typeof ConnectProviderBodySchema>;
+
+/** PUT /provider/:id */
+export const UpdateProviderBodySchema = v.object({ keys: KeysSchema });
+export type UpdateProviderBody = v.InferOutput<typeof UpdateProviderBodySchema>;
+
+/** DELETE /provider/disconnect */
+export const DisconnectProviderBodySchema = v.object({ name: ProviderNameSchema });
+export type DisconnectProviderBody = v.InferOutput<typeof DisconnectProviderBodySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+const ProviderNameOut = v.picklist(PROVIDER_NAMES);
+
+export const ProviderListItemSchema = v.object({
+  /** connection id when connected, else the provider slug */
+  _id: v.string(),
+  name: ProviderNameOut,
+  label: v.string(),
+  /** the company id when connected, else null */
+  company: v.nullable(v.string()),
+  connected: v.boolean(),
+  keys: v.array(v.object({ name: v.string(), secret: v.boolean() })),
+});
+export type ProviderListItem = v.InferOutput<typeof ProviderListItemSchema>;
+
+export const ProviderListResponseSchema = v.object({
+  success: v.boolean(),
+  providers: v.array(ProviderListItemSchema),
+  total: v.number(),
+});
+export type ProviderListResponse = v.InferOutput<typeof ProviderListResponseSchema>;
+
+export const ProviderStatusResponseSchema = v.object({
+  success: v.boolean(),
+  data: v.array(v.object({ name: ProviderNameOut, connected: v.boolean() })),
+});
+export type ProviderStatusResponse = v.InferOutput<typeof ProviderStatusResponseSchema>;
+
+export const ProviderFieldsResponseSchema = v.object({
+  success: v.boolean(),
+  name: ProviderNameOut,
+  label: v.string(),
+  /** the connection id (for PUT /provider/:id), null when not connected */
+  _id: v.nullable(v.string()),
+  connected: v.boolean(),
+  /** value: '' when not connected, else the mask of the stored value */
+  keys: v.array(v.object({ name: v.string(), value: v.string(), secret: v.boolean() })),
+});
+export type ProviderFieldsResponse = v.InferOutput<typeof ProviderFieldsResponseSchema>;
+
+/** POST /provider/values and PUT /provider/:id (201 on connect, 200 on update) */
+export const ProviderSaveResponseSchema = v.object({
+  success: v.boolean(),
+  msg: v.string(),
+  provider: ProviderListItemSchema,
+});
+export type ProviderSaveResponse = v.InferOutput<typeof ProviderSaveResponseSchema>;
+
+/** DELETE /provider/disconnect */
+export const ProviderDisconnectResponseSchema = v.object({ success: v.boolean(), msg: v.string() });
+export type ProviderDisconnectResponse = v.InferOutput<typeof ProviderDisconnectResponseSchema>;
+
+export const PROVIDER_PATHS = {
+  list: '/user/providers',
+  status: '/provider',
+  fields: '/provider/fields',
+  connect: '/provider/values',
+  update: (id: string) => `/provider/${encodeURIComponent(id)}`,
+  disconnect: '/provider/disconnect',
+} as const;
