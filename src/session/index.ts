@@ -10,8 +10,10 @@
  *   tokens instead of presenting the used one again (which the server would treat as reuse and answer
  *   by revoking the whole family). Without Web Locks the server's 10 s grace covers the race.
  */
+
 import { type ActorRefFrom, createActor, fromPromise, type SnapshotFrom, waitFor } from 'xstate';
 import { type AccountApi, account as defaultAccount } from '../api/account';
+import { queryCache } from '../api/cache';
 import type { ApiClient, ErrorToast, SessionBridge } from '../api/client';
 import { isApiError } from '../api/errors';
 import { type StoredSession, sessionMachine, type TokenPair } from '../machines/session.machine';
@@ -112,7 +114,11 @@ export function createSession(deps: SessionDeps = {}) {
     actions: {
       persistTokens: (_, tokens) => writeTokens(storage, tokens),
       persistAccount: (_, ids) => writeAccount(storage, ids),
-      forgetStoredSession: () => clearSession(storage),
+      forgetStoredSession: () => {
+        clearSession(storage);
+        // nothing of the previous account may show to the next one
+        queryCache.clear();
+      },
       goHome: (_, { keepQuery }) => {
         const here = location();
         if (keepQuery) {
