@@ -2,6 +2,7 @@
 // landing page's first-load weight against its budget, and how fast `npm start` answers on a built tree.
 // Writes the `bundle` and `startup` sections of bench/results.json. Reports only: `--strict` exits 1
 // when a budget is exceeded.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -155,6 +156,23 @@ export async function measureStartup(runs = STARTUP_RUNS) {
   };
 }
 
+/**
+ * Further benchmarks, one file each, run in order as `tsx <file>`: each prints its figures and writes its
+ * own section of bench/results.json. Add a line here for a new one.
+ */
+const SUITES = ['bench/agents-api.ts'];
+
+function runSuite(file) {
+  return new Promise((resolve) => {
+    log(`\n▶ ${file}`);
+    const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), file], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
 async function main() {
   const strict = process.argv.includes('--strict');
   log('Building...');
@@ -192,10 +210,12 @@ async function main() {
     `npm start on a built tree: ready in ${startup.medianMs} ms (median of ${startup.runsMs.join(', ')} ms; budget ${startup.budgetMs} ms) ${mark(startup.pass)}`,
   );
   writeSection('startup', startup);
+  let suiteFailed = false;
+  for (const file of SUITES) if ((await runSuite(file)) !== 0) suiteFailed = true;
   log(`\nWrote ${path.relative(root, path.join(root, 'bench/results.json'))}`);
 
   const failed = !bundle.landing.pass.js || !bundle.landing.pass.css || !startup.pass;
-  if (strict && failed) process.exitCode = 1;
+  if (suiteFailed || (strict && failed)) process.exitCode = 1;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
