@@ -153,7 +153,6 @@ export const providerConnectionMachine = setup({
         },
         connected: {
           description: "The card shows a green 'Connected' mark with 'Edit' and 'Disconnect'.",
-          tags: ['connected'],
           on: {
             'dialog.open': '#providerConnection.loadingFields',
             'disconnect.request': '#providerConnection.confirmingDisconnect',
