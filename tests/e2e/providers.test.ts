@@ -45,6 +45,8 @@ const grid = (p: Page) => p.getByRole('list', { name: 'Providers' });
 const searchBox = (p: Page) => p.getByRole('searchbox', { name: 'Search providers...' });
 const searchParams = (p: Page) => Object.fromEntries(new URL(p.url()).searchParams);
 const cardNames = (p: Page) => grid(p).getByRole('heading').allTextContents();
+/** Waits for a value (vitest's default poll gives up after 1 s, too short on a busy machine). */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
 const posts = () => sent.filter((r) => r.method === 'POST' && r.path === '/api/v1/provider/values');
 
 describe('providers screen in Chromium', () => {
@@ -53,7 +55,7 @@ describe('providers screen in Chromium', () => {
     await page.getByRole('heading', { name: 'Providers', level: 1 }).waitFor();
     await page.getByText('Add keys securely to connect your own Providers within your application.').waitFor();
     expect(await searchBox(page).getAttribute('placeholder')).toBe('Search providers...');
-    await expect.poll(() => grid(page).getByRole('listitem').count()).toBe(9);
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(9);
     expect(await cardNames(page)).toEqual([
       'Deepgram',
       'ElevenLabs',
@@ -116,7 +118,7 @@ describe('providers screen in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Update Twilio' });
     const sid = dialog.getByLabel('Account SID', { exact: true });
     const token = dialog.getByLabel('Auth Token', { exact: true });
-    await expect.poll(() => sid.inputValue()).toBe('AC5…9b87');
+    await poll(() => sid.inputValue()).toBe('AC5…9b87');
     expect(await token.inputValue()).toBe('tw-…5c6b');
     await token.fill(NEW_TOKEN);
     await dialog.getByRole('button', { name: 'Update' }).click();
@@ -166,36 +168,36 @@ describe('providers screen in Chromium', () => {
 
   it('search narrows the grid after the debounce and goes back to page 1; no match shows the empty state', async () => {
     await page.getByRole('button', { name: 'Next' }).click();
-    await expect.poll(() => searchParams(page).page).toBe('2');
-    await expect.poll(() => cardNames(page)).toEqual(['Smallest', 'WhatsApp']);
+    await poll(() => searchParams(page).page).toBe('2');
+    await poll(() => cardNames(page)).toEqual(['Smallest', 'WhatsApp']);
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
 
     await searchBox(page).fill('cal');
-    await expect.poll(() => searchParams(page)).toEqual({ search: 'cal' });
-    await expect.poll(() => cardNames(page)).toEqual(['Cal.com', 'Calendly']);
+    await poll(() => searchParams(page)).toEqual({ search: 'cal' });
+    await poll(() => cardNames(page)).toEqual(['Cal.com', 'Calendly']);
     await page.getByText('Page 1 of 1').waitFor();
 
     await searchBox(page).fill('no-such-provider');
     await page.getByRole('heading', { name: 'No providers found' }).waitFor();
     await page.getByRole('button', { name: 'Clear search' }).click();
-    await expect.poll(() => grid(page).getByRole('listitem').count()).toBe(9);
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(9);
     expect(await searchBox(page).inputValue()).toBe('');
     expect(searchParams(page)).toEqual({});
   });
 
   it('the per-page selector offers 9, 12 and 15 and returns to page 1', async () => {
     await page.getByRole('button', { name: 'Next' }).click();
-    await expect.poll(() => searchParams(page).page).toBe('2');
+    await poll(() => searchParams(page).page).toBe('2');
     const perPage = page.getByRole('combobox', { name: 'Per page' });
     await perPage.click();
     expect(await page.getByRole('option').allTextContents()).toEqual(['9', '12', '15']);
     await page.getByRole('option', { name: '12' }).click();
-    await expect.poll(() => searchParams(page)).toEqual({ limit: '12' });
-    await expect.poll(() => grid(page).getByRole('listitem').count()).toBe(11);
+    await poll(() => searchParams(page)).toEqual({ limit: '12' });
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(11);
     await page.getByText('Page 1 of 1').waitFor();
     // the URL keeps the choice across a reload
     await page.reload();
-    await expect.poll(() => grid(page).getByRole('listitem').count()).toBe(11);
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(11);
     expect(await page.getByRole('combobox', { name: 'Per page' }).textContent()).toContain('12');
   });
 
@@ -206,7 +208,23 @@ describe('providers screen in Chromium', () => {
     await page.getByText('Failed to load providers. Please refresh the page and try again.').waitFor();
     await page.unroute('**/api/v1/user/providers*');
     await page.getByRole('button', { name: 'Retry' }).click();
-    await expect.poll(() => grid(page).getByRole('listitem').count()).toBe(11);
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(11);
+  });
+
+  it('a failed status call toasts "Failed to load connection status" and the grid still shows', async () => {
+    await page.route('**/api/v1/provider?name=', (route) => route.fulfill({ status: 500, body: '{}' }));
+    await page.goto(b.url('/dashboard/providers'));
+    await notification(page, 'Failed to load connection status').waitFor();
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(9);
+    await page.unroute('**/api/v1/provider?name=');
+  });
+
+  it('a hand-edited URL falls back: a bad size becomes 9, a page past the end becomes the last page', async () => {
+    await page.goto(b.url('/dashboard/providers?page=99&limit=7'));
+    await poll(() => searchParams(page)).toEqual({ page: '2' });
+    await poll(() => cardNames(page)).toEqual(['Smallest', 'WhatsApp']);
+    await page.goto(b.url('/dashboard/providers?page=abc&search=%7B%7D'));
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(9);
   });
 
   it('no request left 127.0.0.1 and no page error', () => {
