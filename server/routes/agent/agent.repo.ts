@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
 import {
   AGENT_EDITOR_DEFAULTS,
   type Agent,
@@ -119,8 +119,17 @@ const SORT_COLUMNS = {
   voice_model: 'voice_model',
 } as const satisfies Record<AgentSortField, keyof AgentsTable>;
 
-/** `%term%` for LIKE with the wildcards of the term escaped (ESCAPE '\'). */
-const containsPattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+/**
+ * "Name contains term": a plain substring test on the lowercased name (`instr` on SQLite, `strpos` on
+ * PostgreSQL), so `%`, `_` and `\` in a search are literal with no escaping, and no LIKE pattern
+ * matcher runs per row.
+ */
+function nameContains(db: Kysely<DB>, term: string) {
+  const needle = term.toLowerCase();
+  return db.getExecutor().adapter instanceof PostgresAdapter
+    ? sql<boolean>`strpos(agent_name_lower, ${needle}) > 0`
+    : sql<boolean>`instr(agent_name_lower, ${needle}) > 0`;
+}
 
 /**
  * The list's total order: the requested keys, then (unless a timestamp key was given) the update
@@ -141,6 +150,10 @@ export function totalOrder(sort: AgentSort): [column: keyof AgentsTable, desc: b
  * One page of a company's agents (search: case-insensitive substring of the name). Two steps: the
  * page's ids come from a covering index (deep OFFSETs never read the large `doc`), then those rows
  * are read by id.
+ *
+ * A substring search cannot seek an index: both the page and the count test every index entry of
+ * the company (with few matches the LIMIT never stops the walk early), so the test per entry is a
+ * plain substring search (`nameContains`), not a LIKE pattern match.
  */
 export async function listAgents(
   db: Kysely<DB>,
@@ -148,7 +161,7 @@ export async function listAgents(
   q: AgentListQuery,
 ): Promise<{ agents: AgentListItem[]; total: number }> {
   let base = db.selectFrom('agents').where('company_id', '=', companyId);
-  if (q.search) base = base.where(sql<boolean>`agent_name_lower like ${containsPattern(q.search)} escape '\\'`);
+  if (q.search) base = base.where(nameContains(db, q.search));
 
   let page = base.select('id');
   for (const [column, desc] of totalOrder(q.sort)) page = page.orderBy(column, desc ? 'desc' : 'asc');
