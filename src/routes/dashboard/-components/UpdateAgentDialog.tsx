@@ -72,6 +72,8 @@ export function UpdateAgentDialog({ actor }: { actor: AgentUpdateActor }) {
       error={errors[field]}
       disabled={busy}
       required
+      // the dialog opens on its first field
+      autoFocus={field === 'agent_name'}
       onChange={(e) => change(field, e.currentTarget.value)}
     />
   );
