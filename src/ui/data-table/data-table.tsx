@@ -106,15 +106,23 @@ export interface DataTableProps<Row> {
   toolbar?: ReactNode;
 }
 
-const readHidden = (key: string | undefined): VisibilityState => {
+/** The remembered column visibility, keeping only boolean entries of columns that may hide. */
+// biome-ignore lint/suspicious/noExplicitAny: see DataTableProps.columns
+function readHidden(key: string | undefined, columns: ColumnDef<any, any>[]): VisibilityState {
   if (!key) return {};
   try {
     const parsed: unknown = JSON.parse(localStorage.getItem(key) ?? '{}');
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as VisibilityState) : {};
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    const hideable = new Set(
+      columns
+        .filter((c) => c.enableHiding !== false)
+        .map((c) => c.id ?? ('accessorKey' in c ? String(c.accessorKey) : undefined)),
+    );
+    return Object.fromEntries(Object.entries(parsed).filter(([id, shown]) => hideable.has(id) && typeof shown === 'boolean'));
   } catch {
     return {};
   }
-};
+}
 
 const SKELETON_ROWS_MAX = 10;
 const SortNoneIcon = (p: { size?: number }) => <Icon d="m7 15 5 5 5-5M7 9l5-5 5 5" {...p} />;
@@ -136,7 +144,7 @@ export function DataTable<Row>({
   const captionId = useId();
   const sorting: SortingState = useMemo(() => parseSort(query.sort, sortFields), [query.sort, sortFields]);
   const pagination: PaginationState = { pageIndex: query.page, pageSize: query.size };
-  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(() => readHidden(columnsKey));
+  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(() => readHidden(columnsKey, columns));
 
   const table = useReactTable<Row>({
     data: data.rows as Row[],
