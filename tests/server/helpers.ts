@@ -44,7 +44,17 @@ export async function freshDatabase(kind: DbKind): Promise<AppDatabase> {
     const url = process.env.TEST_DATABASE_URL as string;
     const schema = `t_${randomBytes(6).toString('hex')}`;
     openSchemas.push({ url, schema });
-    return openDatabase({ url, pgSchema: schema, poolSize: 5 });
+    // Kysely's migrator introspects the tables of EVERY schema of the database; when another test
+    // process drops its own schema at that moment, the catalog query fails naming that schema. The
+    // migrations are idempotent, so that race is retried (a failure naming our schema is not).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await openDatabase({ url, pgSchema: schema, poolSize: 5 });
+      } catch (e) {
+        const gone = /schema "(t_[0-9a-f]+)" does not exist/.exec(String(e))?.[1];
+        if (attempt >= 3 || !gone || gone === schema) throw e;
+      }
+    }
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   return openDatabase({ sqliteFile: path.join(dir, 'test.sqlite') });
