@@ -7,6 +7,7 @@ import {
   callStatusTone,
   formatCallCost,
   formatCallDuration,
+  formatCallTime,
   hasCallFilters,
 } from '../../src/api/contract/call.js';
 import { tableSortToPairs } from '../../src/api/contract/list.js';
@@ -16,6 +17,7 @@ import {
   assignPatch,
   normalizePhoneNumber,
   PhoneNumberFormSchema,
+  phoneNumberFormValues,
   prettyPhoneNumber,
 } from '../../src/api/contract/phone.js';
 
@@ -55,6 +57,45 @@ describe('phone contract', () => {
     expect(ok).not.toHaveProperty('accountId');
   });
 
+  it('starts the Update Phone Number form from a record, which validates back to it', () => {
+    const record = {
+      _id: 'n1',
+      phone: '+14155550123',
+      provider: 'plivo' as const,
+      phone_number: '+14155550123',
+      phone_number_type: 'toll-free',
+      phone_number_pretty: '(415) 555-0123',
+      nickname: '',
+      assistantId: 'asst_1',
+      termination_uri: 'x.sip.plivo.com',
+      area_code: 415,
+      inbound_agent_id: 'a1',
+      outbound_agent_id: null,
+      inbound_agent_name: 'Ava',
+      outbound_agent_name: null,
+      accountId: 'acc',
+      companyId: 'co',
+      origin: 'pool' as const,
+      assignedAt: '2026-11-01T00:00:00.000Z',
+      createdAt: '2026-10-01T00:00:00.000Z',
+      updatedAt: '2026-11-01T00:00:00.000Z',
+    };
+    const values = phoneNumberFormValues(record);
+    expect(values.area_code).toBe('415');
+    expect(v.parse(PhoneNumberFormSchema, values)).toEqual({
+      phone_number: '+14155550123',
+      phone_number_type: 'toll-free',
+      phone_number_pretty: '(415) 555-0123',
+      termination_uri: 'x.sip.plivo.com',
+      assistantId: 'asst_1',
+      nickname: null,
+      inbound_agent_id: 'a1',
+      outbound_agent_id: null,
+      area_code: 415,
+      provider: 'plivo',
+    });
+  });
+
   it('builds the assign dialog: one agent, one direction, the other cleared', () => {
     expect(messages(AssignAgentFormSchema, { agent_id: '', call_type: 'inbound' })).toEqual(['agent_id: Please select an agent']);
     expect(assignPatch({ agent_id: 'a1', call_type: 'inbound' })).toEqual({ inbound_agent_id: 'a1', outbound_agent_id: null });
@@ -77,6 +118,7 @@ describe('call contract', () => {
     expect(formatCallDuration(245)).toBe('4m 05s');
     expect(formatCallCost(0.2025)).toBe('$0.20');
     expect(formatCallCost(3)).toBe('$3.00');
+    expect(formatCallTime('2026-11-01T23:59:59.999Z')).toBe('2026-11-01 23:59');
   });
 
   it('round-trips the table URL into query parameters', () => {

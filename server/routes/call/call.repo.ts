@@ -223,14 +223,21 @@ export function callOrder(sort: CallListQuery['sort']): [column: keyof CallsTabl
   return keys;
 }
 
-/** The calls of the company matching the filters (everything but paging and order). */
-function matching(db: Kysely<DB>, companyId: string, q: CallListQuery) {
+/** ISO instants: from (inclusive) and before (exclusive). */
+interface TimeRange {
+  from?: string | undefined;
+  before?: string | undefined;
+}
+
+/** The calls of the company matching the filters (everything but paging and order) within `within`. */
+function matching(db: Kysely<DB>, companyId: string, q: CallListQuery, within: TimeRange) {
   let qb = db.selectFrom('calls').where('company_id', '=', companyId);
   if (q.status) qb = qb.where('status', '=', q.status);
   if (q.type) qb = qb.where('type', '=', q.type);
   if (q.phoneNumber) qb = qb.where('phone_number', '=', q.phoneNumber);
-  if (q.dateFrom) qb = qb.where('time', '>=', dayStart(q.dateFrom));
-  if (q.dateTo) qb = qb.where('time', '<', nextDayStart(q.dateTo));
+  // one bound each way: SQLite ranges an index on one of two upper bounds and filters by the other
+  if (within.from) qb = qb.where('time', '>=', within.from);
+  if (within.before) qb = qb.where('time', '<', within.before);
   if (q.search) {
     const digits = searchDigits(q.search);
     // text without a digit is in no phone number
@@ -272,21 +279,27 @@ export async function listCalls(
   const order = callOrder(q.sort);
   const [firstColumn, firstDesc] = order[0]!;
   let offset = q.page * q.limit;
-  let base = matching(db, companyId, q);
+  const within: TimeRange = {
+    from: q.dateFrom ? dayStart(q.dateFrom) : undefined,
+    before: q.dateTo ? nextDayStart(q.dateTo) : undefined,
+  };
   let totalCalls: number;
 
   if (q.search) {
-    const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = await matching(db, companyId, q, within)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     totalCalls = Number(count.n);
   } else {
     const days = await countsByDay(db, companyId, q, firstDesc);
     totalCalls = days.reduce((sum, d) => sum + d.calls, 0);
     if (firstColumn === 'time' && offset > 0 && offset < totalCalls) {
-      // skip whole days: start at the boundary of the day holding row `offset`
+      // skip whole days: start at the boundary of the day holding row `offset` (inside the date range)
       let before = 0;
       for (const d of days) {
         if (before + d.calls > offset) {
-          base = firstDesc ? base.where('time', '<', nextDayStart(d.day)) : base.where('time', '>=', dayStart(d.day));
+          if (firstDesc) within.before = nextDayStart(d.day);
+          else within.from = dayStart(d.day);
           offset -= before;
           break;
         }
@@ -295,6 +308,7 @@ export async function listCalls(
     }
   }
   if (q.page * q.limit >= totalCalls) return { calls: [], totalCalls };
+  const base = matching(db, companyId, q, within);
 
   // A filtered list sorted by another key than time: a small filtered set is read through its filter's
   // index and sorted (the sort key is wrapped in an expression so no index offers its order); walking the

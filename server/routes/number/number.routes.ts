@@ -29,6 +29,20 @@ const numberId = (id: string) => {
   return id;
 };
 
+/**
+ * An agent deleted between the check and the write: the foreign key refuses the write. Answered like
+ * any unknown agent.
+ */
+async function agentsStillThere<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (e) {
+    const code = (e as { code?: string })?.code;
+    if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new HttpError(400, PHONE_MESSAGES.agentNotFound);
+    throw e;
+  }
+}
+
 /** /number: the company's phone numbers (list, read, create, update, delete). Company and account come from the token. */
 export function numberRoutes(deps: AppDeps) {
   const db = deps.db.db;
@@ -41,11 +55,16 @@ export function numberRoutes(deps: AppDeps) {
     companyId: string,
     body: { inbound_agent_id?: string | null; outbound_agent_id?: string | null },
   ) => {
+    const keys = (['inbound_agent_id', 'outbound_agent_id'] as const).filter((k) => body[k]);
+    const foreign = new Set(
+      await foreignAgents(
+        db,
+        companyId,
+        keys.map((k) => body[k] as string),
+      ),
+    );
     const errors: Record<string, string> = {};
-    for (const key of ['inbound_agent_id', 'outbound_agent_id'] as const) {
-      const id = body[key];
-      if (id && (await foreignAgents(db, companyId, [id])).length > 0) errors[key] = PHONE_MESSAGES.agentNotFound;
-    }
+    for (const key of keys) if (foreign.has(body[key] as string)) errors[key] = PHONE_MESSAGES.agentNotFound;
     const first = Object.keys(errors)[0];
     if (first) throw new HttpError(400, `${first}: ${PHONE_MESSAGES.agentNotFound}`, { errors });
   };
@@ -58,7 +77,7 @@ export function numberRoutes(deps: AppDeps) {
     const body = await jsonBody(c, PhoneNumberCreateBodySchema);
     const { companyId, accountId } = c.get('auth');
     await checkAgents(companyId, body);
-    const number = await createCompanyNumber(db, { companyId, accountId, body, now: deps.clock.now() });
+    const number = await agentsStillThere(() => createCompanyNumber(db, { companyId, accountId, body, now: deps.clock.now() }));
     if (!number)
       throw new HttpError(409, PHONE_MESSAGES.alreadyRegistered, { errors: { phone_number: PHONE_MESSAGES.alreadyRegistered } });
     return ok(c, { msg: PHONE_MESSAGES.created, data: { number } }, 201);
@@ -77,7 +96,7 @@ export function numberRoutes(deps: AppDeps) {
     // a foreign or missing number answers 404 before anything about the body's agents is said
     if (!(await findCompanyNumber(db, companyId, id))) throw notFound();
     await checkAgents(companyId, body);
-    const result = await updateCompanyNumber(db, companyId, id, body, deps.clock.now());
+    const result = await agentsStillThere(() => updateCompanyNumber(db, companyId, id, body, deps.clock.now()));
     if (result.kind === 'not_found') throw notFound();
     if (result.kind === 'pool_number_fixed')
       throw new HttpError(400, PHONE_MESSAGES.poolNumberFixed, { errors: { phone_number: PHONE_MESSAGES.poolNumberFixed } });

@@ -255,6 +255,12 @@ export const CALL_PATHS = { list: '/call/' } as const;
 // ---------------------------------------------------------------------------------------------
 // Display formats (spec 9)
 
+/**
+ * 'yyyy-MM-dd HH:mm' of a call's time, in UTC: the same days the date filter uses (companies have no time
+ * zone yet), so a call shown on a day is found by filtering that day.
+ */
+export const formatCallTime = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+
 /** '4m 05s' style: minutes and seconds ('0m 00s' for 0). */
 export function formatCallDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));

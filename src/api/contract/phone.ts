@@ -230,6 +230,22 @@ export type PhoneNumberFormInput = v.InferInput<typeof PhoneNumberFormSchema>;
 export const PhoneNumberCreateBodySchema = PhoneNumberFormSchema;
 export type PhoneNumberCreateBody = PhoneNumberForm;
 
+/** The Update Phone Number dialog's starting values for a number (spec 4: the form resets from the record). */
+export function phoneNumberFormValues(n: PhoneNumber): PhoneNumberFormInput {
+  return {
+    phone_number: n.phone_number,
+    phone_number_type: n.phone_number_type,
+    phone_number_pretty: n.phone_number_pretty,
+    termination_uri: n.termination_uri,
+    assistantId: n.assistantId,
+    nickname: n.nickname,
+    inbound_agent_id: n.inbound_agent_id,
+    outbound_agent_id: n.outbound_agent_id,
+    area_code: n.area_code === null ? '' : String(n.area_code),
+    provider: n.provider,
+  };
+}
+
 /** PUT /number/{id}: any non-empty subset of the form's fields (the assign dialog sends only agent ids). */
 export const PhoneNumberUpdateBodySchema = v.pipe(
   v.partial(v.object(fieldEntries)),
