@@ -214,6 +214,18 @@ export interface CallCountsTable {
   calls: number;
 }
 
+/** The first answer of a create request, kept per company and Idempotency-Key (server/lib/idempotency.ts). */
+export interface IdempotencyKeysTable {
+  company_id: string;
+  key: string;
+  request_hash: string;
+  state: 'pending' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface DB {
   agents: AgentsTable;
   companies: CompaniesTable;
@@ -232,4 +244,5 @@ export interface DB {
   number_requests: NumberRequestsTable;
   calls: CallsTable;
   call_counts: CallCountsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
