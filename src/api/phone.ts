@@ -12,6 +12,7 @@
 
 import { type QueryCache, queryCache } from './cache';
 import { type ApiClient, api } from './client';
+import { IDEMPOTENCY_HEADER } from './contract/idempotency';
 import {
   FreeNumberListResponseSchema,
   NumberRequestResponseSchema,
@@ -74,9 +75,21 @@ export function phoneApi(client: ApiClient, cache: QueryCache) {
     request: async (phone: string, options?: PhoneCallOptions) =>
       changed(await client.post(PHONE_PATHS.request, NumberRequestResponseSchema, { phone }, options)),
 
-    /** POST /number/create: a number the company brings itself */
-    create: async (body: PhoneNumberFormInput, options?: PhoneCallOptions) =>
-      changed(await client.post(PHONE_PATHS.create, PhoneNumberResponseSchema, { ...body }, options)),
+    /** POST /number/create: a number the company brings itself (pass the same idempotencyKey when retrying) */
+    create: async (body: PhoneNumberFormInput, options?: PhoneCallOptions & { idempotencyKey?: string }) => {
+      const { idempotencyKey, ...rest } = options ?? {};
+      return changed(
+        await client.post(
+          PHONE_PATHS.create,
+          PhoneNumberResponseSchema,
+          { ...body },
+          {
+            ...rest,
+            ...(idempotencyKey ? { headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } } : {}),
+          },
+        ),
+      );
+    },
 
     /** PUT /number/{id} with any subset of the form's fields (the assign dialog: `assignPatch(form)`) */
     update: async (id: string, body: PhoneNumberUpdateInput, options?: PhoneCallOptions) =>

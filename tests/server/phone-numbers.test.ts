@@ -222,6 +222,21 @@ describeEachDb('phone numbers', (kind) => {
     expect((await api(t(), 'GET', `/number/${id}`, { token: a.token })).body.data.number).toEqual(created.body.data.number);
     expect(phones(await api(t(), 'GET', '/number/', { token: a.token }))).toEqual(['+13125550199']);
 
+    // a retried create with the same Idempotency-Key gets the first answer, not 409
+    const once = async () => {
+      const res = await t().req('POST', '/api/v1/number/create', {
+        token: a.token,
+        body: numberBody('+13125550188'),
+        headers: { 'Idempotency-Key': 'create-0188' },
+      });
+      return { status: res.status, body: (await res.json()) as Body };
+    };
+    const first = await once();
+    const retried = await once();
+    expect(first.status).toBe(201);
+    expect(retried.status).toBe(201);
+    expect(retried.body.data.number._id).toBe(first.body.data.number._id);
+
     // the number is platform-wide unique
     const b = await signUp(t());
     const dup = await api(t(), 'POST', '/number/create', { token: b.token, body: numberBody('+1 312 555 0199') });

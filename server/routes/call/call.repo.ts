@@ -150,6 +150,8 @@ export async function withCallIndexesDeferred<T>(
     for (const index of indexes) await sql.raw(index.definition).execute(db);
     // fresh statistics for the query planner (both databases know `analyze <table>`)
     await sql`analyze calls`.execute(db);
+    // and on SQLite, fold the load's write-ahead log back into the database file (reads stay fast)
+    if (!postgres) await sql`pragma wal_checkpoint(truncate)`.execute(db);
   }
 }
 
@@ -246,19 +248,34 @@ function matching(db: Kysely<DB>, companyId: string, q: CallListQuery, within: T
   return qb;
 }
 
-/** Calls per day matching the equality filters and the date range, days in `desc` or ascending order. */
-async function countsByDay(db: Kysely<DB>, companyId: string, q: CallListQuery, desc: boolean) {
+/** The counts rows matching the equality filters and the date range (one per day). */
+function countsMatching(db: Kysely<DB>, companyId: string, q: CallListQuery) {
   let qb = db
     .selectFrom('call_counts')
-    .select(['day', 'calls'])
     .where('company_id', '=', companyId)
     .where('status', '=', q.status || ANY)
     .where('type', '=', q.type || ANY)
     .where('phone_number', '=', q.phoneNumber || ANY);
   if (q.dateFrom) qb = qb.where('day', '>=', q.dateFrom);
   if (q.dateTo) qb = qb.where('day', '<=', q.dateTo);
-  const rows = await qb.orderBy('day', desc ? 'desc' : 'asc').execute();
+  return qb;
+}
+
+/** Calls per day matching the equality filters and the date range, days in `desc` or ascending order. */
+async function countsByDay(db: Kysely<DB>, companyId: string, q: CallListQuery, desc: boolean) {
+  const rows = await countsMatching(db, companyId, q)
+    .select(['day', 'calls'])
+    .orderBy('day', desc ? 'desc' : 'asc')
+    .execute();
   return rows.map((r) => ({ day: r.day, calls: Number(r.calls) }));
+}
+
+/** Calls matching the equality filters and the date range. */
+async function countMatching(db: Kysely<DB>, companyId: string, q: CallListQuery): Promise<number> {
+  const row = await countsMatching(db, companyId, q)
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('calls'), sql<number>`0`).as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Up to this many matching calls, a filtered list sorted by a non-time key sorts the matching rows. */
@@ -290,10 +307,12 @@ export async function listCalls(
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     totalCalls = Number(count.n);
+  } else if (firstColumn !== 'time' || offset === 0) {
+    totalCalls = await countMatching(db, companyId, q);
   } else {
     const days = await countsByDay(db, companyId, q, firstDesc);
     totalCalls = days.reduce((sum, d) => sum + d.calls, 0);
-    if (firstColumn === 'time' && offset > 0 && offset < totalCalls) {
+    if (offset < totalCalls) {
       // skip whole days: start at the boundary of the day holding row `offset` (inside the date range)
       let before = 0;
       for (const d of days) {

@@ -10,6 +10,7 @@ import { requireAuth } from '../../lib/auth.js';
 import { JSON_BODY_MAX, limitBody } from '../../lib/body-limit.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, jsonBody, ok } from '../../lib/http.js';
+import { idempotent } from '../../lib/idempotency.js';
 import { isId } from '../../lib/ids.js';
 import { listQuery } from '../../lib/list-query.js';
 import type { AppEnv } from '../../types.js';
@@ -73,7 +74,8 @@ export function numberRoutes(deps: AppDeps) {
     ok(c, { data: await listCompanyNumbers(db, c.get('auth').companyId, listQuery(c, NumberListQuerySchema)) }),
   );
 
-  r.post('/create', async (c) => {
+  // a retried create (Idempotency-Key) gets the first answer again instead of 409
+  r.post('/create', idempotent(deps), async (c) => {
     const body = await jsonBody(c, PhoneNumberCreateBodySchema);
     const { companyId, accountId } = c.get('auth');
     await checkAgents(companyId, body);
