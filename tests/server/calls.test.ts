@@ -269,7 +269,10 @@ describeEachDb('call history', (kind) => {
           .deps.db.db.selectFrom('call_counts')
           .selectAll()
           .where('company_id', '=', user.companyId)
-          .orderBy(['status', 'type', 'phone_number', 'day'])
+          .orderBy('status')
+          .orderBy('type')
+          .orderBy('phone_number')
+          .orderBy('day')
           .execute()
       ).map((r) => ({ ...r, calls: Number(r.calls) }));
     const maintained = await snapshot();
