@@ -120,7 +120,7 @@ const SORT_COLUMNS = {
 } as const satisfies Record<AgentSortField, keyof AgentsTable>;
 
 /** `%term%` for LIKE with the wildcards of the term escaped (ESCAPE '\'). */
-const containsPattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+export const containsPattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
 /**
  * The list's total order: the requested keys, then (unless a timestamp key was given) the update
