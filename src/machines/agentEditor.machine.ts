@@ -148,8 +148,9 @@ export const agentEditorMachine = setup({
     tags: {} as 'loading' | 'unsaved' | 'saving' | 'conflict' | 'saved' | 'failed',
   },
   actors: {
+    // no abort signal: the query cache shares one request between callers (React's strict mode starts actors twice)
     loadAgent: fromPromise<Agent, { id: string }>(
-      async ({ input, signal }) => (await agents.get(input.id, { signal })).data.agent,
+      async ({ input }) => (await agents.get(input.id, { notify: false })).data.agent,
     ),
     readDraft: fromPromise<AgentDraft | undefined, { id: string }>(({ input }) => drafts.get(input.id)),
     saveAgent: fromPromise<Agent, SaveInput>(async ({ input }) => {

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { waitForHydration } from '../../../session';
 import { noSearch } from '../../-lib/search';
-import { AgentEditor } from './-components/AgentEditor';
+import { AgentEditor, hasStoredSession } from './-components/AgentEditor';
 
 export const Route = createFileRoute('/dashboard/agents/$agentId')({
   validateSearch: noSearch,
@@ -12,5 +12,7 @@ export const Route = createFileRoute('/dashboard/agents/$agentId')({
 function AgentPage() {
   const { agentId } = Route.useParams();
   const { session } = Route.useRouteContext();
-  return <AgentEditor key={agentId} agentId={agentId} whenHydrated={() => waitForHydration(session)} />;
+  return (
+    <AgentEditor key={agentId} agentId={agentId} whenHydrated={() => waitForHydration(session)} signedIn={hasStoredSession} />
+  );
 }

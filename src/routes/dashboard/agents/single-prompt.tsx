@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { waitForHydration } from '../../../session';
 import { noSearch } from '../../-lib/search';
-import { AgentEditor } from './-components/AgentEditor';
+import { AgentEditor, hasStoredSession } from './-components/AgentEditor';
 
 export const Route = createFileRoute('/dashboard/agents/single-prompt')({
   validateSearch: noSearch,
@@ -11,5 +11,5 @@ export const Route = createFileRoute('/dashboard/agents/single-prompt')({
 /** A new single-prompt agent: the editor with spec 9's defaults. */
 function NewAgentPage() {
   const { session } = Route.useRouteContext();
-  return <AgentEditor whenHydrated={() => waitForHydration(session)} />;
+  return <AgentEditor whenHydrated={() => waitForHydration(session)} signedIn={hasStoredSession} />;
 }

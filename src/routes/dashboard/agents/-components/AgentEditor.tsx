@@ -4,6 +4,7 @@ import { format } from 'date-fns';
 import { memo, useRef, useState } from 'react';
 import { agentCostPerMinute, DEFAULT_LATENCY } from '../../../../api/contract/models';
 import { agentEditorMachine } from '../../../../machines/agentEditor.machine';
+import { browserStorage, readTokens } from '../../../../session/storage';
 import { AlertDialog } from '../../../../ui/alert-dialog/alert-dialog';
 import { Button } from '../../../../ui/button/button';
 import { AlertIcon, ArrowLeftIcon, BotIcon } from '../../../../ui/icons';
@@ -25,6 +26,9 @@ import * as s from './editor.css';
 import { type EditorActor, EditorProvider, fieldAttr, focusField, PencilIcon, useEditor, useFieldError } from './editor-context';
 import { KnowledgeBaseSection } from './KnowledgeBaseSection';
 
+/** Whether tokens are still stored (the session clears them before it leaves the page at sign-out). */
+export const hasStoredSession = () => readTokens(browserStorage()).accessToken !== '';
+
 /** Display name of a new agent whose name is blank (spec 9). */
 export const UNNAMED_AGENT = 'Single-Prompt Agent';
 
@@ -33,10 +37,15 @@ export interface AgentEditorProps {
   agentId?: string;
   /** resolves once the persisted session has been read (voices are asked only then) */
   whenHydrated: () => Promise<unknown>;
+  /**
+   * whether a session is held: signing out is never held up by the leave guard (sign-out drops drafts).
+   * Read from storage, which the session clears before it navigates away.
+   */
+  signedIn: () => boolean;
 }
 
 /** The single-prompt agent editor: one agentEditor actor per visit, shared by the parts through context. */
-export function AgentEditor({ agentId, whenHydrated }: AgentEditorProps) {
+export function AgentEditor({ agentId, whenHydrated, signedIn }: AgentEditorProps) {
   const navigate = useNavigate();
   const actor = useActorRef(
     agentEditorMachine.provide({
@@ -127,7 +136,7 @@ export function AgentEditor({ agentId, whenHydrated }: AgentEditorProps) {
         </div>
       </div>
       <DraftDialog actor={actor} />
-      <LeaveGuard actor={actor} />
+      <LeaveGuard actor={actor} signedIn={signedIn} />
     </EditorProvider>
   );
 }
@@ -255,8 +264,8 @@ function DraftDialog({ actor }: { actor: EditorActor }) {
 }
 
 /** Leaving with unsaved edits asks first: links and back/forward in the app, and reload or close (beforeunload). */
-function LeaveGuard({ actor }: { actor: EditorActor }) {
-  const unsaved = () => actor.getSnapshot().hasTag('unsaved');
+function LeaveGuard({ actor, signedIn }: { actor: EditorActor; signedIn: () => boolean }) {
+  const unsaved = () => actor.getSnapshot().hasTag('unsaved') && signedIn();
   const blocker = useBlocker({ shouldBlockFn: unsaved, enableBeforeUnload: unsaved, withResolver: true });
   return (
     <AlertDialog

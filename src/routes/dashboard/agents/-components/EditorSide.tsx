@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { Fragment, memo, useId, useState } from 'react';
 import type { DynamicVariable } from '../../../../api/contract/agent';
 import { Button } from '../../../../ui/button/button';
 import { PlusIcon } from '../../../../ui/icons';
@@ -19,16 +19,25 @@ const TESTS = [
 ] as const;
 
 export const TestButtons = memo(function TestButtons() {
+  const id = useId();
   return (
     <div className={s.card}>
       <h2 className={s.lead}>Try the agent</h2>
       <div className={s.row}>
-        {TESTS.map((t) => (
-          <Tooltip key={t.label} content={t.needs}>
-            <Button variant="secondary" disabled accessibleWhenDisabled>
-              {t.label}
-            </Button>
-          </Tooltip>
+        {TESTS.map((t, i) => (
+          <Fragment key={t.label}>
+            {/* a disabled button takes no pointer events: the tooltip hangs on its wrapper */}
+            <Tooltip content={t.needs}>
+              <span className={s.tooltipAnchor}>
+                <Button variant="secondary" disabled accessibleWhenDisabled aria-describedby={`${id}-${i}`}>
+                  {t.label}
+                </Button>
+              </span>
+            </Tooltip>
+            <span id={`${id}-${i}`} hidden>
+              {t.needs}
+            </span>
+          </Fragment>
         ))}
       </div>
     </div>

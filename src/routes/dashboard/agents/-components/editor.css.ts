@@ -158,3 +158,4 @@ export const centered = style({
   color: vars.color.textMuted,
 });
 export const fileInput = style({ fontSize: vars.fontSize.sm });
+export const tooltipAnchor = style({ display: 'inline-flex' });
