@@ -188,6 +188,10 @@ export const agentEditorMachine = setup({
       }
       return { form: { ...context.form, ...patch }, errors };
     }),
+    /** the server's answer becomes the agent; what was sent becomes what is saved */
+    acceptSaved: assign(({ context, event }) =>
+      'output' in event ? { agent: event.output as Agent, baseline: context.saving ?? context.form, saving: undefined } : {},
+    ),
     showErrors: assign({ errors: ({ context }) => validateEditorForm(context.form) }),
     clearErrors: assign({ errors: {} }),
     resetForm: assign({ form: ({ context }) => context.baseline, errors: {} }),
@@ -389,42 +393,18 @@ export const agentEditorMachine = setup({
             guard: 'wasCreate',
             description: 'POST /agent answered 201.',
             target: 'created',
-            actions: [
-              assign(({ context, event }) => ({
-                agent: event.output,
-                baseline: context.saving ?? context.form,
-                saving: undefined,
-              })),
-              'clearDraft',
-              { type: 'notify', params: EDITOR_TOASTS.created },
-              'goToList',
-            ],
+            actions: ['acceptSaved', 'clearDraft', { type: 'notify', params: EDITOR_TOASTS.created }, 'goToList'],
           },
           {
             guard: 'editedWhileSaving',
             description: 'Saved, but the form changed meanwhile: those edits are still unsaved.',
             target: 'editing.dirty',
-            actions: [
-              assign(({ context, event }) => ({
-                agent: event.output,
-                baseline: context.saving ?? context.form,
-                saving: undefined,
-              })),
-              { type: 'notify', params: EDITOR_TOASTS.updated },
-            ],
+            actions: ['acceptSaved', { type: 'notify', params: EDITOR_TOASTS.updated }],
           },
           {
             target: 'editing.saved',
             description: "PUT /agent/{id} answered: 'Agent updated successfully!'.",
-            actions: [
-              assign(({ context, event }) => ({
-                agent: event.output,
-                baseline: context.saving ?? context.form,
-                saving: undefined,
-              })),
-              'clearDraft',
-              { type: 'notify', params: EDITOR_TOASTS.updated },
-            ],
+            actions: ['acceptSaved', 'clearDraft', { type: 'notify', params: EDITOR_TOASTS.updated }],
           },
         ],
         onError: [
