@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { forwardRef, memo, type ReactNode, useMemo } from 'react';
+import { forwardRef, memo, type ReactNode, useEffect, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
 import { EDITOR_RANGES } from '../../../../api/contract/agent';
 import { LANGUAGES, LLM_MODELS, VOICE_MODELS } from '../../../../api/contract/models';
@@ -237,18 +237,33 @@ export const WelcomeMessage = memo(function WelcomeMessage() {
   );
 });
 
+/**
+ * The large prompt. Uncontrolled on purpose: a keystroke only tells the machine (no React render of a
+ * 20,000-character textarea); a change from elsewhere (draft restored, edits discarded) is written into
+ * the element when it differs from what it shows.
+ */
 export const PromptField = memo(function PromptField() {
-  const [prompt, setPrompt] = useField('promptText');
+  const editor = useEditor();
+  const ref = useRef<HTMLTextAreaElement>(null);
   const error = useFieldError('promptText');
+  useEffect(() => {
+    const sync = (value: string) => {
+      if (ref.current && ref.current.value !== value) ref.current.value = value;
+    };
+    sync(editor.getSnapshot().context.form.promptText);
+    const sub = editor.subscribe((snap) => sync(snap.context.form.promptText));
+    return () => sub.unsubscribe();
+  }, [editor]);
   return (
     <div {...fieldAttr('promptText')}>
       <Textarea
+        ref={ref}
         label="Prompt"
         rows={18}
         className={s.prompt}
-        value={prompt}
+        defaultValue={editor.getSnapshot().context.form.promptText}
         placeholder="You are a friendly receptionist for ... Describe the agent's role, tone and what it should do."
-        onChange={(e) => setPrompt(e.target.value)}
+        onChange={(e) => editor.send({ type: 'field.change', field: 'promptText', value: e.target.value })}
         spellCheck={false}
         error={error}
       />
