@@ -44,7 +44,17 @@ export async function freshDatabase(kind: DbKind): Promise<AppDatabase> {
     const url = process.env.TEST_DATABASE_URL as string;
     const schema = `t_${randomBytes(6).toString('hex')}`;
     openSchemas.push({ url, schema });
-    return openDatabase({ url, pgSchema: schema, poolSize: 5 });
+    // Kysely's migrator introspects the tables of EVERY schema (pg_get_serial_sequence by name); another test
+    // file dropping its schema at that moment fails that query with `schema "t_..." does not exist` naming
+    // the OTHER schema. A race of parallel test files only: try again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await openDatabase({ url, pgSchema: schema, poolSize: 5 });
+      } catch (e) {
+        const other = /schema "(t_[0-9a-f]+)" does not exist/.exec(String(e))?.[1];
+        if (!other || other === schema || attempt >= 5) throw e;
+      }
+    }
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   return openDatabase({ sqliteFile: path.join(dir, 'test.sqlite') });
