@@ -182,14 +182,23 @@ describe('agent editor in Chromium', () => {
       const describedBy = (await button.getAttribute('aria-describedby')) ?? '';
       expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(needs);
     }
-    const box = await page.getByRole('button', { name: 'Test Audio' }).boundingBox();
-    if (!box) throw new Error('Test Audio has no box');
-    await page.mouse.move(box.x + 5, box.y + 5);
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
-    await page
-      .getByRole('tooltip')
-      .filter({ hasText: /^Needs a connected speech provider/ })
-      .waitFor();
+    const testAudio = page.getByRole('button', { name: 'Test Audio' });
+    await testAudio.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    // hover: move onto the button from outside, again until the tooltip shows (its show delay is 300 ms)
+    await expect
+      .poll(
+        async () => {
+          const box = await testAudio.boundingBox();
+          if (!box) return '';
+          await page.mouse.move(box.x - 40, box.y - 40);
+          await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 8 });
+          await page.waitForTimeout(600);
+          const tip = page.getByRole('tooltip');
+          return (await tip.count()) ? ((await tip.first().textContent()) ?? '') : '';
+        },
+        { timeout: 20_000 },
+      )
+      .toMatch(/^Needs a connected speech provider/);
   });
 
   it('saves: the create toast, back to /dashboard, and the agent holds every field', async () => {
