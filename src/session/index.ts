@@ -16,7 +16,6 @@ import { type AccountApi, account as defaultAccount } from '../api/account';
 import { queryCache } from '../api/cache';
 import type { ApiClient, ErrorToast, SessionBridge } from '../api/client';
 import { isApiError } from '../api/errors';
-import { drafts } from '../drafts/drafts';
 import { type StoredSession, sessionMachine, type TokenPair } from '../machines/session.machine';
 import { toast } from '../ui/toast/toast';
 import {
@@ -119,7 +118,8 @@ export function createSession(deps: SessionDeps = {}) {
         clearSession(storage);
         // nothing of the previous account may show to the next one
         queryCache.clear();
-        void drafts.clear();
+        // the editor's unsaved drafts (IndexedDB) go too; loaded on demand to keep it out of the first load
+        void import('../drafts/drafts').then(({ drafts }) => drafts.clear());
       },
       goHome: (_, { keepQuery }) => {
         const here = location();
