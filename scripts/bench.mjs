@@ -27,7 +27,7 @@ const kib = (n) => `${(n / KiB).toFixed(1)} KiB`;
 const log = (line = '') => process.stdout.write(`${line}\n`);
 
 const sizeCache = new Map();
-function sizeOf(file) {
+export function sizeOf(file) {
   if (!sizeCache.has(file)) {
     const buf = fs.readFileSync(path.join(clientDir, file));
     sizeCache.set(file, { raw: buf.length, gzip: zlib.gzipSync(buf, { level: 9 }).length });
@@ -106,11 +106,12 @@ export function analyseBundle() {
       const firstLoad = new Set(entryKeys);
       for (const k of [...layoutKeys(file), ...keys]) closure(k, firstLoad);
       const ownWeight = weigh(own);
+      const firstWeight = weigh(firstLoad);
       return {
         chunks: ownWeight.files,
         css: ownWeight.css,
         file: `src/routes/${file}`,
-        firstLoad: { css: weigh(firstLoad).css, js: weigh(firstLoad).js },
+        firstLoad: { css: firstWeight.css, files: firstWeight.files, js: firstWeight.js },
         js: ownWeight.js,
         kind: isLayout ? 'layout' : 'page',
         route: routeOf(file),
@@ -176,7 +177,7 @@ export async function measureStartup(runs = STARTUP_RUNS) {
  * Further benchmarks, one file each, run in order as `tsx <file>`: each prints its figures and writes its
  * own section of bench/results.json. Add a line here for a new one.
  */
-const SUITES = ['bench/agents-api.ts', 'bench/calls-api.ts'];
+const SUITES = ['bench/agents-api.ts', 'bench/calls-api.ts', 'bench/editor.ts'];
 
 function runSuite(file) {
   return new Promise((resolve) => {

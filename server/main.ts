@@ -5,7 +5,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { openDatabase } from './db/index.js';
 import { EnvError, parseEnv } from './env.js';
-import { systemClock } from './lib/deps.js';
+import { realHttpClient, systemClock } from './lib/deps.js';
 import { createLogger } from './lib/logger.js';
 import { loadSecrets } from './services/keys.js';
 import { outboxMailer, smtpMailer } from './services/mail.js';
@@ -45,6 +45,7 @@ const deps = {
   secrets: loadSecrets(dataDir, env),
   config: { dataDir, publicUrl, staticDir, requestAutoGrant: env.REQUEST_AUTO_GRANT === 'true', trustProxy: env.TRUST_PROXY },
   logger,
+  http: realHttpClient,
 };
 const app = createApp(deps);
 const background = await afterStart(deps, env);

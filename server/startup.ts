@@ -1,5 +1,6 @@
 import type { Env } from './env.js';
 import type { AppDeps } from './lib/deps.js';
+import { createKnowledgeWorker } from './routes/knowledge-base/kb.worker.js';
 import { createDemoWorkspace, demoEnabled } from './services/workspace.js';
 
 export interface Background {
@@ -7,9 +8,10 @@ export interface Background {
 }
 
 /**
- * Work that runs once the app is built, before it listens: the demo workspace on a first start (DEMO,
- * see createDemoWorkspace), background job runners. Later issues add theirs. `print` writes to the
- * console (the demo's one-time password goes there, never to the log).
+ * Work that runs once the app is built, before it listens:
+ * - the demo workspace on a first start (DEMO, see createDemoWorkspace); `print` writes to the console
+ *   (the demo's one-time password goes there, never to the log);
+ * - the knowledge-base worker (durable jobs in the database; a restart resumes unfinished ones).
  */
 export async function afterStart(
   deps: AppDeps,
@@ -24,5 +26,11 @@ export async function afterStart(
       deps.logger.error('could not create the demo workspace', { error: e instanceof Error ? e.message : String(e) });
     }
   }
-  return { stop: async () => {} };
+  const knowledgeWorker = createKnowledgeWorker(deps);
+  knowledgeWorker.start();
+  return {
+    stop: async () => {
+      await knowledgeWorker.stop();
+    },
+  };
 }

@@ -226,6 +226,49 @@ export interface IdempotencyKeysTable {
   expires_at: string;
 }
 
+/** A knowledge base; `sources` is JSON of StoredKbSource[] (server/routes/knowledge-base/kb.repo.ts). */
+export interface KnowledgeBasesTable {
+  id: string;
+  company_id: string;
+  account_id: string | null;
+  name: string;
+  name_lower: string;
+  /** pending | processing | complete | failed */
+  status: string;
+  enable_auto_refresh: number;
+  sources: string;
+  error_message: string | null;
+  chunk_count: number;
+  user_modified_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A piece of text extracted from a knowledge base source, in order. */
+export interface KnowledgeBaseChunksTable {
+  knowledge_base_id: string;
+  position: number;
+  company_id: string;
+  source_index: number;
+  content: string;
+}
+
+/** The durable processing job of a knowledge base (one per base); claimed with a lease. */
+export interface KnowledgeBaseJobsTable {
+  id: string;
+  knowledge_base_id: string;
+  company_id: string;
+  /** queued | running | done | failed */
+  status: string;
+  attempts: number;
+  run_after: string;
+  lease_until: string | null;
+  worker: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   agents: AgentsTable;
   companies: CompaniesTable;
@@ -245,4 +288,7 @@ export interface DB {
   calls: CallsTable;
   call_counts: CallCountsTable;
   idempotency_keys: IdempotencyKeysTable;
+  knowledge_bases: KnowledgeBasesTable;
+  knowledge_base_chunks: KnowledgeBaseChunksTable;
+  knowledge_base_jobs: KnowledgeBaseJobsTable;
 }

@@ -16,6 +16,18 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
+/**
+ * Outbound HTTP (provider APIs such as ElevenLabs' voice list). Injected so tests answer with a local fake;
+ * `realHttpClient` (the default when a deps object has none) is the platform fetch with a 10 s time limit.
+ */
+export interface HttpClient {
+  fetch(url: string, init?: RequestInit): Promise<Response>;
+}
+export const OUTBOUND_TIMEOUT_MS = 10_000;
+export const realHttpClient: HttpClient = {
+  fetch: (url, init) => fetch(url, { ...init, signal: init?.signal ?? AbortSignal.timeout(OUTBOUND_TIMEOUT_MS) }),
+};
+
 export interface Secrets {
   /** 32-byte HS256 key for access tokens */
   jwtKey: Uint8Array;
@@ -44,4 +56,6 @@ export interface AppDeps {
   secrets: Secrets;
   config: AppConfig;
   logger: Logger;
+  /** outbound HTTP; `realHttpClient` when absent */
+  http?: HttpClient;
 }

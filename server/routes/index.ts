@@ -10,11 +10,13 @@ import { callRoutes } from './call/call.routes.js';
 import { companyRoutes } from './company/company.routes.js';
 import { contactRoutes } from './contact/contact.routes.js';
 import { filesRoutes } from './files/files.routes.js';
+import { knowledgeBaseRoutes } from './knowledge-base/kb.routes.js';
 import { numberRoutes } from './number/number.routes.js';
 import { phoneRoutes } from './phone/phone.routes.js';
 import { providerRoutes } from './provider/provider.routes.js';
 import { requestRoutes } from './request/request.routes.js';
 import { userRoutes } from './user/user.routes.js';
+import { voiceRoutes } from './voice/voice.routes.js';
 
 /** One `api.route()` per resource. Each resource lives in server/routes/<resource>/. */
 export function registerRoutes(api: Hono<AppEnv>, deps: AppDeps): void {
@@ -24,6 +26,8 @@ export function registerRoutes(api: Hono<AppEnv>, deps: AppDeps): void {
   api.route('/contact', contactRoutes(deps));
   api.route('/files', filesRoutes(deps));
   api.route('/company', companyRoutes(deps));
+  // the spec's unused GET /provider/voices answers like GET /voices (mounted before /provider)
+  api.route('/provider/voices', voiceRoutes(deps));
   api.route('/provider', providerRoutes(deps));
   api.route('/user', userRoutes(deps));
   api.route('/batch-call', batchCallRoutes(deps));
@@ -32,4 +36,6 @@ export function registerRoutes(api: Hono<AppEnv>, deps: AppDeps): void {
   api.route('/request', requestRoutes(deps));
   api.route('/number', numberRoutes(deps));
   api.route('/call', callRoutes(deps));
+  api.route('/knowledge-base', knowledgeBaseRoutes(deps));
+  api.route('/voices', voiceRoutes(deps));
 }

@@ -118,6 +118,8 @@ export function createSession(deps: SessionDeps = {}) {
         clearSession(storage);
         // nothing of the previous account may show to the next one
         queryCache.clear();
+        // the editor's unsaved drafts (IndexedDB) go too; loaded on demand to keep it out of the first load
+        void import('../drafts/drafts').then(({ drafts }) => drafts.clear());
       },
       goHome: (_, { keepQuery }) => {
         const here = location();

@@ -26,3 +26,4 @@ export { Textarea, type TextareaProps } from './textarea/textarea';
 export { lightTheme, vars } from './theme.css';
 export { dismissToast, type ToastOptions, toast, toaster } from './toast/toast';
 export { Toaster } from './toast/toaster';
+export { Tooltip, type TooltipProps } from './tooltip/tooltip';

@@ -3,6 +3,7 @@ import * as m001 from './001_companies_accounts.js';
 import * as m002 from './002_auth.js';
 import * as m003 from './003_agents.js';
 import * as m004 from './004_numbers_calls.js';
+import * as m005 from './005_knowledge_bases.js';
 import * as m006 from './006_providers.js';
 import * as m007 from './007_billing_batch.js';
 import * as m008 from './008_idempotency.js';
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '002_auth': m002,
   '003_agents': m003,
   '004_numbers_calls': m004,
+  '005_knowledge_bases': m005,
   '006_providers': m006,
   '007_billing_batch': m007,
   '008_idempotency': m008,

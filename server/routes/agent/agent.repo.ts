@@ -124,13 +124,12 @@ const SORT_COLUMNS = {
  * PostgreSQL), so `%`, `_` and `\` in a search are literal with no escaping, and no LIKE pattern
  * matcher runs per row.
  */
-function nameContains(db: Kysely<DB>, term: string) {
+export function lowerContains(db: Kysely<DB>, column: 'agent_name_lower' | 'name_lower', term: string) {
   const needle = term.toLowerCase();
   return db.getExecutor().adapter instanceof PostgresAdapter
-    ? sql<boolean>`strpos(agent_name_lower, ${needle}) > 0`
-    : sql<boolean>`instr(agent_name_lower, ${needle}) > 0`;
+    ? sql<boolean>`strpos(${sql.ref(column)}, ${needle}) > 0`
+    : sql<boolean>`instr(${sql.ref(column)}, ${needle}) > 0`;
 }
-
 /**
  * The list's total order: the requested keys, then (unless a timestamp key was given) the update
  * time in the direction opposite to the last key, then the id. So 'name A-Z' shows equal names
@@ -156,7 +155,7 @@ export const SEARCH_FIRST_READ = 100;
  *
  * A substring search cannot seek an index: both the page and the count test every index entry of
  * the company (with few matches the LIMIT never stops the walk early). So the test per entry is a
- * plain substring search (`nameContains`), not a LIKE pattern match, and a search within the first
+ * plain substring search (`lowerContains`), not a LIKE pattern match, and a search within the first
  * SEARCH_FIRST_READ rows reads up to that many ids in order first: when the matches are fewer (the
  * slow few-match case), that one walk answers both the page and the total, and the count query only
  * runs for searches with more matches (whose walk for the ids stopped early).
@@ -167,7 +166,7 @@ export async function listAgents(
   q: AgentListQuery,
 ): Promise<{ agents: AgentListItem[]; total: number }> {
   let base = db.selectFrom('agents').where('company_id', '=', companyId);
-  if (q.search) base = base.where(nameContains(db, q.search));
+  if (q.search) base = base.where(lowerContains(db, 'agent_name_lower', q.search));
   const count = async () => Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 
   let ordered = base.select('id');

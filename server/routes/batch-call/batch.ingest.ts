@@ -51,7 +51,7 @@ class ErrorList {
 }
 
 /** Counts bytes as they stream past and fails as soon as the limit is crossed (nothing is buffered). */
-function byteLimit(max: number) {
+export function byteLimit(max: number) {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _enc, done) {

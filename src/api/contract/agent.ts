@@ -84,7 +84,7 @@ export const AGENT_MESSAGES = {
 // Field helpers
 
 /** A required text: missing, non-text or blank all answer `msg`. */
-const requiredText = (msg: string, max = AGENT_NAME_MAX) =>
+export const requiredText = (msg: string, max = AGENT_NAME_MAX) =>
   v.pipe(v.optional(v.string(msg), ''), v.trim(), v.nonEmpty(msg), v.maxLength(max, AGENT_MESSAGES.tooLong(max)));
 const text = (max = AGENT_TEXT_MAX) => v.pipe(v.string(), v.maxLength(max, AGENT_MESSAGES.tooLong(max)));
 const oneOf = (list: readonly string[], required: string, unknown: string) =>
@@ -108,7 +108,7 @@ const positiveMs = v.pipe(
   v.minValue(1, AGENT_MESSAGES.positiveInteger),
   v.maxValue(DAY_MS, AGENT_MESSAGES.between(1, DAY_MS)),
 );
-const isWebUrl = (s: string) => {
+export const isWebUrl = (s: string) => {
   try {
     const u = new URL(s);
     return u.protocol === 'http:' || u.protocol === 'https:';
@@ -614,7 +614,7 @@ export type AgentSort = [AgentSortField, SortDirection][];
 
 const SORT_HELP = `a JSON object of field to 1 or -1 over ${AGENT_SORT_FIELDS.join(', ')}`;
 
-const intParam = (fallback: string, min: number, max: number, help: string) =>
+export const intParam = (fallback: string, min: number, max: number, help: string) =>
   v.pipe(
     v.optional(v.string(), fallback),
     v.transform((s) => (s === '' ? fallback : s)),

@@ -1,23 +1,18 @@
-import { createFileRoute, Link } from '@tanstack/react-router';
-import { Button } from '../../../ui/button/button';
-import { ArrowLeftIcon, BotIcon } from '../../../ui/icons';
+import { createFileRoute } from '@tanstack/react-router';
+import { waitForHydration } from '../../../session';
 import { noSearch } from '../../-lib/search';
-import { EmptyState, PageHeader } from '../-components/PageHeader';
+import { AgentEditor, hasStoredSession } from './-components/AgentEditor';
 
 export const Route = createFileRoute('/dashboard/agents/$agentId')({
   validateSearch: noSearch,
   component: AgentPage,
 });
 
+/** An existing agent, loaded from the server (GET /agent/{id}); a new editor for every agent id. */
 function AgentPage() {
+  const { agentId } = Route.useParams();
+  const { session } = Route.useRouteContext();
   return (
-    <>
-      <Button variant="ghost" size="sm" render={<Link to="/dashboard" />}>
-        <ArrowLeftIcon />
-        Back to agents
-      </Button>
-      <PageHeader title="Agent" description="Single prompt agent" />
-      <EmptyState icon={BotIcon} title="Agent editor" text="The editor for this agent appears here." />
-    </>
+    <AgentEditor key={agentId} agentId={agentId} whenHydrated={() => waitForHydration(session)} signedIn={hasStoredSession} />
   );
 }

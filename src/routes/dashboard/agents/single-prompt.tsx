@@ -1,23 +1,15 @@
-import { createFileRoute, Link } from '@tanstack/react-router';
-import { Button } from '../../../ui/button/button';
-import { ArrowLeftIcon, BotIcon } from '../../../ui/icons';
+import { createFileRoute } from '@tanstack/react-router';
+import { waitForHydration } from '../../../session';
 import { noSearch } from '../../-lib/search';
-import { EmptyState, PageHeader } from '../-components/PageHeader';
+import { AgentEditor, hasStoredSession } from './-components/AgentEditor';
 
 export const Route = createFileRoute('/dashboard/agents/single-prompt')({
   validateSearch: noSearch,
   component: NewAgentPage,
 });
 
+/** A new single-prompt agent: the editor with spec 9's defaults. */
 function NewAgentPage() {
-  return (
-    <>
-      <Button variant="ghost" size="sm" render={<Link to="/dashboard" />}>
-        <ArrowLeftIcon />
-        Back to agents
-      </Button>
-      <PageHeader title="Agent" description="Single prompt agent" />
-      <EmptyState icon={BotIcon} title="Agent editor" text="The editor for this agent appears here." />
-    </>
-  );
+  const { session } = Route.useRouteContext();
+  return <AgentEditor whenHydrated={() => waitForHydration(session)} signedIn={hasStoredSession} />;
 }

@@ -1,0 +1,129 @@
+import path from 'node:path';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { KnowledgeBaseStatus } from '../../../src/api/contract/agent.js';
+import type { KbFileKind, KnowledgeBase, KnowledgeBaseListQuery } from '../../../src/api/contract/knowledge-base.js';
+import type { DB, KnowledgeBasesTable } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+import { lowerContains } from '../agent/agent.repo.js';
+
+/** A source as stored: `stored` (the file's name on disk) never leaves the server. */
+export type StoredKbSource =
+  | { kind: 'file'; filename: string; type: string; file_size: number; file_kind: KbFileKind; stored: string }
+  | { kind: 'text'; filename: string; type: 'text'; content: string }
+  | { kind: 'url'; filename: string; type: 'url'; file_url: string };
+
+type KbRow = Selectable<KnowledgeBasesTable>;
+
+/** Where a knowledge base's files live: DATA_DIR/knowledge-base/<company>/<knowledge base>/. */
+export const kbDir = (dataDir: string, companyId: string, kbId: string) => path.join(dataDir, 'knowledge-base', companyId, kbId);
+
+export const parseSources = (row: Pick<KbRow, 'sources'>): StoredKbSource[] => JSON.parse(row.sources) as StoredKbSource[];
+
+/** The API shape; `withContent` adds the text of text sources (the single read, not the list). */
+export function rowToKnowledgeBase(row: KbRow, withContent = false): KnowledgeBase {
+  return {
+    knowledge_base_id: row.id,
+    knowledge_base_name: row.name,
+    knowledge_base_sources: parseSources(row).map((s) => {
+      if (s.kind === 'file') return { filename: s.filename, type: s.type, file_size: s.file_size };
+      if (s.kind === 'url') return { filename: s.filename, type: s.type, file_url: s.file_url };
+      return withContent ? { filename: s.filename, type: s.type, content: s.content } : { filename: s.filename, type: s.type };
+    }),
+    enable_auto_refresh: row.enable_auto_refresh === 1,
+    status: row.status as KnowledgeBaseStatus,
+    ...(row.error_message ? { error_message: row.error_message } : {}),
+    chunk_count: row.chunk_count,
+    user_modified_timestamp: Date.parse(row.user_modified_at),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export interface NewKnowledgeBase {
+  id: string;
+  companyId: string;
+  accountId: string;
+  name: string;
+  enableAutoRefresh: boolean;
+  sources: StoredKbSource[];
+  now: Date;
+}
+
+/** Inserts the knowledge base ('pending') and its queued job in one transaction. */
+export async function insertKnowledgeBase(db: Kysely<DB>, kb: NewKnowledgeBase): Promise<KbRow> {
+  const at = kb.now.toISOString();
+  const row: KbRow = {
+    id: kb.id,
+    company_id: kb.companyId,
+    account_id: kb.accountId,
+    name: kb.name,
+    name_lower: kb.name.toLowerCase(),
+    status: 'pending',
+    enable_auto_refresh: kb.enableAutoRefresh ? 1 : 0,
+    sources: JSON.stringify(kb.sources),
+    error_message: null,
+    chunk_count: 0,
+    user_modified_at: at,
+    created_at: at,
+    updated_at: at,
+  };
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('knowledge_bases').values(row).execute();
+    await trx
+      .insertInto('knowledge_base_jobs')
+      .values({
+        id: newId(kb.now),
+        knowledge_base_id: kb.id,
+        company_id: kb.companyId,
+        status: 'queued',
+        attempts: 0,
+        run_after: at,
+        lease_until: null,
+        worker: null,
+        last_error: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  });
+  return row;
+}
+
+/** One page of a company's knowledge bases, newest first. */
+export async function listKnowledgeBases(db: Kysely<DB>, companyId: string, q: KnowledgeBaseListQuery) {
+  let base = db.selectFrom('knowledge_bases').where('company_id', '=', companyId);
+  if (q.search) base = base.where(lowerContains(db, 'name_lower', q.search));
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { knowledge_bases: rows.map((r) => rowToKnowledgeBase(r)), total: Number(count.n) };
+}
+
+export function findKnowledgeBase(db: Kysely<DB>, companyId: string, id: string) {
+  return db.selectFrom('knowledge_bases').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Deletes the base; its chunks and job go with it (foreign keys cascade, and explicitly for SQLite). */
+export async function deleteKnowledgeBase(db: Kysely<DB>, companyId: string, id: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('knowledge_base_chunks')
+      .where('knowledge_base_id', '=', id)
+      .where('company_id', '=', companyId)
+      .execute();
+    await trx.deleteFrom('knowledge_base_jobs').where('knowledge_base_id', '=', id).where('company_id', '=', companyId).execute();
+    const res = await trx
+      .deleteFrom('knowledge_bases')
+      .where('id', '=', id)
+      .where('company_id', '=', companyId)
+      .executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  });
+}

@@ -1,0 +1,505 @@
+import { memo, type ReactNode, useId, useState } from 'react';
+import {
+  AGENT_MESSAGES,
+  type AgentFunction,
+  EDITOR_RANGES,
+  type FunctionType,
+  type Pronunciation,
+  type PronunciationType,
+  type VoicemailAction,
+} from '../../../../api/contract/agent';
+import { Button } from '../../../../ui/button/button';
+import { Dialog } from '../../../../ui/dialog/dialog';
+import { ChevronDownIcon, ChevronUpIcon, PlusIcon } from '../../../../ui/icons';
+import { Menu, MenuItem } from '../../../../ui/menu/menu';
+import { Select } from '../../../../ui/select/select';
+import { Slider } from '../../../../ui/slider/slider';
+import { Switch } from '../../../../ui/switch/switch';
+import { TextField } from '../../../../ui/text-field/text-field';
+import { Textarea } from '../../../../ui/textarea/textarea';
+import * as s from './editor.css';
+import { fieldAttr, PencilIcon, TrashIcon, useField, useFieldError } from './editor-context';
+
+/** A collapsible section of the middle column (a button with aria-expanded over a region). */
+export function Section({ title, children, defaultOpen = true }: { title: string; children: ReactNode; defaultOpen?: boolean }) {
+  const [open, setOpen] = useState(defaultOpen);
+  const id = useId();
+  return (
+    <section className={s.section} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>
+        <button type="button" className={s.sectionToggle} aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+          {title}
+          {open ? <ChevronUpIcon /> : <ChevronDownIcon />}
+        </button>
+      </h2>
+      {open ? (
+        <div id={id} className={s.sectionBody}>
+          {children}
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+const fixed1 = (n: number) => n.toFixed(1);
+const R = EDITOR_RANGES;
+
+// ---------------------------------------------------------------------------------------------
+// Functions
+
+const FUNCTION_LABELS: Record<FunctionType, string> = { end_call: 'End Call', transfer: 'Transfer Call' };
+
+export const FunctionsSection = memo(function FunctionsSection() {
+  const [functions, setFunctions] = useField('functions');
+  const [adding, setAdding] = useState<FunctionType | null>(null);
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [nameError, setNameError] = useState<string>();
+  const has = (type: FunctionType) => functions.some((f) => f.type === type);
+
+  const open = (type: FunctionType) => {
+    setAdding(type);
+    setName(type);
+    setDescription('');
+    setNameError(undefined);
+  };
+  const save = () => {
+    if (!adding) return;
+    if (!name.trim()) {
+      setNameError(AGENT_MESSAGES.functionNameRequired);
+      return;
+    }
+    const id = functions.reduce((max, f) => Math.max(max, f.id), 0) + 1;
+    const added: AgentFunction = {
+      id,
+      name: name.trim(),
+      type: adding,
+      ...(description.trim() ? { description: description.trim() } : {}),
+    };
+    setFunctions([...functions, added]);
+    setAdding(null);
+  };
+
+  return (
+    <Section title="Functions">
+      <p className={s.lead}>Let the agent end the call or transfer it. Each kind can be added once.</p>
+      {functions.length === 0 ? <p className={s.muted}>No functions yet.</p> : null}
+      <ul className={s.list} aria-label="Functions">
+        {functions.map((f) => (
+          <li key={f.id} className={s.listItem}>
+            <span className={s.itemText}>
+              <span>{f.name}</span>
+              <span className={s.itemMeta}>
+                {FUNCTION_LABELS[f.type]}
+                {f.description ? ` · ${f.description}` : ''}
+              </span>
+            </span>
+            <Button
+              variant="ghost"
+              size="iconSm"
+              aria-label={`Remove function ${f.name}`}
+              onClick={() => setFunctions(functions.filter((x) => x.id !== f.id))}
+            >
+              <TrashIcon />
+            </Button>
+          </li>
+        ))}
+      </ul>
+      <div>
+        <Menu label={<>Add function</>} buttonSize="sm" placement="bottom-start">
+          {(Object.keys(FUNCTION_LABELS) as FunctionType[]).map((type) => (
+            <MenuItem key={type} disabled={has(type)} onClick={() => open(type)}>
+              {FUNCTION_LABELS[type]}
+            </MenuItem>
+          ))}
+        </Menu>
+      </div>
+      <Dialog
+        open={adding !== null}
+        onClose={() => setAdding(null)}
+        title={adding ? `Add ${FUNCTION_LABELS[adding]} function` : ''}
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setAdding(null)}>
+              Cancel
+            </Button>
+            <Button onClick={save}>Save</Button>
+          </>
+        }
+      >
+        <form
+          className={s.stack}
+          onSubmit={(e) => {
+            e.preventDefault();
+            save();
+          }}
+        >
+          <TextField
+            label="Name"
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              setNameError(undefined);
+            }}
+            error={nameError}
+            maxLength={64}
+          />
+          <Textarea
+            label="Description (optional)"
+            rows={3}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+        </form>
+      </Dialog>
+    </Section>
+  );
+});
+
+// ---------------------------------------------------------------------------------------------
+// Speech settings (with pronunciations)
+
+const BACKGROUND_SOUNDS = [
+  'None',
+  'Coffee shop',
+  'Convention hall',
+  'Summer outdoor',
+  'Mountain outdoor',
+  'Static noise',
+  'Call center',
+];
+const SOUND_OPTIONS = BACKGROUND_SOUNDS.map((v) => ({ value: v, label: v }));
+
+function useBoundSlider<K extends 'responsiveness' | 'interruption' | 'backchannelFrequency' | 'ambientSoundVolume'>(field: K) {
+  const [value, set] = useField(field);
+  return { value: value as number, onValueChange: set as (n: number) => void, error: useFieldError(field) };
+}
+
+export const SpeechSection = memo(function SpeechSection() {
+  const [backgroundSound, setSound] = useField('backgroundSound');
+  const [backchanneling, setBackchanneling] = useField('backchanneling');
+  const [words, setWords] = useField('backchannelWords');
+  const [normalization, setNormalization] = useField('speechNormalization');
+  const [noFormatting, setNoFormatting] = useField('disableTranscriptFormatting');
+  const [keywords, setKeywords] = useField('boostedKeywords');
+  const responsiveness = useBoundSlider('responsiveness');
+  const interruption = useBoundSlider('interruption');
+  const frequency = useBoundSlider('backchannelFrequency');
+  const ambient = useBoundSlider('ambientSoundVolume');
+  return (
+    <Section title="Speech Settings">
+      <Select
+        label="Background Sound"
+        value={BACKGROUND_SOUNDS.includes(backgroundSound) ? backgroundSound : 'None'}
+        onChange={setSound}
+        options={SOUND_OPTIONS}
+      />
+      {backgroundSound !== 'None' ? (
+        <Slider label="Background Sound Volume" {...R.volume} formatValue={fixed1} {...ambient} />
+      ) : null}
+      <Slider
+        label="Responsiveness"
+        {...R.responsiveness}
+        formatValue={fixed1}
+        hint="How quickly the agent answers once the caller stops."
+        {...responsiveness}
+      />
+      <Slider
+        label="Interruption Sensitivity"
+        {...R.interruption}
+        formatValue={fixed1}
+        hint="How easily the caller can interrupt the agent."
+        {...interruption}
+      />
+      <Switch
+        label="Backchanneling"
+        description="Short acknowledgements like 'yeah' while the caller speaks."
+        labelFirst
+        checked={backchanneling}
+        onCheckedChange={setBackchanneling}
+      />
+      {backchanneling ? (
+        <>
+          <Slider label="Backchannel Frequency" {...R.backchannelFrequency} formatValue={fixed1} {...frequency} />
+          <TextField
+            label="Backchannel Words"
+            value={words}
+            placeholder="yeah, uh-huh, I see"
+            hint="Separated by commas."
+            onChange={(e) => setWords(e.target.value)}
+          />
+        </>
+      ) : null}
+      <Switch
+        label="Speech Normalization"
+        description="Reads numbers, dates and currencies the way people say them."
+        labelFirst
+        checked={normalization}
+        onCheckedChange={setNormalization}
+      />
+      <Switch label="Disable Transcript Formatting" labelFirst checked={noFormatting} onCheckedChange={setNoFormatting} />
+      <TextField
+        label="Boosted Keywords"
+        value={keywords}
+        placeholder="Parley, appointment, pharmacy"
+        hint="Words the transcriber should expect, separated by commas."
+        onChange={(e) => setKeywords(e.target.value)}
+      />
+      <Pronunciations />
+    </Section>
+  );
+});
+
+const PRONUNCIATION_TYPE_OPTIONS = (['IPA', 'CMU'] as PronunciationType[]).map((t) => ({ value: t, label: t }));
+interface PronunciationDraft {
+  id: string | null;
+  word: string;
+  type: PronunciationType;
+  phoneme: string;
+}
+
+function Pronunciations() {
+  const [list, setList] = useField('pronunciations');
+  const [edit, setEdit] = useState<PronunciationDraft | null>(null);
+  const [errors, setErrors] = useState<{ word?: string; phoneme?: string }>({});
+  const start = (p?: Pronunciation) => {
+    setErrors({});
+    setEdit(p ? { ...p } : { id: null, word: '', type: 'IPA', phoneme: '' });
+  };
+  const save = () => {
+    if (!edit) return;
+    const problems = {
+      word: edit.word.trim() ? undefined : AGENT_MESSAGES.pronunciationWordRequired,
+      phoneme: edit.phoneme.trim() ? undefined : AGENT_MESSAGES.phonemeRequired,
+    };
+    if (problems.word || problems.phoneme) {
+      setErrors(problems);
+      return;
+    }
+    const entry: Pronunciation = {
+      id: edit.id ?? `p${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+      word: edit.word.trim(),
+      type: edit.type,
+      phoneme: edit.phoneme.trim(),
+    };
+    setList(edit.id ? list.map((p) => (p.id === edit.id ? entry : p)) : [...list, entry]);
+    setEdit(null);
+  };
+  const editing = edit?.id != null;
+  return (
+    <div className={s.stack}>
+      <h3 className={s.lead}>Pronunciations</h3>
+      {list.length === 0 ? <p className={s.muted}>No pronunciations yet.</p> : null}
+      <ul className={s.list} aria-label="Pronunciations">
+        {list.map((p) => (
+          <li key={p.id} className={s.listItem}>
+            <span className={s.itemText}>
+              <span>{p.word}</span>
+              <span className={s.itemMeta}>
+                {p.type} · {p.phoneme}
+              </span>
+            </span>
+            <span>
+              <Button variant="ghost" size="iconSm" aria-label={`Edit pronunciation of ${p.word}`} onClick={() => start(p)}>
+                <PencilIcon />
+              </Button>
+              <Button
+                variant="ghost"
+                size="iconSm"
+                aria-label={`Delete pronunciation of ${p.word}`}
+                onClick={() => setList(list.filter((x) => x.id !== p.id))}
+              >
+                <TrashIcon />
+              </Button>
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div>
+        <Button size="sm" variant="secondary" onClick={() => start()}>
+          <PlusIcon />
+          Add pronunciation
+        </Button>
+      </div>
+      <Dialog
+        open={edit !== null}
+        onClose={() => setEdit(null)}
+        title={editing ? 'Edit Pronunciation' : 'Add Pronunciation'}
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setEdit(null)}>
+              Cancel
+            </Button>
+            <Button onClick={save}>{editing ? 'Update' : 'Save'}</Button>
+          </>
+        }
+      >
+        {edit ? (
+          <form
+            className={s.stack}
+            onSubmit={(e) => {
+              e.preventDefault();
+              save();
+            }}
+          >
+            <TextField
+              label="Word"
+              value={edit.word}
+              onChange={(e) => setEdit({ ...edit, word: e.target.value })}
+              error={errors.word}
+            />
+            <Select
+              label="Type"
+              value={edit.type}
+              onChange={(type) => setEdit({ ...edit, type })}
+              options={PRONUNCIATION_TYPE_OPTIONS}
+            />
+            <TextField
+              label="Phoneme"
+              value={edit.phoneme}
+              placeholder={edit.type === 'IPA' ? 'ˈpɑːrli' : 'P AA1 R L IY0'}
+              onChange={(e) => setEdit({ ...edit, phoneme: e.target.value })}
+              error={errors.phoneme}
+            />
+          </form>
+        ) : null}
+      </Dialog>
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Call settings
+
+const VOICEMAIL_OPTIONS: { value: VoicemailAction; label: string }[] = [
+  { value: 'hang', label: 'Hang up' },
+  { value: 'leave', label: 'Leave a message' },
+];
+
+/** A number input bound to a numeric field (an empty or non-numeric entry fails validation, never silently 0). */
+function NumberField({ field, label, hint }: { field: 'reminderSeconds' | 'reminderTimes'; label: string; hint?: string }) {
+  const [value, set] = useField(field);
+  const error = useFieldError(field);
+  return (
+    <div {...fieldAttr(field)} className={s.grow}>
+      <TextField
+        label={label}
+        type="number"
+        min={0}
+        inputMode="numeric"
+        value={Number.isFinite(value) ? value : ''}
+        onChange={(e) => set(e.target.value === '' ? Number.NaN : Number(e.target.value))}
+        hint={hint}
+        error={error}
+      />
+    </div>
+  );
+}
+
+function useRangeSlider(field: 'voicemailDetectionDuration' | 'endCallOnSilence' | 'maxCallDuration' | 'pauseBeforeSpeaking') {
+  const [value, set] = useField(field);
+  return { value, onValueChange: set, error: useFieldError(field), ...R[field] };
+}
+
+export const CallSection = memo(function CallSection() {
+  const [voicemail, setVoicemail] = useField('voicemailDetection');
+  const [action, setAction] = useField('voicemailAction');
+  const [message, setMessage] = useField('voicemailMessage');
+  const duration = useRangeSlider('voicemailDetectionDuration');
+  const silence = useRangeSlider('endCallOnSilence');
+  const maxDuration = useRangeSlider('maxCallDuration');
+  const pause = useRangeSlider('pauseBeforeSpeaking');
+  return (
+    <Section title="Call Settings">
+      <div className={s.row}>
+        <NumberField field="reminderSeconds" label="Reminder after (seconds)" hint="Silence before the agent checks in." />
+        <NumberField field="reminderTimes" label="Reminder times" hint="How often it checks in." />
+      </div>
+      <Switch
+        label="Voicemail Detection"
+        description="Detect answering machines when calling out."
+        labelFirst
+        checked={voicemail}
+        onCheckedChange={setVoicemail}
+      />
+      {voicemail ? (
+        <>
+          <Select label="Voicemail Action" value={action} onChange={setAction} options={VOICEMAIL_OPTIONS} />
+          <Textarea
+            label="Voicemail Message"
+            rows={3}
+            value={message}
+            placeholder="Hi {{name}}, this is the clinic calling about your appointment."
+            hint="{{variable}} placeholders are filled from the dynamic variables."
+            onChange={(e) => setMessage(e.target.value)}
+          />
+          <Slider label="Voicemail Detection Duration" formatValue={(n) => `${n} s`} {...duration} />
+        </>
+      ) : null}
+      <Slider label="End Call on Silence" formatValue={(n) => `${n.toFixed(1)} min`} {...silence} />
+      <Slider label="Max Call Duration" formatValue={(n) => `${n.toFixed(1)} h`} {...maxDuration} />
+      <Slider label="Pause Before Speaking" formatValue={(n) => `${n.toFixed(1)} s`} {...pause} />
+    </Section>
+  );
+});
+
+// ---------------------------------------------------------------------------------------------
+// Post call analysis, security, webhooks
+
+export const PostCallSection = memo(function PostCallSection() {
+  const [data, setData] = useField('postCallAnalysisData');
+  return (
+    <Section title="Post Call Analysis">
+      <Textarea
+        label="Post Call Analysis Data"
+        rows={4}
+        value={data}
+        placeholder="What should be extracted from each call? e.g. Was an appointment booked?"
+        onChange={(e) => setData(e.target.value)}
+      />
+    </Section>
+  );
+});
+
+export const SecuritySection = memo(function SecuritySection() {
+  const [store, setStore] = useField('sensitiveDataStorage');
+  return (
+    <Section title="Security">
+      <Switch
+        label="Store Sensitive Data"
+        description="Keep transcripts and recordings that may hold personal data. Turn off to opt out."
+        labelFirst
+        checked={store}
+        onCheckedChange={setStore}
+      />
+    </Section>
+  );
+});
+
+function UrlField({ field, label }: { field: 'inboundCallWebhook' | 'agentLevelWebhook'; label: string }) {
+  const [value, set] = useField(field);
+  const error = useFieldError(field);
+  return (
+    <div {...fieldAttr(field)}>
+      <TextField
+        label={label}
+        type="url"
+        inputMode="url"
+        value={value}
+        placeholder="https://"
+        onChange={(e) => set(e.target.value)}
+        error={error}
+        hint="A valid URL, or empty."
+      />
+    </div>
+  );
+}
+
+export const WebhookSection = memo(function WebhookSection() {
+  return (
+    <Section title="Webhook Settings">
+      <UrlField field="inboundCallWebhook" label="Inbound Call Webhook URL" />
+      <UrlField field="agentLevelWebhook" label="Agent Level Webhook URL" />
+    </Section>
+  );
+});
