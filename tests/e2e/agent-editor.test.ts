@@ -206,7 +206,7 @@ describe('agent editor in Chromium', () => {
     await page.getByText('New agent created successfully!').waitFor();
     await expect.poll(() => pathOf(page)).toMatch(/^\/dashboard\/?$/);
     // the list on /dashboard shows the new agent (the cached list was invalidated by the create)
-    await page.getByRole('table', { name: 'Agents' }).getByRole('cell', { name: 'E2E Receptionist' }).waitFor();
+    await page.getByRole('table', { name: 'Agents' }).getByRole('cell', { name: 'E2E Receptionist', exact: true }).waitFor();
     const list = await apiCall<{ data: { agents: Agent[] } }>(b.baseUrl, user, 'GET', '/agent?search=E2E');
     expect(list.body.data.agents.map((a) => a.agent_name)).toEqual(['E2E Receptionist']);
     agentId = list.body.data.agents[0]?._id as string;
