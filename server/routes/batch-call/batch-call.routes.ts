@@ -108,12 +108,17 @@ export function batchCallRoutes(deps: AppDeps) {
     return load(row.company_id, row.id);
   };
 
+  /** The monthly spend limit must cover what is committed (other batches, calls so far) plus these dials. */
+  const ensureWithinSpend = async (row: Row, recipients: number) => {
+    const limits = await billingLimits(deps, row.company_id);
+    const committed = await committedSpend(deps, row.company_id, row.id);
+    if (committed + recipients * BATCH_DIAL_COST > limits.monthlySpendLimit + 1e-9)
+      throw new HttpError(422, BATCH_MESSAGES.overSpendLimit);
+  };
+
   const ensureSendable = async (row: Row) => {
     if (Number(row.recipients_count) === 0) throw new HttpError(422, BATCH_MESSAGES.noRecipients);
-    const limits = await billingLimits(deps, row.company_id);
-    const cost = Number(row.recipients_count) * BATCH_DIAL_COST;
-    const committed = await committedSpend(deps, row.company_id, row.id);
-    if (committed + cost > limits.monthlySpendLimit + 1e-9) throw new HttpError(422, BATCH_MESSAGES.overSpendLimit);
+    await ensureWithinSpend(row, Number(row.recipients_count));
   };
 
   const future = (iso: string, field = 'scheduledAt') => {
@@ -259,6 +264,16 @@ export function batchCallRoutes(deps: AppDeps) {
       await db.deleteFrom('batch_recipients').where('upload_id', '=', uploadId).execute();
       if (e instanceof TooLargeError) throw new HttpError(413, BATCH_MESSAGES.tooLarge);
       throw e;
+    }
+
+    // a batch already on its way (scheduled or sending) must stay within the spend limit with its new list
+    if (row.status !== 'draft') {
+      try {
+        await ensureWithinSpend(row, result.valid);
+      } catch (e) {
+        await db.deleteFrom('batch_recipients').where('upload_id', '=', uploadId).execute();
+        throw e;
+      }
     }
 
     // swap the batch to this upload (compare-and-set on the previous upload), then drop the previous rows

@@ -230,7 +230,7 @@ export async function statements(deps: AppDeps, companyId: string): Promise<Stat
       .where('company_id', '=', companyId)
       .groupBy(sql`substr(time, 1, 7)`)
       .execute(),
-    db.selectFrom('phone_numbers').select('created_at').where('company_id', '=', companyId).execute(),
+    db.selectFrom('phone_numbers').select(['assigned_at', 'created_at']).where('company_id', '=', companyId).execute(),
   ]);
   const calls = new Map(
     byMonth.map((r) => [r.month, { cost: Number(r.cost), seconds: Number(r.seconds), count: Number(r.count) }]),
@@ -238,7 +238,8 @@ export async function statements(deps: AppDeps, companyId: string): Promise<Stat
   const firstMonths = [company?.created_at.slice(0, 7) ?? current, ...calls.keys()].filter((m) => m <= current).sort();
   let month = firstMonths[0] ?? current;
   if (month < addMonths(current, -(MAX_MONTHS - 1))) month = addMonths(current, -(MAX_MONTHS - 1));
-  const numberMonths = numbers.map((n) => n.created_at.slice(0, 7));
+  // a number counts from the month it was assigned to the company (numbers created for it: their creation)
+  const numberMonths = numbers.map((n) => (n.assigned_at ?? n.created_at).slice(0, 7));
   const out: Statement[] = [];
   for (; month <= current; month = addMonths(month, 1)) {
     const held = numberMonths.filter((m) => m <= month).length;
