@@ -9,6 +9,7 @@ import {
   checkRecipientPhone,
   isBlankRecord,
   type RecipientsHeader,
+  RECIPIENT_RECORD_MAX_CHARS,
   readRecipientsHeader,
   recipientVariables,
 } from '../../../src/api/contract/batch.js';
@@ -17,8 +18,6 @@ import { HttpError } from '../../lib/http.js';
 
 /** Rows per INSERT: 6 parameters each, far below SQLite's and PostgreSQL's parameter limits. */
 const CHUNK = 500;
-/** One CSV record may not exceed this (a single row of a phone list is tiny). */
-const MAX_RECORD_BYTES = 64 * 1024;
 
 export class TooLargeError extends Error {}
 
@@ -141,7 +140,7 @@ export async function ingestRecipients(
     // empty lines are blank records: the parser drops them cheaply; whitespace-only ones are dropped below
     skip_empty_lines: true,
     relax_column_count: true,
-    max_record_size: MAX_RECORD_BYTES,
+    max_record_size: RECIPIENT_RECORD_MAX_CHARS,
   });
 
   // the first failure wins: tearing the web stream down makes pipeline() report an AbortError instead

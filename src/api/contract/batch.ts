@@ -39,6 +39,8 @@ export const BATCH_NAME_MAX = 100;
 /** The upload answer lists at most this many row errors. */
 export const BATCH_ERRORS_MAX = 100;
 export const RECIPIENTS_PREVIEW = 100;
+/** One CSV record may not be longer than this (a row of a phone list is tiny); longer is unreadable. */
+export const RECIPIENT_RECORD_MAX_CHARS = 64 * 1024;
 export const IDEMPOTENCY_KEY_MAX = 255;
 export const PHONE_COLUMN = 'phone_number';
 export const BATCH_TEMPLATE_CSV = 'phone_number,first_name\n+14155550123,Ada\n';
@@ -80,13 +82,18 @@ export const BATCH_MESSAGES = {
 } as const;
 
 /**
- * Normalises a phone number to E.164: strips spaces, dashes, dots and parentheses; a leading 00 becomes
+ * Normalises a phone number to E.164: drops a '(0)' trunk prefix after the country code, strips spaces,
+ * dashes, dots and parentheses; a leading 00 becomes
  * +; 10 digits (or 11 starting with 1) are taken as a North American number (+1). The result must be
  * `+` and 8 to 15 digits; +1 numbers must also have a valid area code and exchange (first digits 2-9).
  * Returns null when it is not a phone number.
  */
 export function normalizePhone(raw: string): string | null {
-  let s = raw.trim().replace(/[\s\-().]/g, '');
+  // '+44 (0)20 ...': the (0) is the national trunk prefix, not part of the international number
+  let s = raw
+    .trim()
+    .replace(/^(\+\d{1,3})[\s\-.]*\(0\)/, '$1')
+    .replace(/[\s\-().]/g, '');
   if (s.startsWith('00')) s = `+${s.slice(2)}`;
   else if (/^\d{10}$/.test(s)) s = `+1${s}`;
   else if (/^1\d{10}$/.test(s)) s = `+${s}`;

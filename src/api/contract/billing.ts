@@ -31,6 +31,7 @@ export const BILLING_MESSAGES = {
   concurrencyLimit: `Concurrency limit must be a whole number from ${CONCURRENCY_LIMIT_MIN} to ${CONCURRENCY_LIMIT_MAX}`,
   monthlySpendLimit: 'Monthly spend limit must be 0 or more',
   monthlySpendLimitMax: `Monthly spend limit must be at most $${MONTHLY_SPEND_LIMIT_MAX.toLocaleString('en-US')}`,
+  monthlySpendLimitFormat: 'Monthly spend limit must be an amount in dollars, like 250 or 99.50',
   limitsSaved: 'Limits updated.',
   contactSaved: 'Billing information updated.',
   contactNameRequired: 'Name is required',
@@ -153,6 +154,33 @@ export const BillingLimitsSchema = objectRequiring(
   { concurrencyLimit: BILLING_MESSAGES.concurrencyLimit, monthlySpendLimit: BILLING_MESSAGES.monthlySpendLimit },
 );
 export type BillingLimits = v.InferOutput<typeof BillingLimitsSchema>;
+
+/** The Limits form: what the two inputs hold (text) in, the PUT /billing/limits body out. */
+export const BillingLimitsFormSchema = objectRequiring(
+  {
+    concurrencyLimit: v.pipe(
+      v.string(BILLING_MESSAGES.concurrencyLimit),
+      v.trim(),
+      v.regex(/^\d{1,6}$/, BILLING_MESSAGES.concurrencyLimit),
+      v.transform(Number),
+      BillingLimitsSchema.entries.concurrencyLimit,
+    ),
+    monthlySpendLimit: v.pipe(
+      v.string(BILLING_MESSAGES.monthlySpendLimitFormat),
+      v.trim(),
+      v.regex(/^\$?\d{1,9}(\.\d{1,2})?$/, BILLING_MESSAGES.monthlySpendLimitFormat),
+      v.transform((s) => Number(s.replace('$', ''))),
+      BillingLimitsSchema.entries.monthlySpendLimit,
+    ),
+  },
+  { concurrencyLimit: BILLING_MESSAGES.concurrencyLimit, monthlySpendLimit: BILLING_MESSAGES.monthlySpendLimitFormat },
+);
+
+/** The limits as the form's text inputs show them. */
+export const limitsToForm = (limits: BillingLimits) => ({
+  concurrencyLimit: String(limits.concurrencyLimit),
+  monthlySpendLimit: limits.monthlySpendLimit.toFixed(2),
+});
 
 export const LimitsResponseSchema = v.object({
   success: v.boolean(),
