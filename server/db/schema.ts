@@ -194,6 +194,18 @@ export interface CallsTable {
   call_successful: number;
 }
 
+/** The first answer of a create request, kept per company and Idempotency-Key (server/lib/idempotency.ts). */
+export interface IdempotencyKeysTable {
+  company_id: string;
+  key: string;
+  request_hash: string;
+  state: 'pending' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface DB {
   agents: AgentsTable;
   companies: CompaniesTable;
@@ -211,4 +223,5 @@ export interface DB {
   phone_numbers: PhoneNumbersTable;
   number_requests: NumberRequestsTable;
   calls: CallsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

@@ -24,4 +24,9 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
   h.set('X-Frame-Options', 'DENY');
   h.set('Cross-Origin-Opener-Policy', 'same-origin');
   h.set('Permissions-Policy', 'camera=(), geolocation=(), microphone=()');
+  // A HEAD answer is rebuilt from the GET answer's original init by @hono/node-server, which drops
+  // headers added afterwards: hand it a fresh response that carries them.
+  if (c.req.method === 'HEAD') {
+    c.res = new Response(null, { status: c.res.status, statusText: c.res.statusText, headers: new Headers(h) });
+  }
 };

@@ -72,6 +72,18 @@ describe('foundation in Chromium', () => {
     await signed.close();
   });
 
+  it('the real server (not only app.request) puts the security headers on GET and HEAD answers', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      for (const pathname of ['/', '/dashboard/billing', '/api/v1/health', '/api/v1/nope']) {
+        const res = await fetch(b.url(pathname), { method });
+        const where = `${method} ${pathname}`;
+        expect(res.headers.get('content-security-policy'), where).toContain("frame-ancestors 'none'");
+        expect(res.headers.get('x-content-type-options'), where).toBe('nosniff');
+        expect(res.headers.get('referrer-policy'), where).toBe('no-referrer');
+      }
+    }
+  });
+
   it('no request left 127.0.0.1', () => {
     expectOnlyLocalRequests(b.requests);
     expect(b.requests.some((u) => u.includes('/assets/'))).toBe(true);

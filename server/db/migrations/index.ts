@@ -5,6 +5,7 @@ import * as m003 from './003_agents.js';
 import * as m004 from './004_numbers_calls.js';
 import * as m006 from './006_providers.js';
 import * as m007 from './007_billing_batch.js';
+import * as m008 from './008_idempotency.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '004_numbers_calls': m004,
   '006_providers': m006,
   '007_billing_batch': m007,
+  '008_idempotency': m008,
 };

@@ -12,6 +12,7 @@ import { requireAuth } from '../../lib/auth.js';
 import { limitBody } from '../../lib/body-limit.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, jsonBody, ok } from '../../lib/http.js';
+import { idempotent } from '../../lib/idempotency.js';
 import { isId } from '../../lib/ids.js';
 import { onCompanyCreated } from '../../services/company-hooks.js';
 import type { AppEnv } from '../../types.js';
@@ -53,7 +54,7 @@ export function agentRoutes(deps: AppDeps) {
     return ok(c, { data: { agent } });
   });
 
-  r.post('/', async (c) => {
+  r.post('/', idempotent(deps), async (c) => {
     const payload = await jsonBody(c, AgentSavePayloadSchema);
     const { companyId, accountId } = c.get('auth');
     const agent = await insertAgent(db, { companyId, accountId, doc: docOf(payload), now: deps.clock.now() });
