@@ -15,6 +15,7 @@ import {
   RecipientsResponseSchema,
   UploadResponseSchema,
 } from './contract/batch';
+import { IDEMPOTENCY_HEADER } from './contract/idempotency';
 
 export interface BatchCallOptions {
   /** show the automatic 'Error' toast for a server msg (default true) */
@@ -77,7 +78,7 @@ export function batchesApi(client: ApiClient, cache: QueryCache) {
           { ...body },
           {
             ...options,
-            headers: { 'Idempotency-Key': idempotencyKey },
+            headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
           },
         ),
       ),

@@ -11,6 +11,7 @@ import {
   type SendMode,
 } from '../api/contract/batch';
 import { CONCURRENCY_LIMIT_DEFAULT } from '../api/contract/billing';
+import { newIdempotencyKey } from '../api/contract/idempotency';
 import { isApiError } from '../api/errors';
 import { parseRecipientsFile, type RecipientsSummary, type RecipientsTable } from '../recipients';
 import { toast } from '../ui/toast/toast';
@@ -81,8 +82,6 @@ export interface PersistInput {
   /** what follows the upload: nothing (a draft), send now, or schedule at `body.scheduledAt` */
   next: 'draft' | SendMode;
 }
-
-export const newIdempotencyKey = () => globalThis.crypto.randomUUID();
 
 /** 'yyyy-MM-ddTHH:mm' in the user's time zone (a datetime-local value) -> ISO instant, or null. */
 export function localToIso(local: string): string | null {

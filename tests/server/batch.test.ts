@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { BATCH_CSV_MAX_BYTES, BATCH_MESSAGES, BATCH_TEMPLATE_CSV } from '../../src/api/contract/batch.js';
+import { IDEMPOTENCY_MESSAGES } from '../../src/api/contract/idempotency.js';
 import { RECIPIENTS_CSV, RECIPIENTS_EXPECTED } from '../fixtures/recipients.js';
 import { type SignedUp, signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
@@ -148,7 +149,7 @@ describeEachDb('batch calls', (kind) => {
     }
     expect((await create(t(), a.token, draft(), null)).body).toEqual({
       success: false,
-      msg: BATCH_MESSAGES.idempotencyKeyRequired,
+      msg: IDEMPOTENCY_MESSAGES.required,
     });
     for (const key of ['', 'k'.repeat(256), 'with space', 'clé']) {
       const res = await create(t(), a.token, draft(), key);
@@ -170,16 +171,23 @@ describeEachDb('batch calls', (kind) => {
     const rows = await t().deps.db.db.selectFrom('batch_calls').select('id').where('company_id', '=', a.companyId).execute();
     expect(rows).toEqual([{ id: answers[0]?.body.batch._id }]);
 
-    // a later repeat answers the batch as it is now
+    // a later repeat answers the first answer again, whatever happened to the batch since
     await upload(t(), a.token, rows[0]!.id, 'phone_number\n+14155550111\n');
     const later = await create(t(), a.token, draft(), key);
     expect(later.status).toBe(201);
-    expect(later.body.batch).toMatchObject({ _id: rows[0]!.id, recipients: 1 });
+    expect(later.body).toEqual(answers[0]?.body);
 
     // the same key with another body: 422, nothing created
     const other = await create(t(), a.token, draft({ name: 'Something else' }), key);
     expect(other.status).toBe(422);
-    expect(other.body).toEqual({ success: false, msg: BATCH_MESSAGES.idempotencyKeyReused });
+    expect(other.body).toEqual({ success: false, msg: IDEMPOTENCY_MESSAGES.reused });
+    expect((await call(t(), 'GET', '/batch-call', { token: a.token })).body.data.total).toBe(1);
+
+    // once the middleware has forgotten the key (a day later), the batch still holds it: no second batch
+    await t().deps.db.db.deleteFrom('idempotency_keys').execute();
+    const forgotten = await create(t(), a.token, draft(), key);
+    expect(forgotten.status).toBe(422);
+    expect(forgotten.body).toEqual({ success: false, msg: IDEMPOTENCY_MESSAGES.reused });
     expect((await call(t(), 'GET', '/batch-call', { token: a.token })).body.data.total).toBe(1);
 
     // keys are per company: B's request with A's key is B's own first request

@@ -8,8 +8,8 @@ import {
   BATCH_MESSAGES,
   checkRecipientPhone,
   isBlankRecord,
-  type RecipientsHeader,
   RECIPIENT_RECORD_MAX_CHARS,
+  type RecipientsHeader,
   readRecipientsHeader,
   recipientVariables,
 } from '../../../src/api/contract/batch.js';

@@ -8,9 +8,11 @@
  * The client saves a draft, uploads, then sends or schedules. A batch created directly as 'scheduled' or
  * 'sending' still accepts its recipients while nothing has been dialled.
  *
- * Idempotency: the key is unique per company. Repeating a create with the same key and the same body answers
- * 201 with the batch the first request created (its current state) and `Idempotent-Replayed: true`; the same
- * key with another body answers 422. Concurrent repeats create one batch (a unique index decides).
+ * Idempotency (src/api/contract/idempotency.ts, server/lib/idempotency.ts): the key is required and unique
+ * per company. Repeating a create with the same key and body answers the first answer (201, the batch as it
+ * was created) with `Idempotent-Replayed: true`; the same key with another body answers 422. Concurrent
+ * repeats create one batch. The batch also keeps its key for good (a unique index), so a key sent again
+ * after the middleware has forgotten it still never creates a second batch (422).
  *
  * Other paths: GET /batch-call?page&limit&status (page 1-based), GET /batch-call/:id (with the first
  * RECIPIENTS_PREVIEW recipients), GET /batch-call/:id/recipients?page&limit, GET /batch-call/template.csv
@@ -41,7 +43,6 @@ export const BATCH_ERRORS_MAX = 100;
 export const RECIPIENTS_PREVIEW = 100;
 /** One CSV record may not be longer than this (a row of a phone list is tiny); longer is unreadable. */
 export const RECIPIENT_RECORD_MAX_CHARS = 64 * 1024;
-export const IDEMPOTENCY_KEY_MAX = 255;
 export const PHONE_COLUMN = 'phone_number';
 export const BATCH_TEMPLATE_CSV = 'phone_number,first_name\n+14155550123,Ada\n';
 export const BATCH_TEMPLATE_FILENAME = 'batch-call-template.csv';
@@ -58,9 +59,6 @@ export const BATCH_MESSAGES = {
   scheduledAtPast: 'Scheduled time must be in the future',
   scheduledNeedsMode: 'A scheduled batch needs the Schedule send timing',
   sendingNeedsMode: 'A batch sent now needs the Send Now timing',
-  idempotencyKeyRequired: 'The Idempotency-Key header is required',
-  idempotencyKeyInvalid: `The Idempotency-Key header must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters`,
-  idempotencyKeyReused: 'This Idempotency-Key was already used with a different request',
   notFound: 'Batch call not found',
   tooLarge: 'The CSV file is larger than 50 MB',
   notCsv: 'Please upload a CSV file (text/csv)',
