@@ -1,9 +1,8 @@
 /**
- * Typed calls of the batch-call resource (issue 7) and the company's assigned numbers the form offers as
- * From number. Every change (create, upload, send, schedule, cancel) invalidates the `batch` prefix of
+ * Typed calls of the batch-call resource (issue 7), with the company's assigned numbers the form offers
+ * as From number. Every change (create, upload, send, schedule, cancel) invalidates the `batch` prefix of
  * the query cache, so the list and the detail on screen reload.
  */
-import * as v from 'valibot';
 import { type QueryCache, queryCache } from './cache';
 import { type ApiClient, api } from './client';
 import {
@@ -12,6 +11,7 @@ import {
   BatchListResponseSchema,
   BatchResponseSchema,
   type CreateBatchBody,
+  FromNumbersResponseSchema,
   RecipientsResponseSchema,
   UploadResponseSchema,
 } from './contract/batch';
@@ -23,25 +23,12 @@ export interface BatchCallOptions {
   signal?: AbortSignal;
 }
 
-/**
- * GET /phone/assigned (spec section 7, "Phone numbers"): `{ success, data: { numbers: [{ _id, phone,
- * provider }], total } }`. The phone-numbers contract owns this answer; this is the part the batch form
- * reads, until that contract is merged and can be imported here.
- */
-export const ASSIGNED_NUMBERS_PATH = '/phone/assigned';
-export const AssignedNumbersResponseSchema = v.object({
-  success: v.boolean(),
-  data: v.object({
-    numbers: v.array(v.object({ _id: v.string(), phone: v.string(), provider: v.string() })),
-    total: v.number(),
-  }),
-});
-export type AssignedNumber = v.InferOutput<typeof AssignedNumbersResponseSchema>['data']['numbers'][number];
-
 /** The upload streams up to 50 MB: give it longer than a form's request. */
 export const UPLOAD_TIMEOUT_MS = 10 * 60_000;
 
 export const BATCH_CACHE_PREFIX = 'batch';
+/** Batch calls per page of the list. */
+export const BATCH_PAGE_SIZE = 10;
 export const batchKeys = {
   list: (page: number, limit: number) => `batches?page=${page}&limit=${limit}`,
   one: (id: string) => `batch:${id}`,
@@ -103,9 +90,13 @@ export function batchesApi(client: ApiClient, cache: QueryCache) {
     cancel: async (id: string, options?: BatchCallOptions) =>
       changed(await client.post(BATCH_PATHS.cancel(id), BatchResponseSchema, undefined, options)),
 
-    /** GET /phone/assigned: the numbers a batch may call from */
-    assignedNumbers: (options?: BatchCallOptions) =>
-      cache.load('numbers:assigned', () => client.get(ASSIGNED_NUMBERS_PATH, AssignedNumbersResponseSchema, options)),
+    /**
+     * The numbers a batch may call from: GET /batch-call/from-numbers, the company's assigned numbers in
+     * the shape of GET /phone/assigned, from the same rows the create checks. (GET /phone/assigned is the
+     * numbers API's, not on this branch yet; either answers the same.)
+     */
+    fromNumbers: (options?: BatchCallOptions) =>
+      cache.load('batch:from-numbers', () => client.get(BATCH_PATHS.fromNumbers, FromNumbersResponseSchema, options)),
   };
 }
 

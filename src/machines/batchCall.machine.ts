@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { and, assign, fromCallback, fromPromise, setup, stateIn } from 'xstate';
-import { type AssignedNumber, batches } from '../api/batches';
+import { batches } from '../api/batches';
 import { billing } from '../api/billing';
 import {
   BATCH_MESSAGES,
@@ -8,6 +8,7 @@ import {
   type CreateBatchBody,
   CreateBatchBodySchema,
   checkRecipientsFile,
+  type FromNumber,
   type SendMode,
 } from '../api/contract/batch';
 import { CONCURRENCY_LIMIT_DEFAULT } from '../api/contract/billing';
@@ -30,7 +31,7 @@ export interface BatchCallContext {
   values: Record<BatchField, string>;
   errors: BatchFormErrors;
   /** the company's assigned numbers (the From options) and its concurrency limit */
-  numbers: AssignedNumber[];
+  numbers: FromNumber[];
   concurrencyLimit: number;
   /** the picked file (read in a worker, uploaded on save) */
   file: File | null;
@@ -70,7 +71,7 @@ export type BatchCallEvent =
   | { type: 'form.send' };
 
 export interface BatchOptions {
-  numbers: AssignedNumber[];
+  numbers: FromNumber[];
   concurrencyLimit: number;
 }
 
@@ -157,7 +158,7 @@ const finish = (target: 'saved' | 'scheduled' | 'sent', title: string, descripti
 
 /**
  * The 'Create a batch call' form. Four regions run side by side:
- * - `options`: the From numbers (GET /phone/assigned) and the concurrency limit of the estimate;
+ * - `options`: the From numbers (the company's assigned numbers) and the concurrency limit of the estimate;
  * - `timing`: the 'Send Now' / 'Schedule' radio;
  * - `recipients`: the CSV, checked (size, type) then read in a Web Worker with progress;
  * - `form`: editing -> validating -> saving (a draft) -> saved, or -> sending -> scheduled / sent.
@@ -174,7 +175,7 @@ export const batchCallMachine = setup({
   actors: {
     loadOptions: fromPromise<BatchOptions>(async ({ signal }) => {
       const [numbers, limits] = await Promise.all([
-        batches.assignedNumbers({ notify: false, signal }),
+        batches.fromNumbers({ notify: false, signal }),
         billing.limits({ notify: false, signal }),
       ]);
       return { numbers: numbers.data.numbers, concurrencyLimit: limits.limits.concurrencyLimit };
@@ -420,7 +421,7 @@ export const batchCallMachine = setup({
               file: context.summary ? context.file : null,
               next: 'draft',
             }),
-            onDone: finish('saved', 'Batch call saved', BATCH_MESSAGES.created),
+            onDone: finish('saved', 'Batch call saved', 'It waits in the list as a draft.'),
             onError: keepTheForm,
           },
         },

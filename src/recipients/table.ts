@@ -35,6 +35,16 @@ export class RecipientsTable {
     return this.rows;
   }
 
+  /** Indexes of the rows that will not be called (invalid or duplicate), in order. */
+  problems(): Uint32Array {
+    let n = 0;
+    for (const c of this.chunks) for (let i = 0; i < c.count; i++) if (c.status[i] !== 0) n++;
+    const out = new Uint32Array(n);
+    let k = 0;
+    for (const c of this.chunks) for (let i = 0; i < c.count; i++) if (c.status[i] !== 0) out[k++] = c.first + i;
+    return out;
+  }
+
   at(index: number): RecipientRow | undefined {
     if (index < 0 || index >= this.rows) return undefined;
     let lo = 0;

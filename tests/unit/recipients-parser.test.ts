@@ -105,6 +105,7 @@ describe('recipients parser (browser worker)', () => {
       cells: [`+1415${5000000 + CHUNK_ROWS + 7}`, `Name ${CHUNK_ROWS + 7}`],
       reason: null,
     });
+    expect([...r.table.problems()]).toEqual([n, n + 1, ...Array.from({ length: 150 }, (_, i) => n + 2 + i)]);
     expect(r.table.at(-1)).toBeUndefined();
     expect(r.table.at(r.table.size)).toBeUndefined();
   });

@@ -27,8 +27,9 @@ import { HttpError, jsonBody, notFound, ok, query } from '../../lib/http.js';
 import { idempotent } from '../../lib/idempotency.js';
 import { newId } from '../../lib/ids.js';
 import type { AppEnv } from '../../types.js';
-import { billingLimits, committedSpend, isAssignedNumber } from '../billing/billing.service.js';
+import { billingLimits, committedSpend } from '../billing/billing.service.js';
 import { ingestRecipients, TooLargeError } from './batch.ingest.js';
+import { fromNumbers, isAssignedNumber } from './from-numbers.js';
 
 type Row = BatchCallsTable;
 
@@ -195,6 +196,12 @@ export function batchCallRoutes(deps: AppDeps) {
       throw e;
     }
     return ok(c, { msg: BATCH_MESSAGES.created, batch: toBatch(row) }, 201);
+  });
+
+  // the From options of the form (declared before /:id)
+  r.get('/from-numbers', async (c) => {
+    const numbers = await fromNumbers(deps, c.get('auth').companyId);
+    return ok(c, { data: { numbers, total: numbers.length } });
   });
 
   r.get('/:id', async (c) => {
