@@ -5,7 +5,8 @@
  * Text arrives in pieces (`push(text)`, then `end()`); papaparse's low-level Parser reads every complete
  * record and the unfinished tail waits for the next piece, the way papaparse's own streamers do. The
  * rules are the contract's (src/api/contract/batch.ts), the same the server applies on upload:
- * readRecipientsHeader, isBlankRecord, checkRecipientPhone, and duplicates of a normalised phone.
+ * readRecipientsHeader, isBlankRecord, checkRecipientPhone (inlined: normalizePhone, blank = missing), and
+ * duplicates of a normalised phone.
  *
  * Rows leave in compact chunks (one flat array of cells per chunk, a byte of status per row) so a
  * million rows cross to the page in small, cheap messages.
@@ -14,12 +15,13 @@ import Papa from 'papaparse';
 import {
   BATCH_ERRORS_MAX,
   BATCH_MESSAGES,
-  checkRecipientPhone,
   isBlankRecord,
+  normalizePhone,
   RECIPIENT_RECORD_MAX_CHARS,
   type RecipientsHeader,
   readRecipientsHeader,
 } from '../api/contract/batch';
+import { PhoneSet } from './phone-set';
 
 /** Status of a row, one byte each. */
 export const ROW_STATUS = { valid: 0, missing: 1, invalid: 2, duplicate: 3 } as const;
@@ -87,11 +89,13 @@ export function createRecipientsReader(sink: RecipientsSink) {
   let base = 0;
   let header: RecipientsHeader | undefined;
   let width = 0;
-  const seen = new Set<string>();
+  const seen = new PhoneSet();
   const counts = { total: 0, valid: 0, missing: 0, invalid: 0, duplicate: 0 };
   const errors: { row: number; reason: string }[] = [];
   let chunk: { first: number; count: number; parts: string[]; offsets: Uint32Array; status: Uint8Array } | undefined;
   let ended = false;
+  /** whether the text being parsed holds FIELD_SEPARATOR at all (almost never): then cells are cleaned */
+  let separatorInText = false;
 
   const flush = () => {
     if (chunk && chunk.count > 0) {
@@ -113,23 +117,25 @@ export function createRecipientsReader(sink: RecipientsSink) {
     }
     const row = counts.total + 2;
     counts.total++;
-    const check = checkRecipientPhone(record[h.phoneIndex]);
+    // checkRecipientPhone's rules, without an object per row
+    const raw = record[h.phoneIndex] ?? '';
+    const normal = normalizePhone(raw);
     let status: RowStatus = ROW_STATUS.valid;
     let phone = '';
-    if ('reason' in check) status = check.reason === BATCH_MESSAGES.missingPhone ? ROW_STATUS.missing : ROW_STATUS.invalid;
-    else if (seen.has(check.phone)) status = ROW_STATUS.duplicate;
-    else {
-      seen.add(check.phone);
-      phone = check.phone;
-    }
+    if (normal === null) status = raw.trim() === '' ? ROW_STATUS.missing : ROW_STATUS.invalid;
+    else if (!seen.add(normal)) status = ROW_STATUS.duplicate;
+    else phone = normal;
     if (status === ROW_STATUS.valid) counts.valid++;
     else if (status === ROW_STATUS.missing) counts.missing++;
     else if (status === ROW_STATUS.invalid) counts.invalid++;
     else counts.duplicate++;
     const reason = ROW_REASONS[status];
     if (reason && errors.length < BATCH_ERRORS_MAX) errors.push({ row, reason });
-    let text = phone;
-    for (let i = 0; i < width; i++) text += FIELD_SEPARATOR + (record[i] ?? '').trim().replaceAll(FIELD_SEPARATOR, ' ');
+    // the cells as they are (trimmed when shown); a row of another width is cut or padded to the header's
+    const cells = record.length === width ? record : Array.from({ length: width }, (_, i) => record[i] ?? '');
+    const text = separatorInText
+      ? [phone, ...cells.map((c) => c.replaceAll(FIELD_SEPARATOR, ' '))].join(FIELD_SEPARATOR)
+      : `${phone}${FIELD_SEPARATOR}${cells.join(FIELD_SEPARATOR)}`;
     chunk.parts.push(text);
     chunk.offsets[chunk.count + 1] = (chunk.offsets[chunk.count] ?? 0) + text.length;
     chunk.status[chunk.count] = status;
@@ -159,6 +165,7 @@ export function createRecipientsReader(sink: RecipientsSink) {
       parser = new Papa.Parser({ delimiter: ',', newline: guessNewline(tail) });
     }
     const input = tail;
+    separatorInText = input.includes(FIELD_SEPARATOR);
     const result = parser.parse(input, base, !last) as {
       data: string[][];
       errors: { code: string; row: number }[];

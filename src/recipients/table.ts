@@ -57,7 +57,8 @@ export class RecipientsTable {
     const chunk = this.chunks[lo];
     if (!chunk) return undefined;
     const i = index - chunk.first;
-    const [phone = '', ...cells] = chunk.text.slice(chunk.offsets[i], chunk.offsets[i + 1]).split(FIELD_SEPARATOR);
+    const [phone = '', ...raw] = chunk.text.slice(chunk.offsets[i], chunk.offsets[i + 1]).split(FIELD_SEPARATOR);
+    const cells = raw.map((c) => c.trim());
     return {
       row: index + 2,
       phone: phone || (cells[this.phoneIndex] ?? ''),

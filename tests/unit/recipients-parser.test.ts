@@ -72,6 +72,11 @@ describe('recipients parser (browser worker)', () => {
     }
   });
 
+  it('keeps a cell that holds the internal field separator apart from its neighbours', () => {
+    const r = read('phone_number,note\n+14155550111,a\u001fb\n');
+    expect(r.rows[0]?.cells).toEqual(['+14155550111', 'a b']);
+  });
+
   it('refuses a file the server would refuse, with the same message', () => {
     const refused: [string, string][] = [
       ['name,phone\nAda,+14155550111\n', BATCH_MESSAGES.missingPhoneColumn],

@@ -86,7 +86,12 @@ export const BATCH_MESSAGES = {
  * `+` and 8 to 15 digits; +1 numbers must also have a valid area code and exchange (first digits 2-9).
  * Returns null when it is not a phone number.
  */
+const E164 = /^\+[1-9]\d{7,14}$/;
+const NANP = /^\+1[2-9]\d{2}[2-9]\d{6}$/;
+
 export function normalizePhone(raw: string): string | null {
+  // fast path: already E.164 (most lists are), one test instead of the rewrites below
+  if (E164.test(raw)) return raw.charCodeAt(1) !== 49 || NANP.test(raw) ? raw : null;
   // '+44 (0)20 ...': the (0) is the national trunk prefix, not part of the international number
   let s = raw
     .trim()
@@ -95,8 +100,8 @@ export function normalizePhone(raw: string): string | null {
   if (s.startsWith('00')) s = `+${s.slice(2)}`;
   else if (/^\d{10}$/.test(s)) s = `+1${s}`;
   else if (/^1\d{10}$/.test(s)) s = `+${s}`;
-  if (!/^\+[1-9]\d{7,14}$/.test(s)) return null;
-  if (s.startsWith('+1') && !/^\+1[2-9]\d{2}[2-9]\d{6}$/.test(s)) return null;
+  if (!E164.test(s)) return null;
+  if (s.startsWith('+1') && !NANP.test(s)) return null;
   return s;
 }
 

@@ -95,10 +95,14 @@ export const empty = style({
   textAlign: 'center',
 });
 
-export const scroller = style({ flex: 1, minHeight: '16rem', overflow: 'auto', position: 'relative', contain: 'strict' });
-/** A real <table> laid out as grid rows, so the body can be virtualised (rows absolutely placed). */
+/** The pane's flexible area, and inside it the scroller: absolutely sized, so Chromium can relayout
+ * the rows without laying out the page around them (a flex item is never such a boundary). */
+export const scrollArea = style({ flex: 1, minHeight: '16rem', position: 'relative' });
+export const scroller = style({ position: 'absolute', inset: 0, overflow: 'auto', contain: 'strict' });
+/** A real <table> laid out as grid rows, so the body can be virtualised. */
 export const gridTable = style({ display: 'block', width: '100%', borderCollapse: 'collapse' });
 export const gridHead = style({ display: 'block', position: 'sticky', top: 0, zIndex: 1 });
+export const gridBody = style({ display: 'block', boxSizing: 'border-box', overflow: 'hidden' });
 export const gridRow = style({
   display: 'grid',
   alignItems: 'center',
@@ -120,7 +124,7 @@ export const headRow = style([
   },
 ]);
 globalStyle(`${headRow} > th`, { textAlign: 'left', fontWeight: 'inherit' });
-export const bodyRow = style([gridRow, { position: 'absolute', left: 0, right: 0, height: '2.25rem' }]);
+export const bodyRow = style([gridRow, { height: '2.25rem' }]);
 export const badRow = style({ background: vars.color.dangerSoft });
 export const cell = style({ overflow: 'hidden', textOverflow: 'ellipsis' });
 export const reasonCell = style([cell, { color: vars.color.danger, fontWeight: vars.fontWeight.medium }]);
