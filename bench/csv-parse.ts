@@ -22,9 +22,10 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { startServer } from '../scripts/lib/server.mjs';
 import { BATCH_CSV_MAX_BYTES } from '../src/api/contract/batch.js';
+import type { TestBrowser } from '../tests/e2e/browser.js';
 import { CHROMIUM_ARGS } from '../tests/e2e/browser.js';
 import { assertChromium, CHROMIUM_PATH } from '../tests/e2e/chromium.js';
-import { signUpViaApi } from '../tests/e2e/session.js';
+import { signedInPage, signUpViaApi } from '../tests/e2e/session.js';
 
 export const BUDGET_PARSE_MS = 5000;
 export const BUDGET_TASK_MS = 50;
@@ -152,18 +153,8 @@ export async function run(): Promise<CsvParseBench> {
   try {
     const user = await signUpViaApi(server.baseUrl, 'Bench Batch');
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'UTC' });
-    await context.addInitScript(
-      ({ token, refreshToken, accountId, companyId }) => {
-        localStorage.setItem(
-          'auth-store',
-          JSON.stringify({ state: { access_token: token, refresh_token: refreshToken }, version: 0 }),
-        );
-        localStorage.setItem('accountId', accountId);
-        localStorage.setItem('companyId', companyId);
-      },
-      { token: user.token, refreshToken: user.refreshToken, accountId: user.accountId, companyId: user.companyId },
-    );
-    const page = await context.newPage();
+    // signed in the way the e2e tests are (only `newPage` of a test browser is used)
+    const page = await signedInPage({ newPage: () => context.newPage() } as TestBrowser, user);
     await page.goto(`${server.baseUrl}/dashboard/batch-call?create=1`);
     const dialog = page.getByRole('dialog', { name: 'Create a batch call' });
     const input = dialog.getByLabel('Recipients (CSV)');
