@@ -35,6 +35,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // the browser answers in well under a second, but a busy 2-core CI machine can take longer:
+          // expect.poll waits up to 10 s (a wait, never a timing assertion)
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

@@ -16,6 +16,9 @@ export async function buildAll({ quiet = false } = {}) {
     {
       cwd: root,
       stdio: 'inherit',
+      // always a production bundle, even when called from a test run (vitest sets NODE_ENV=test, which
+      // would make Vite bundle React's development build)
+      env: { ...process.env, NODE_ENV: 'production' },
     },
   );
   // precompress text assets so the server can send them gzipped without work per request

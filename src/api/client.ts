@@ -217,7 +217,8 @@ export function createApiClient(deps: ClientDeps = {}) {
       body?: RequestOptions['body'],
       options?: Omit<RequestOptions, 'method' | 'body'>,
     ) => request(path, schema, { ...options, method: 'PATCH', body }),
-    delete: <S extends v.GenericSchema>(path: string, schema: S, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    /** DELETE; `options.body` is sent as JSON when given (e.g. `DELETE /provider/disconnect {name}`). */
+    delete: <S extends v.GenericSchema>(path: string, schema: S, options?: Omit<RequestOptions, 'method'>) =>
       request(path, schema, { ...options, method: 'DELETE' }),
     /** Connects the session actor (tokens, hydration, single-flight renew). */
     bindSession(bridge: SessionBridge | undefined) {

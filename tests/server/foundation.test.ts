@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
-import { migrateToLatest } from '../../server/db/migrate.js';
+import { appliedMigrations, migrateToLatest } from '../../server/db/migrate.js';
 import { migrations } from '../../server/db/migrations/index.js';
 import type { DB } from '../../server/db/schema.js';
 import { buildTestApp, describeEachDb, freshDatabase, LOG_LINES, useTestApp } from './helpers.js';
@@ -124,14 +124,31 @@ describeEachDb('foundation API', (kind) => {
     const { db } = t().deps.db;
     await migrateToLatest(db);
     await migrateToLatest(db);
-    const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
-    expect(applied.rows.map((r) => r.name)).toEqual(Object.keys(migrations).sort());
+    expect(await appliedMigrations(db)).toEqual(Object.keys(migrations).sort());
     const companies = await db.selectFrom('companies').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
     expect(Number(companies.n)).toBe(0);
   });
 });
 
 describeEachDb('fresh database', (kind) => {
+  it('a database migrated by the first release (Kysely Migrator history) keeps its history', async () => {
+    const old = await freshDatabase(kind, { migrate: false });
+    try {
+      const first = migrations['001_companies_accounts'];
+      if (!first) throw new Error('migration 001 is missing');
+      await first.up(old.db);
+      await sql`create table kysely_migration (name varchar(255) primary key, timestamp varchar(255) not null)`.execute(old.db);
+      await sql`insert into kysely_migration (name, timestamp) values ('001_companies_accounts', '2026-11-01T00:00:00.000Z')`.execute(
+        old.db,
+      );
+      // without adopting that history, 001 would run again and fail on its existing tables
+      await migrateToLatest(old.db);
+      expect(await appliedMigrations(old.db)).toEqual(Object.keys(migrations).sort());
+    } finally {
+      await old.close();
+    }
+  });
+
   it('a second open of a migrated database migrates nothing and keeps the data', async () => {
     const first = await freshDatabase(kind);
     try {

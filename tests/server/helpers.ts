@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { type AppDatabase, type DbKind, openDatabase } from '../../server/db/index.js';
+import { MIGRATION_LOCK_KEY } from '../../server/db/migrate.js';
 import type { AppDeps, Clock, Mailer, MailMessage } from '../../server/lib/deps.js';
 import { createLogger } from '../../server/lib/logger.js';
 import type { AppEnv } from '../../server/types.js';
@@ -39,15 +40,15 @@ export const LOG_LINES: string[] = [];
 const openSchemas: { url: string; schema: string }[] = [];
 
 /** A fresh, migrated database: a temp SQLite file, or a fresh PostgreSQL schema. */
-export async function freshDatabase(kind: DbKind): Promise<AppDatabase> {
+export async function freshDatabase(kind: DbKind, options: { migrate?: boolean } = {}): Promise<AppDatabase> {
   if (kind === 'postgres') {
     const url = process.env.TEST_DATABASE_URL as string;
     const schema = `t_${randomBytes(6).toString('hex')}`;
     openSchemas.push({ url, schema });
-    return openDatabase({ url, pgSchema: schema, poolSize: 5 });
+    return openDatabase({ url, pgSchema: schema, poolSize: 5, ...options });
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
-  return openDatabase({ sqliteFile: path.join(dir, 'test.sqlite') });
+  return openDatabase({ sqliteFile: path.join(dir, 'test.sqlite'), ...options });
 }
 
 export interface TestApp {
@@ -123,7 +124,10 @@ afterAll(async () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
+      // the lock migrations hold: never drop a schema while another file's migration reads the catalogue
+      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
       for (const s of schemas) await client.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     } finally {
       await client.end();
     }

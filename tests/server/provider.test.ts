@@ -1,5 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
-import { getProviderSecret } from '../../server/services/secrets.js';
+import { getProviderSecret, SecretDecryptError } from '../../server/services/secrets.js';
 import { PROVIDER_NAMES, PROVIDERS } from '../../src/api/contract/provider.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, LOG_LINES, type TestApp, useTestApp } from './helpers.js';
@@ -167,6 +167,104 @@ describeEachDb('providers', (kind) => {
     expect(await getProviderSecret(t().deps, companyId, 'twilio', 'Auth Token')).toBe(TOKEN);
   });
 
+  it('each provider asks for its real credential fields (secrets flagged), all empty before connecting', async () => {
+    const expected: Record<string, [string, boolean][]> = {
+      deepgram: [['API Key', true]],
+      elevenlabs: [['API Key', true]],
+      cartesia: [['API Key', true]],
+      openai: [['API Key', true]],
+      calcom: [['API Key', true]],
+      calendly: [['Personal Access Token', true]],
+      twilio: [
+        ['Account SID', false],
+        ['Auth Token', true],
+      ],
+      plivo: [
+        ['Auth ID', false],
+        ['Auth Token', true],
+      ],
+      perplexity: [['API Key', true]],
+      smallest: [['API Key', true]],
+      whatsapp: [
+        ['Phone Number ID', false],
+        ['Access Token', true],
+      ],
+    };
+    expect(Object.keys(expected)).toEqual([...PROVIDER_NAMES]);
+    const { token } = await signUp(t());
+    for (const [name, fields] of Object.entries(expected)) {
+      const res = await call(t(), 'GET', `/provider/fields?name=${name}`, { token });
+      expect(res.status, name).toBe(200);
+      expect(res.body.keys, name).toEqual(fields.map(([field, secret]) => ({ name: field, value: '', secret })));
+      expect(res.body).toMatchObject({ success: true, name, _id: null, connected: false });
+    }
+  });
+
+  it('every stored value comes back masked, never plain, for every provider', async () => {
+    const { token } = await signUp(t());
+    for (const p of PROVIDERS) {
+      const keys = p.fields.map((f, i) => ({ name: f.name, value: `${CANARY}-${p.name}-${i}-wxyz${i}` }));
+      expect((await call(t(), 'POST', '/provider/values', { token, body: { name: p.name, keys } })).status).toBe(201);
+      const fields = await call(t(), 'GET', `/provider/fields?name=${p.name}`, { token });
+      expect(fields.body.keys.map((k: { value: string }) => k.value)).toEqual(p.fields.map((_, i) => `CAN…xyz${i}`));
+    }
+  });
+
+  it('refuses a masked value when connecting (the mask is not a credential) without echoing it', async () => {
+    const { token } = await signUp(t());
+    const res = await call(t(), 'POST', '/provider/values', {
+      token,
+      body: { name: 'twilio', keys: twilioKeys(SID, 'CAN…3210') },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      success: false,
+      msg: 'Auth Token: Enter the full value, not its masked form',
+      errors: { 'Auth Token': 'Enter the full value, not its masked form' },
+    });
+    expect((await call(t(), 'GET', '/provider?name=twilio', { token })).body.data[0].connected).toBe(false);
+  });
+
+  it("a ciphertext moved into another company's row does not open there: masked as empty, never kept on update", async () => {
+    const a = await signUp(t());
+    const b = await signUp(t());
+    await call(t(), 'POST', '/provider/values', { token: a.token, body: { name: 'twilio', keys: twilioKeys() } });
+    const bKeys = twilioKeys('ACbbbbbbbbbbbbbbbbbb', 'b-token-bbbbbbbbbbbbbbbb');
+    const own = await call(t(), 'POST', '/provider/values', { token: b.token, body: { name: 'twilio', keys: bKeys } });
+    const bId = own.body.provider._id as string;
+    // an attacker with database access copies A's sealed secrets into B's row
+    const db = t().deps.db.db;
+    const aRow = await db
+      .selectFrom('provider_connections')
+      .select('secrets')
+      .where('company_id', '=', a.companyId)
+      .executeTakeFirstOrThrow();
+    await db.updateTable('provider_connections').set({ secrets: aRow.secrets }).where('id', '=', bId).execute();
+
+    await expect(getProviderSecret(t().deps, b.companyId, 'twilio', 'Auth Token')).rejects.toBeInstanceOf(SecretDecryptError);
+    const fields = await call(t(), 'GET', '/provider/fields?name=twilio', { token: b.token });
+    expect(fields.status).toBe(200);
+    expect(fields.body).toMatchObject({ _id: bId, connected: true });
+    expect(fields.body.keys.map((k: { value: string }) => k.value)).toEqual(['', '']);
+    expect(LOG_LINES.some((l) => l.includes('stored provider secret cannot be decrypted') && l.includes(b.companyId))).toBe(true);
+
+    // omitted, or sent back as A's mask: the unreadable ciphertext is not kept
+    const omitted = await call(t(), 'PUT', `/provider/${bId}`, { token: b.token, body: { keys: [] } });
+    expect(omitted.status).toBe(400);
+    expect(omitted.body.msg).toBe('Please fill in the following fields: Account SID, Auth Token');
+    const aMasks = [
+      { name: 'Account SID', value: 'ACC…cdef' },
+      { name: 'Auth Token', value: 'CAN…3210' },
+    ];
+    expect((await call(t(), 'PUT', `/provider/${bId}`, { token: b.token, body: { keys: aMasks } })).status).toBe(400);
+    // fresh values seal again under B's context
+    const fixed = await call(t(), 'PUT', `/provider/${bId}`, { token: b.token, body: { keys: bKeys } });
+    expect(fixed.status).toBe(200);
+    expect(await getProviderSecret(t().deps, b.companyId, 'twilio', 'Auth Token')).toBe('b-token-bbbbbbbbbbbbbbbb');
+    // A is untouched
+    expect(await getProviderSecret(t().deps, a.companyId, 'twilio', 'Auth Token')).toBe(TOKEN);
+  });
+
   it('every provider connects with its own fields', async () => {
     const { token, companyId } = await signUp(t());
     for (const p of PROVIDERS) {
@@ -280,7 +378,17 @@ describeEachDb('providers', (kind) => {
       body: { keys: twilioKeys('AC999', 'x'.repeat(20)) },
     });
     expect(put.status).toBe(404);
+    // exactly like an id that does not exist
+    const missing = await call(t(), 'PUT', '/provider/0123456789abcdef01234567', {
+      token: b.token,
+      body: { keys: twilioKeys('AC999', 'x'.repeat(20)) },
+    });
+    expect(put.body).toEqual(missing.body);
+    expect(put.body).toEqual({ success: false, msg: 'Provider connection not found' });
+    expect(JSON.stringify(bList.body)).not.toContain(id);
+    expect(JSON.stringify(bList.body)).not.toContain(a.companyId);
     expect((await call(t(), 'DELETE', '/provider/disconnect', { token: b.token, body: { name: 'twilio' } })).status).toBe(404);
+    expect(await getProviderSecret(t().deps, a.companyId, 'twilio', 'Auth Token')).toBe(TOKEN);
     // B connecting its own Twilio does not touch A's
     const own = await call(t(), 'POST', '/provider/values', {
       token: b.token,

@@ -7,7 +7,13 @@ import { ApiError } from '../../src/api/errors';
 import { createSession, type LockManagerLike } from '../../src/session';
 import { AUTH_STORE_KEY, memoryStorage, readTokens, writeAccount, writeTokens } from '../../src/session/storage';
 
-type Handler = (call: { url: string; method: string; auth: string | null; body: unknown }) => Response | Promise<Response>;
+type Handler = (call: {
+  url: string;
+  method: string;
+  auth: string | null;
+  body: unknown;
+  contentType: string | null;
+}) => Response | Promise<Response>;
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
@@ -18,9 +24,10 @@ function fakeFetch(handler: Handler) {
   const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     const method = init?.method ?? 'GET';
-    const auth = new Headers(init?.headers).get('authorization');
+    const headers = new Headers(init?.headers);
+    const auth = headers.get('authorization');
     calls.push({ url, method, auth });
-    return handler({ url, method, auth, body: init?.body });
+    return handler({ url, method, auth, body: init?.body, contentType: headers.get('content-type') });
   }) as typeof globalThis.fetch;
   return { fetch, calls };
 }
@@ -248,6 +255,21 @@ describe('api client: headers, errors and toasts', () => {
       ['GET', '/api/v1/a', 'Bearer tok'],
       ['POST', '/api/v1/b', null],
     ]);
+  });
+
+  it('delete sends no body by default, and a JSON body when given one', async () => {
+    const seen: { method: string; body: unknown; contentType: string | null }[] = [];
+    const { client: c } = client(({ method, body, contentType }) => {
+      seen.push({ method, body, contentType });
+      return json({ success: true, msg: 'gone' });
+    });
+    await c.delete('/agent/a1', MessageResponseSchema);
+    const answer = await c.delete('/provider/disconnect', MessageResponseSchema, { body: { name: 'twilio' } });
+    expect(answer).toEqual({ success: true, msg: 'gone' });
+    expect(seen[0]).toMatchObject({ method: 'DELETE', body: undefined });
+    expect(seen[1]?.method).toBe('DELETE');
+    expect(JSON.parse(String(seen[1]?.body))).toEqual({ name: 'twilio' });
+    expect(seen[1]?.contentType).toMatch(/^application\/json/);
   });
 
   it("an error body with msg shows the destructive 'Error' toast and rethrows; notify: false keeps quiet", async () => {

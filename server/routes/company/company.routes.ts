@@ -18,14 +18,18 @@ const toCompany = (row: { id: string; name: string; created_at: string }) => ({
 
 /** Every table of this database (current schema on PostgreSQL) with a company_id column. */
 async function companyScopedTables(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): Promise<string[]> {
-  let schema: string | undefined;
   if (kind === 'postgres') {
-    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-    schema = rows[0]?.schema;
+    // the catalogue of this schema only (Kysely's introspection reads every schema of the database)
+    const { rows } = await sql<{ table_name: string }>`
+      select c.table_name from information_schema.columns c
+      join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+      where c.table_schema = current_schema() and c.column_name = 'company_id' and t.table_type = 'BASE TABLE'
+        and c.table_name <> 'companies'`.execute(db);
+    return rows.map((r) => r.table_name);
   }
   const tables = await db.introspection.getTables();
   return tables
-    .filter((t) => !t.isView && t.name !== 'companies' && (schema === undefined || t.schema === schema))
+    .filter((t) => !t.isView && t.name !== 'companies')
     .filter((t) => t.columns.some((c) => c.name === 'company_id'))
     .map((t) => t.name);
 }

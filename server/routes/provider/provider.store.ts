@@ -75,7 +75,9 @@ const looksMasked = (value: string) => value.includes('…') || value.includes('
 /**
  * Checks the submitted keys against the provider's fields and returns the encrypted map to store.
  * `existing` (on update): omitted fields, and fields sent with exactly the mask of their stored value,
- * keep the stored ciphertext. Error messages name fields, never values.
+ * keep the stored ciphertext. A stored value that cannot be opened (a ciphertext moved from another
+ * company, provider or field, or sealed under another master key) is never kept: the field must be
+ * given again. Error messages name fields, never values.
  */
 export function sealKeys(
   deps: AppDeps,
@@ -98,9 +100,10 @@ export function sealKeys(
   const missing: string[] = [];
   for (const f of info.fields) {
     const value = given.get(f.name);
-    const ctx = { companyId, provider: info.name, field: f.name };
-    const keepable = existing !== undefined && Object.hasOwn(previous, f.name);
-    if (value === undefined && keepable) {
+    // the stored plain value, only when it still opens (checked on every update)
+    const stored = existing ? openField(deps, existing, f.name) : undefined;
+    const keepStored = stored !== undefined && (value === undefined || value === maskValue(stored));
+    if (keepStored) {
       out[f.name] = previous[f.name] as string;
       continue;
     }
@@ -109,18 +112,11 @@ export function sealKeys(
       errors[f.name] = PROVIDER_MESSAGES.valueRequired;
       continue;
     }
-    if (keepable && looksMasked(value)) {
-      const plain = openField(deps, existing, f.name);
-      if (plain !== undefined && maskValue(plain) === value) {
-        out[f.name] = previous[f.name] as string;
-        continue;
-      }
-    }
     if (looksMasked(value)) {
       errors[f.name] = PROVIDER_MESSAGES.maskedValue;
       continue;
     }
-    out[f.name] = encryptSecret(deps.secrets.masterKey, value, ctx);
+    out[f.name] = encryptSecret(deps.secrets.masterKey, value, { companyId, provider: info.name, field: f.name });
   }
   if (missing.length > 0) throw new HttpError(400, PROVIDER_MESSAGES.missingFields(missing), { errors });
   const firstError = Object.entries(errors)[0];

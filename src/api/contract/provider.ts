@@ -94,6 +94,8 @@ export function providerInfo(name: ProviderName): ProviderInfo {
 /** Spec section 9: provider page sizes. */
 export const PROVIDER_PAGE_SIZES = [9, 12, 15] as const;
 export const PROVIDER_DEFAULT_PAGE_SIZE = 9;
+/** Spec section 9: provider search debounce. */
+export const PROVIDER_SEARCH_DEBOUNCE_MS = 300;
 export const PROVIDER_VALUE_MAX = 4096;
 
 /**

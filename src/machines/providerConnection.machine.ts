@@ -1,0 +1,288 @@
+import { assign, fromPromise, setup } from 'xstate';
+import {
+  type KeyValue,
+  PROVIDER_MESSAGES,
+  type ProviderDisconnectResponse,
+  type ProviderFieldsResponse,
+  type ProviderSaveResponse,
+} from '../api/contract/provider';
+import { serverMessageOf } from '../api/errors';
+import { providers } from '../api/providers';
+import { toast } from '../ui/toast/toast';
+
+export interface ProviderToast {
+  title: string;
+  description: string;
+  variant?: 'default' | 'destructive';
+}
+
+const failure = (description: string): ProviderToast => ({ title: 'Error', description, variant: 'destructive' });
+
+/** Spec sections 5 and 8, verbatim. Success toasts name the provider by its label ('Twilio'). */
+export const PROVIDER_TOASTS = {
+  connected: (label: string): ProviderToast => ({ title: 'Success', description: PROVIDER_MESSAGES.connected(label) }),
+  updated: (label: string): ProviderToast => ({ title: 'Success', description: PROVIDER_MESSAGES.updated(label) }),
+  disconnected: (label: string): ProviderToast => ({ title: 'Success', description: PROVIDER_MESSAGES.disconnected(label) }),
+  missing: (names: string[]): ProviderToast => ({
+    title: PROVIDER_MESSAGES.missingInformation,
+    description: PROVIDER_MESSAGES.missingFields(names),
+    variant: 'destructive',
+  }),
+  fieldsFailed: failure(PROVIDER_MESSAGES.fieldsLoadFailed),
+  connectFailed: (msg?: string) => failure(msg || PROVIDER_MESSAGES.connectFailed),
+  updateFailed: (msg?: string) => failure(msg || PROVIDER_MESSAGES.updateFailed),
+  disconnectFailed: (msg?: string) => failure(msg || PROVIDER_MESSAGES.disconnectFailed),
+} as const;
+
+export interface ProviderConnectionInput {
+  /** the provider's slug ('twilio') */
+  name: string;
+  /** its display name ('Twilio') */
+  label: string;
+  /** whether the company has connected it (GET /provider) */
+  connected: boolean;
+}
+
+export interface CredentialField {
+  name: string;
+  /** a credential (password input) rather than an identifier */
+  secret: boolean;
+}
+
+export interface ProviderConnectionContext {
+  name: string;
+  label: string;
+  connected: boolean;
+  /** the connection id for PUT /provider/{id}; known once the fields are loaded */
+  connectionId: string | null;
+  fields: CredentialField[];
+  /** what the dialog's inputs hold: '' for a new connection, the server's mask for a stored value */
+  values: Record<string, string>;
+}
+
+export type ProviderConnectionEvent =
+  | { type: 'dialog.open' }
+  | { type: 'dialog.close' }
+  | { type: 'fields.retry' }
+  | { type: 'field.change'; name: string; value: string }
+  | { type: 'form.submit' }
+  | { type: 'disconnect.request' }
+  | { type: 'disconnect.confirm' }
+  | { type: 'disconnect.cancel' }
+  | { type: 'status.sync'; connected: boolean };
+
+export interface SaveInput {
+  name: string;
+  /** null: connect (POST /provider/values); else update (PUT /provider/{id}) */
+  connectionId: string | null;
+  keys: KeyValue[];
+}
+
+/** Names of the fields left empty (spaces only counts as empty), in the dialog's order. */
+export const missingFields = (c: Pick<ProviderConnectionContext, 'fields' | 'values'>): string[] =>
+  c.fields.filter((f) => (c.values[f.name] ?? '').trim() === '').map((f) => f.name);
+
+const forgetForm = { fields: [], values: {} } satisfies Partial<ProviderConnectionContext>;
+
+/**
+ * One provider card's connection (issue 7): connect, update and disconnect, each in its own dialog.
+ * The dialog's inputs live in the context so a failed save keeps them; they are forgotten as soon as the
+ * dialog closes or the save succeeds (no credential stays in memory longer than the dialog).
+ * Effects: `loadFields`, `saveConnection`, `disconnect` call the API without its automatic toast (the
+ * machine shows the spec's own); `notify` shows a toast.
+ */
+export const providerConnectionMachine = setup({
+  types: {
+    context: {} as ProviderConnectionContext,
+    events: {} as ProviderConnectionEvent,
+    input: {} as ProviderConnectionInput,
+  },
+  actors: {
+    loadFields: fromPromise<ProviderFieldsResponse, { name: string }>(({ input, signal }) =>
+      providers.fields(input.name, { notify: false, signal }),
+    ),
+    saveConnection: fromPromise<ProviderSaveResponse, SaveInput>(({ input }) =>
+      input.connectionId
+        ? providers.update(input.connectionId, { keys: input.keys }, { notify: false })
+        : providers.connect({ name: input.name, keys: input.keys }, { notify: false }),
+    ),
+    disconnect: fromPromise<ProviderDisconnectResponse, { name: string }>(({ input }) =>
+      providers.disconnect(input.name, { notify: false }),
+    ),
+  },
+  actions: {
+    notify: (_, params: ProviderToast) => {
+      toast(params);
+    },
+    forgetForm: assign(forgetForm),
+  },
+  guards: {
+    isConnected: ({ context }) => context.connected,
+    isUpdate: ({ context }) => context.connectionId !== null,
+    hasMissingFields: ({ context }) => missingFields(context).length > 0,
+  },
+}).createMachine({
+  id: 'providerConnection',
+  description: 'Connect, update or disconnect one provider from its card on the Providers screen.',
+  context: ({ input }) => ({
+    name: input.name,
+    label: input.label,
+    connected: input.connected,
+    connectionId: null,
+    ...forgetForm,
+  }),
+  initial: 'idle',
+  states: {
+    idle: {
+      initial: 'resolving',
+      on: {
+        'status.sync': {
+          description: 'The screen reloaded the connection status (another tab may have changed it).',
+          target: '.resolving',
+          actions: assign({ connected: ({ event }) => event.connected }),
+        },
+      },
+      states: {
+        resolving: {
+          description: 'Shows the card as connected or not, from the last known status.',
+          always: [{ guard: 'isConnected', target: 'connected' }, { target: 'notConnected' }],
+        },
+        notConnected: {
+          description: "The card shows 'Connect'.",
+          on: { 'dialog.open': '#providerConnection.loadingFields' },
+        },
+        connected: {
+          description: "The card shows a green 'Connected' mark with 'Edit' and 'Disconnect'.",
+          on: {
+            'dialog.open': '#providerConnection.loadingFields',
+            'disconnect.request': '#providerConnection.confirmingDisconnect',
+          },
+        },
+      },
+    },
+    loadingFields: {
+      description: 'GET /provider/fields: the dialog opens with a spinner; a stored value comes back as its mask.',
+      tags: ['open', 'loading'],
+      invoke: {
+        id: 'loadFields',
+        src: 'loadFields',
+        input: ({ context }) => ({ name: context.name }),
+        onDone: {
+          target: 'editing',
+          actions: assign(({ event }) => ({
+            connected: event.output.connected,
+            connectionId: event.output._id,
+            fields: event.output.keys.map((k) => ({ name: k.name, secret: k.secret })),
+            values: Object.fromEntries(event.output.keys.map((k) => [k.name, k.value])),
+          })),
+        },
+        onError: {
+          target: 'fieldsFailed',
+          actions: { type: 'notify', params: PROVIDER_TOASTS.fieldsFailed },
+        },
+      },
+      on: { 'dialog.close': { target: 'idle', actions: 'forgetForm' } },
+    },
+    fieldsFailed: {
+      description: "The dialog stays open with the error and a 'Retry' button.",
+      tags: ['open', 'fieldsFailed'],
+      on: {
+        'fields.retry': 'loadingFields',
+        'dialog.close': { target: 'idle', actions: 'forgetForm' },
+      },
+    },
+    editing: {
+      description: "'Connect {provider}' or 'Update {provider}': every field is a required text input.",
+      tags: ['open', 'editing'],
+      on: {
+        'field.change': {
+          actions: assign({ values: ({ context, event }) => ({ ...context.values, [event.name]: event.value }) }),
+        },
+        'form.submit': 'validating',
+        'dialog.close': { target: 'idle', actions: 'forgetForm' },
+      },
+    },
+    validating: {
+      description: "Empty fields: the toast 'Missing information' names them and no call is made.",
+      tags: ['open', 'editing'],
+      always: [
+        {
+          guard: 'hasMissingFields',
+          target: 'editing',
+          actions: { type: 'notify', params: ({ context }) => PROVIDER_TOASTS.missing(missingFields(context)) },
+        },
+        { target: 'saving' },
+      ],
+    },
+    saving: {
+      description: 'POST /provider/values (connect) or PUT /provider/{id} (update); an untouched mask keeps the stored secret.',
+      tags: ['open', 'busy'],
+      invoke: {
+        id: 'saveConnection',
+        src: 'saveConnection',
+        input: ({ context }) => ({
+          name: context.name,
+          connectionId: context.connectionId,
+          keys: context.fields.map((f) => ({ name: f.name, value: (context.values[f.name] ?? '').trim() })),
+        }),
+        onDone: [
+          {
+            guard: 'isUpdate',
+            target: 'idle.connected',
+            actions: [{ type: 'notify', params: ({ context }) => PROVIDER_TOASTS.updated(context.label) }, 'forgetForm'],
+          },
+          {
+            target: 'idle.connected',
+            actions: [
+              { type: 'notify', params: ({ context }) => PROVIDER_TOASTS.connected(context.label) },
+              assign({ connected: true, connectionId: ({ event }) => event.output.provider._id }),
+              'forgetForm',
+            ],
+          },
+        ],
+        onError: [
+          {
+            description: 'The dialog and its input stay.',
+            guard: 'isUpdate',
+            target: 'editing',
+            actions: { type: 'notify', params: ({ event }) => PROVIDER_TOASTS.updateFailed(serverMessageOf(event.error)) },
+          },
+          {
+            description: 'The dialog and its input stay.',
+            target: 'editing',
+            actions: { type: 'notify', params: ({ event }) => PROVIDER_TOASTS.connectFailed(serverMessageOf(event.error)) },
+          },
+        ],
+      },
+    },
+    confirmingDisconnect: {
+      description: 'An alert dialog asks to confirm; an outside click does not close it.',
+      tags: ['confirming'],
+      on: {
+        'disconnect.confirm': 'disconnecting',
+        'disconnect.cancel': 'idle.connected',
+      },
+    },
+    disconnecting: {
+      description: 'DELETE /provider/disconnect: the stored secrets are deleted.',
+      tags: ['confirming', 'busy'],
+      invoke: {
+        id: 'disconnect',
+        src: 'disconnect',
+        input: ({ context }) => ({ name: context.name }),
+        onDone: {
+          target: 'idle.notConnected',
+          actions: [
+            { type: 'notify', params: ({ context }) => PROVIDER_TOASTS.disconnected(context.label) },
+            assign({ connected: false, connectionId: null }),
+          ],
+        },
+        onError: {
+          description: 'The confirmation stays open.',
+          target: 'confirmingDisconnect',
+          actions: { type: 'notify', params: ({ event }) => PROVIDER_TOASTS.disconnectFailed(serverMessageOf(event.error)) },
+        },
+      },
+    },
+  },
+});

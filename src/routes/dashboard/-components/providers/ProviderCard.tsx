@@ -1,0 +1,83 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useId } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import type { ProviderName } from '../../../../api/contract/provider';
+import { providerConnectionMachine } from '../../../../machines/providerConnection.machine';
+import { AlertDialog } from '../../../../ui/alert-dialog/alert-dialog';
+import { Button } from '../../../../ui/button/button';
+import { CheckIcon } from '../../../../ui/icons';
+import { ProviderDialog } from './ProviderDialog';
+import { PROVIDER_BLURBS, ProviderLogo } from './ProviderLogo';
+import * as s from './providers.css';
+
+export type ProviderConnectionActor = ActorRefFrom<typeof providerConnectionMachine>;
+
+export interface ProviderCardProps {
+  name: ProviderName;
+  label: string;
+  /** the status the screen knows (GET /provider); the card's machine follows it while no dialog is open */
+  connected: boolean;
+}
+
+/** One provider: its logo, 'Connect', or a green 'Connected' mark with 'Edit' and 'Disconnect'. */
+export function ProviderCard({ name, label, connected }: ProviderCardProps) {
+  const actor = useActorRef(providerConnectionMachine, { input: { name, label, connected } });
+  // the card keeps its look while one of its dialogs is open
+  const isConnected = useSelector(actor, (snap) => snap.context.connected);
+  const confirming = useSelector(actor, (snap) => snap.hasTag('confirming'));
+  const disconnecting = useSelector(actor, (snap) => snap.hasTag('confirming') && snap.hasTag('busy'));
+  const headingId = useId();
+
+  useEffect(() => {
+    actor.send({ type: 'status.sync', connected });
+  }, [actor, connected]);
+
+  return (
+    <article className={s.card} aria-labelledby={headingId}>
+      <div className={s.cardHead}>
+        <ProviderLogo name={name} label={label} />
+        <div className={s.cardHeadText}>
+          <h2 id={headingId} className={s.cardTitle}>
+            {label}
+          </h2>
+          <p className={s.cardText}>{PROVIDER_BLURBS[name]}</p>
+        </div>
+      </div>
+      <div className={s.cardFoot}>
+        {isConnected ? (
+          <>
+            <span className={s.connected}>
+              <CheckIcon size={16} />
+              Connected
+            </span>
+            <div className={s.cardActions}>
+              <Button variant="secondary" size="sm" onClick={() => actor.send({ type: 'disconnect.request' })}>
+                Disconnect
+              </Button>
+              <Button size="sm" onClick={() => actor.send({ type: 'dialog.open' })}>
+                Edit
+              </Button>
+            </div>
+          </>
+        ) : (
+          <div className={s.cardActions}>
+            <Button size="sm" onClick={() => actor.send({ type: 'dialog.open' })}>
+              Connect
+            </Button>
+          </div>
+        )}
+      </div>
+      <ProviderDialog actor={actor} />
+      <AlertDialog
+        open={confirming}
+        onClose={() => actor.send({ type: 'disconnect.cancel' })}
+        onConfirm={() => actor.send({ type: 'disconnect.confirm' })}
+        title={`Disconnect ${label}?`}
+        description={`The stored keys of ${label} will be deleted. Anything that uses them stops working until you connect ${label} again.`}
+        confirmLabel="Disconnect"
+        confirming={disconnecting}
+        confirmingLabel="Disconnecting..."
+      />
+    </article>
+  );
+}

@@ -1,0 +1,234 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
+import { type ApiUser, apiCall, signedInPage, signUpViaApi } from './session.js';
+
+/** Planted credentials: they go to the server in request bodies and must never come back in a response. */
+const SID = 'AC5f2b7e11d04c4a9e8f3b6c2d1e0a9b87';
+const TOKEN = 'tw-auth-7d1c9e5b3a2f4e6d8c0b1a2f3e4d5c6b';
+const NEW_TOKEN = 'tw-auth-rotated-0a1b2c3d4e5f60718293a4b5';
+const PLAIN = [SID, TOKEN, NEW_TOKEN];
+
+let b: TestBrowser;
+let page: Page;
+let user: ApiUser;
+/** every API response body the page received */
+const bodies: { url: string; text: string }[] = [];
+/** every API request the page made, with its body */
+const sent: { method: string; path: string; body: string }[] = [];
+
+beforeAll(async () => {
+  b = await openBrowser();
+  user = await signUpViaApi(b.baseUrl, 'Pat Providers');
+  page = await signedInPage(b, user);
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/api/')) sent.push({ method: r.method(), path: url.pathname, body: r.postData() ?? '' });
+  });
+  page.on('response', async (r) => {
+    if (!new URL(r.url()).pathname.startsWith('/api/')) return;
+    try {
+      bodies.push({ url: r.url(), text: await r.text() });
+    } catch {
+      // a response without a body (redirect, aborted)
+    }
+  });
+});
+
+afterAll(async () => {
+  await b?.close();
+});
+
+const notification = (p: Page, text: string) => p.getByRole('region', { name: 'Notifications' }).getByText(text, { exact: true });
+const card = (p: Page, label: string) => p.getByRole('article', { name: label });
+const grid = (p: Page) => p.getByRole('list', { name: 'Providers' });
+const searchBox = (p: Page) => p.getByRole('searchbox', { name: 'Search providers...' });
+const searchParams = (p: Page) => Object.fromEntries(new URL(p.url()).searchParams);
+const cardNames = (p: Page) => grid(p).getByRole('heading').allTextContents();
+/** Waits for a value (vitest's default poll gives up after 1 s, too short on a busy machine). */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+const posts = () => sent.filter((r) => r.method === 'POST' && r.path === '/api/v1/provider/values');
+
+describe('providers screen in Chromium', () => {
+  it('shows the heading, the text, the search box and the first 9 providers with page 1 of 2', async () => {
+    await page.goto(b.url('/dashboard/providers'));
+    await page.getByRole('heading', { name: 'Providers', level: 1 }).waitFor();
+    await page.getByText('Add keys securely to connect your own Providers within your application.').waitFor();
+    expect(await searchBox(page).getAttribute('placeholder')).toBe('Search providers...');
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(9);
+    expect(await cardNames(page)).toEqual([
+      'Deepgram',
+      'ElevenLabs',
+      'Cartesia',
+      'OpenAI',
+      'Cal.com',
+      'Calendly',
+      'Twilio',
+      'Plivo',
+      'Perplexity',
+    ]);
+    await page.getByText('Page 1 of 2').waitFor();
+    expect(await page.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
+    // the spec sends the status call with an empty name
+    expect(sent.some((r) => r.method === 'GET' && r.path === '/api/v1/provider')).toBe(true);
+    // brand marks from simple-icons where it has them, a lettered mark otherwise
+    expect(await card(page, 'Deepgram').locator('[data-mark="brand"] svg path').count()).toBe(1);
+    expect(await card(page, 'Twilio').locator('[data-mark="lettered"]').textContent()).toBe('T');
+  });
+
+  it('connecting Twilio with an empty field shows "Missing information" and makes no call', async () => {
+    await card(page, 'Twilio').getByRole('button', { name: 'Connect' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Connect Twilio' });
+    await dialog.getByLabel('Account SID', { exact: true }).fill(SID);
+    expect(await dialog.getByLabel('Auth Token', { exact: true }).getAttribute('type')).toBe('password');
+    expect(await dialog.getByLabel('Account SID', { exact: true }).getAttribute('required')).not.toBeNull();
+    await dialog.getByRole('button', { name: 'Connect' }).click();
+    await notification(page, 'Missing information').waitFor();
+    await notification(page, 'Please fill in the following fields: Auth Token').waitFor();
+    expect(posts()).toEqual([]);
+    // the dialog and what was typed stay
+    expect(await dialog.getByLabel('Account SID', { exact: true }).inputValue()).toBe(SID);
+  });
+
+  it('connects with both values: the card turns "Connected" with Edit and Disconnect', async () => {
+    const dialog = page.getByRole('dialog', { name: 'Connect Twilio' });
+    await dialog.getByLabel('Auth Token', { exact: true }).fill(TOKEN);
+    const toggle = dialog.getByRole('button', { name: 'Show Auth Token' });
+    await toggle.click();
+    expect(await dialog.getByLabel('Auth Token', { exact: true }).getAttribute('type')).toBe('text');
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    await toggle.click();
+    expect(await dialog.getByLabel('Auth Token', { exact: true }).getAttribute('type')).toBe('password');
+    await dialog.getByRole('button', { name: 'Connect' }).click();
+    await notification(page, 'Twilio has been successfully connected.').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    expect(posts()).toHaveLength(1);
+    const twilio = card(page, 'Twilio');
+    await twilio.getByRole('button', { name: 'Edit' }).waitFor();
+    await twilio.getByRole('button', { name: 'Disconnect' }).waitFor();
+    expect(await twilio.textContent()).toContain('Connected');
+    expect(await twilio.getByRole('button', { name: 'Connect', exact: true }).count()).toBe(0);
+    // still connected after a reload (the status comes from the server)
+    await page.reload();
+    await card(page, 'Twilio').getByRole('button', { name: 'Edit' }).waitFor();
+  });
+
+  it('Edit shows masks, never the stored values; an untouched mask keeps its secret on update', async () => {
+    await card(page, 'Twilio').getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Update Twilio' });
+    const sid = dialog.getByLabel('Account SID', { exact: true });
+    const token = dialog.getByLabel('Auth Token', { exact: true });
+    await poll(() => sid.inputValue()).toBe('AC5…9b87');
+    expect(await token.inputValue()).toBe('tw-…5c6b');
+    await token.fill(NEW_TOKEN);
+    await dialog.getByRole('button', { name: 'Update' }).click();
+    await notification(page, 'Twilio has been updated.').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    const fields = await apiCall<{ keys: { name: string; value: string }[] }>(
+      b.baseUrl,
+      user,
+      'GET',
+      '/provider/fields?name=twilio',
+    );
+    expect(fields.body.keys.map((k) => k.value)).toEqual(['AC5…9b87', 'tw-…a4b5']);
+  });
+
+  it('disconnects after a confirmation: the card offers "Connect" again', async () => {
+    await card(page, 'Twilio').getByRole('button', { name: 'Disconnect' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Disconnect Twilio?' });
+    await confirm.waitFor();
+    // the card keeps showing 'Connected' behind its confirmation
+    expect(await card(page, 'Twilio').textContent()).toContain('Connected');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await card(page, 'Twilio').getByRole('button', { name: 'Disconnect' }).click();
+    await confirm.getByRole('button', { name: 'Disconnect' }).click();
+    await notification(page, 'Twilio has been disconnected.').waitFor();
+    await card(page, 'Twilio').getByRole('button', { name: 'Connect' }).waitFor();
+    expect(await card(page, 'Twilio').getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    const status = await apiCall<{ data: { name: string; connected: boolean }[] }>(
+      b.baseUrl,
+      user,
+      'GET',
+      '/provider?name=twilio',
+    );
+    expect(status.body.data).toEqual([{ name: 'twilio', connected: false }]);
+  });
+
+  it('no response the page received carried a plain credential', () => {
+    // the credentials did travel to the server...
+    const written = sent.filter((r) => r.method === 'POST' || r.method === 'PUT').map((r) => r.body);
+    expect(written.join('\n')).toContain(TOKEN);
+    expect(written.join('\n')).toContain(NEW_TOKEN);
+    // ...and never came back
+    expect(bodies.length).toBeGreaterThan(10);
+    expect(bodies.filter((r) => PLAIN.some((secret) => r.text.includes(secret))).map((r) => r.url)).toEqual([]);
+  });
+
+  it('search narrows the grid after the debounce and goes back to page 1; no match shows the empty state', async () => {
+    await page.getByRole('button', { name: 'Next' }).click();
+    await poll(() => searchParams(page).page).toBe('2');
+    await poll(() => cardNames(page)).toEqual(['Smallest', 'WhatsApp']);
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+
+    await searchBox(page).fill('cal');
+    await poll(() => searchParams(page)).toEqual({ search: 'cal' });
+    await poll(() => cardNames(page)).toEqual(['Cal.com', 'Calendly']);
+    await page.getByText('Page 1 of 1').waitFor();
+
+    await searchBox(page).fill('no-such-provider');
+    await page.getByRole('heading', { name: 'No providers found' }).waitFor();
+    await page.getByRole('button', { name: 'Clear search' }).click();
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(9);
+    expect(await searchBox(page).inputValue()).toBe('');
+    expect(searchParams(page)).toEqual({});
+  });
+
+  it('the per-page selector offers 9, 12 and 15 and returns to page 1', async () => {
+    await page.getByRole('button', { name: 'Next' }).click();
+    await poll(() => searchParams(page).page).toBe('2');
+    const perPage = page.getByRole('combobox', { name: 'Per page' });
+    await perPage.click();
+    expect(await page.getByRole('option').allTextContents()).toEqual(['9', '12', '15']);
+    await page.getByRole('option', { name: '12' }).click();
+    await poll(() => searchParams(page)).toEqual({ limit: '12' });
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(11);
+    await page.getByText('Page 1 of 1').waitFor();
+    // the URL keeps the choice across a reload
+    await page.reload();
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(11);
+    expect(await page.getByRole('combobox', { name: 'Per page' }).textContent()).toContain('12');
+  });
+
+  it('a page that fails to load shows the toast and the inline message', async () => {
+    await page.route('**/api/v1/user/providers*', (route) => route.fulfill({ status: 500, body: '{}' }));
+    await page.goto(b.url('/dashboard/providers?limit=15'));
+    await notification(page, 'Failed to load providers. Please try again.').waitFor();
+    await page.getByText('Failed to load providers. Please refresh the page and try again.').waitFor();
+    await page.unroute('**/api/v1/user/providers*');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(11);
+  });
+
+  it('a failed status call toasts "Failed to load connection status" and the grid still shows', async () => {
+    await page.route('**/api/v1/provider?name=', (route) => route.fulfill({ status: 500, body: '{}' }));
+    await page.goto(b.url('/dashboard/providers'));
+    await notification(page, 'Failed to load connection status').waitFor();
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(9);
+    await page.unroute('**/api/v1/provider?name=');
+  });
+
+  it('a hand-edited URL falls back: a bad size becomes 9, a page past the end becomes the last page', async () => {
+    await page.goto(b.url('/dashboard/providers?page=99&limit=7'));
+    await poll(() => searchParams(page)).toEqual({ page: '2' });
+    await poll(() => cardNames(page)).toEqual(['Smallest', 'WhatsApp']);
+    await page.goto(b.url('/dashboard/providers?page=abc&search=%7B%7D'));
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(9);
+  });
+
+  it('no request left 127.0.0.1 and no page error', () => {
+    expectOnlyLocalRequests(b.requests);
+    expect(b.pageErrors).toEqual([]);
+  });
+});
