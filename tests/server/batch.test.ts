@@ -328,7 +328,7 @@ describeEachDb('batch calls', (kind) => {
       .where('batch_id', '=', batch._id)
       .execute();
     expect(rows).toEqual([{ phone_number: '+14155550111' }]);
-  });
+  }, 90_000);
 
   it('moves a batch through send, schedule (future only), reschedule and cancel', async () => {
     const a = await company(t());
