@@ -6,21 +6,14 @@
  *   npx tsx bench/agents-api.ts            prints the table and writes the `agentsApi` section of bench/results.json
  *   import { run } from './agents-api.ts'  returns the figures (no file written)
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import * as v from 'valibot';
-import { createApp } from '../server/app.js';
-import { openDatabase } from '../server/db/index.js';
-import { systemClock } from '../server/lib/deps.js';
-import { createLogger } from '../server/lib/logger.js';
 import { docOf, insertAgentRows, newAgentRow } from '../server/routes/agent/agent.repo.js';
 import { SAMPLE_AGENT_PAYLOAD } from '../server/routes/agent/sample-agent.js';
 import { AgentSavePayloadSchema, type AgentSort, agentListParams } from '../src/api/contract/agent.js';
 import { VOICE_MODEL_IDS } from '../src/api/contract/models.js';
+import { benchApp, type Measure, timeRequests } from './lib.js';
 
 export const AGENTS = 10_000;
 export const REQUESTS = 200;
@@ -37,14 +30,7 @@ const UNINDEXED_SORT: AgentSort = [
 const WORDS = ['Care', 'Clinic', 'Nurse', 'Front', 'Desk', 'Billing', 'Reminder', 'Intake', 'Triage', 'Follow-up'];
 const MORE = ['Pharmacy', 'Lab', 'Dental', 'Vision', 'Home', 'Night', 'Morning', 'Weekend', 'Survey', 'Booking'];
 
-export interface Measure {
-  label: string;
-  requests: number;
-  median_ms: number;
-  p95_ms: number;
-  /** rows matching (the `total` the API answered) */
-  total: number;
-}
+export type { Measure };
 export interface AgentsApiBench {
   agents: number;
   database: 'sqlite';
@@ -56,30 +42,9 @@ export interface AgentsApiBench {
   unbudgeted: Measure[];
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-const round = (n: number) => Math.round(n * 100) / 100;
-
 export async function run(): Promise<AgentsApiBench> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-agents-'));
-  const database = await openDatabase({ sqliteFile: path.join(dir, 'bench.sqlite') });
+  const { app, database, headers, accountId, companyId, close } = await benchApp('agents');
   try {
-    const app = createApp({
-      db: database,
-      clock: systemClock,
-      mailer: { send: async () => {} },
-      secrets: { jwtKey: randomBytes(32), masterKey: randomBytes(32) },
-      config: { dataDir: dir, publicUrl: 'http://bench.local' },
-      logger: createLogger('silent'),
-    });
-    const form = new FormData();
-    form.set('name', 'Bench User');
-    form.set('email', `bench-${randomBytes(4).toString('hex')}@example.com`);
-    form.set('password', 'bench password 1234');
-    const reg = await app.request('/api/v1/account/register', { method: 'POST', body: form });
-    const account = (await reg.json()) as { token: string; account: { _id: string; companyId: string } };
-    if (reg.status !== 201) throw new Error(`sign-up failed: ${reg.status} ${JSON.stringify(account)}`);
-    const headers = { Authorization: `Bearer ${account.token}` };
-
     // seed: one transaction, batched inserts; names from two word lists, update times shuffled
     const t0 = performance.now();
     const base = Date.parse('2026-01-01T00:00:00Z');
@@ -101,8 +66,8 @@ export async function run(): Promise<AgentsApiBench> {
         }),
       );
       const row = newAgentRow({
-        companyId: account.account.companyId,
-        accountId: account.account._id,
+        companyId,
+        accountId,
         doc,
         now: new Date(base + i * 1000),
       });
@@ -127,16 +92,9 @@ export async function run(): Promise<AgentsApiBench> {
         return body.data.total;
       };
       const total = await get(1);
-      for (let i = 0; i < 20; i++) await get(1 + (i % pageCount(total))); // warm-up
-      const times: number[] = [];
-      for (let i = 0; i < REQUESTS; i++) {
-        const page = 1 + ((i * 131) % pageCount(total)); // spread over first, middle and last pages
-        const start = performance.now();
-        await get(page);
-        times.push(performance.now() - start);
-      }
-      times.sort((a, b) => a - b);
-      return { label, requests: REQUESTS, median_ms: round(quantile(times, 0.5)), p95_ms: round(quantile(times, 0.95)), total };
+      // spread over first, middle and last pages
+      const timed = await timeRequests((i) => get(1 + ((i * 131) % pageCount(total))), REQUESTS);
+      return { label, requests: REQUESTS, ...timed, total };
     };
     const pagesOf = (total: number) => Math.max(1, Math.ceil(total / LIMIT));
     const measures = [
@@ -161,8 +119,7 @@ export async function run(): Promise<AgentsApiBench> {
       unbudgeted: [unindexed],
     };
   } finally {
-    await database.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 }
 

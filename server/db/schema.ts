@@ -148,18 +148,23 @@ export interface AgentsTable {
   updated_at: string;
 }
 
-/** A number of the platform pool: free when company_id is null, else assigned to that company. */
+/**
+ * A number of the platform: free (the pool) when company_id is null, else assigned to that company.
+ * `origin` 'pool' = the platform's number (deleting returns it to the pool), 'company' = added by the
+ * company itself (deleting removes it).
+ */
 export interface PhoneNumbersTable {
   id: string;
   company_id: string | null;
   account_id: string | null;
+  origin: 'pool' | 'company';
   phone_number: string;
   provider: string;
   phone_number_type: string;
   phone_number_pretty: string;
   area_code: number | null;
   nickname: string | null;
-  termination_uri: string | null;
+  termination_uri: string;
   assistant_id: string | null;
   inbound_agent_id: string | null;
   outbound_agent_id: string | null;
@@ -178,7 +183,10 @@ export interface NumberRequestsTable {
   granted_at: string | null;
 }
 
-/** One call. `time` ISO-8601 UTC, `duration` seconds, `cost` USD, `call_successful` 0/1. */
+/**
+ * One call (append-only; written through insertCalls). `time` ISO-8601 UTC, `duration` seconds, `cost`
+ * USD, `call_successful` 0/1, `phone_number` the company's line (to of inbound, from of outbound calls).
+ */
 export interface CallsTable {
   id: string;
   company_id: string;
@@ -186,12 +194,24 @@ export interface CallsTable {
   time: string;
   from_number: string;
   to_number: string;
+  phone_number: string;
   duration: number;
   type: string;
   cost: number;
   disconnection_reason: string;
   status: string;
   call_successful: number;
+}
+
+/** Calls per company and UTC day for each combination of status, type and phone_number ('*' = any). */
+export interface CallCountsTable {
+  company_id: string;
+  status: string;
+  type: string;
+  phone_number: string;
+  /** yyyy-MM-dd (UTC) */
+  day: string;
+  calls: number;
 }
 
 /** The first answer of a create request, kept per company and Idempotency-Key (server/lib/idempotency.ts). */
@@ -223,5 +243,6 @@ export interface DB {
   phone_numbers: PhoneNumbersTable;
   number_requests: NumberRequestsTable;
   calls: CallsTable;
+  call_counts: CallCountsTable;
   idempotency_keys: IdempotencyKeysTable;
 }

@@ -6,10 +6,14 @@ import { agentRoutes } from './agent/agent.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { batchCallRoutes } from './batch-call/batch-call.routes.js';
 import { billingRoutes } from './billing/billing.routes.js';
+import { callRoutes } from './call/call.routes.js';
 import { companyRoutes } from './company/company.routes.js';
 import { contactRoutes } from './contact/contact.routes.js';
 import { filesRoutes } from './files/files.routes.js';
+import { numberRoutes } from './number/number.routes.js';
+import { phoneRoutes } from './phone/phone.routes.js';
 import { providerRoutes } from './provider/provider.routes.js';
+import { requestRoutes } from './request/request.routes.js';
 import { userRoutes } from './user/user.routes.js';
 
 /** One `api.route()` per resource. Each resource lives in server/routes/<resource>/. */
@@ -24,4 +28,8 @@ export function registerRoutes(api: Hono<AppEnv>, deps: AppDeps): void {
   api.route('/user', userRoutes(deps));
   api.route('/batch-call', batchCallRoutes(deps));
   api.route('/billing', billingRoutes(deps));
+  api.route('/phone', phoneRoutes(deps));
+  api.route('/request', requestRoutes(deps));
+  api.route('/number', numberRoutes(deps));
+  api.route('/call', callRoutes(deps));
 }

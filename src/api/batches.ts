@@ -1,6 +1,5 @@
 /**
- * Typed calls of the batch-call resource (issue 7), with the company's assigned numbers the form offers
- * as From number. Every change (create, upload, send, schedule, cancel) invalidates the `batch` prefix of
+ * Typed calls of the batch-call resource (issue 7). Every change (create, upload, send, schedule, cancel) invalidates the `batch` prefix of
  * the query cache, so the list and the detail on screen reload.
  */
 import { type QueryCache, queryCache } from './cache';
@@ -11,7 +10,6 @@ import {
   BatchListResponseSchema,
   BatchResponseSchema,
   type CreateBatchBody,
-  FromNumbersResponseSchema,
   RecipientsResponseSchema,
   UploadResponseSchema,
 } from './contract/batch';
@@ -89,14 +87,6 @@ export function batchesApi(client: ApiClient, cache: QueryCache) {
 
     cancel: async (id: string, options?: BatchCallOptions) =>
       changed(await client.post(BATCH_PATHS.cancel(id), BatchResponseSchema, undefined, options)),
-
-    /**
-     * The numbers a batch may call from: GET /batch-call/from-numbers, the company's assigned numbers in
-     * the shape of GET /phone/assigned, from the same rows the create checks. (GET /phone/assigned is the
-     * numbers API's, not on this branch yet; either answers the same.)
-     */
-    fromNumbers: (options?: BatchCallOptions) =>
-      cache.load('batch:from-numbers', () => client.get(BATCH_PATHS.fromNumbers, FromNumbersResponseSchema, options)),
   };
 }
 

@@ -8,16 +8,19 @@ import {
   type CreateBatchBody,
   CreateBatchBodySchema,
   checkRecipientsFile,
-  type FromNumber,
   type SendMode,
 } from '../api/contract/batch';
 import { CONCURRENCY_LIMIT_DEFAULT } from '../api/contract/billing';
 import { newIdempotencyKey } from '../api/contract/idempotency';
+import { PHONE_LIST_LIMIT_MAX, type PhoneNumber } from '../api/contract/phone';
 import { isApiError } from '../api/errors';
+import { phone } from '../api/phone';
 import { parseRecipientsFile, type RecipientsSummary, type RecipientsTable } from '../recipients';
 import { toast } from '../ui/toast/toast';
 
 export type BatchField = 'name' | 'fromNumber' | 'scheduledAt';
+/** What the From select shows of an assigned number. */
+export type FromNumber = Pick<PhoneNumber, '_id' | 'phone' | 'provider'>;
 export type BatchFormErrors = Partial<Record<BatchField | 'recipients', string>>;
 export type BatchIntent = 'draft' | 'send';
 
@@ -32,6 +35,8 @@ export interface BatchCallContext {
   errors: BatchFormErrors;
   /** the company's assigned numbers (the From options) and its concurrency limit */
   numbers: FromNumber[];
+  /** how many numbers the company has (the select shows the first PHONE_LIST_LIMIT_MAX) */
+  numbersTotal: number;
   concurrencyLimit: number;
   /** the picked file (read in a worker, uploaded on save) */
   file: File | null;
@@ -72,6 +77,7 @@ export type BatchCallEvent =
 
 export interface BatchOptions {
   numbers: FromNumber[];
+  numbersTotal: number;
   concurrencyLimit: number;
 }
 
@@ -158,7 +164,7 @@ const finish = (target: 'saved' | 'scheduled' | 'sent', title: string, descripti
 
 /**
  * The 'Create a batch call' form. Four regions run side by side:
- * - `options`: the From numbers (the company's assigned numbers) and the concurrency limit of the estimate;
+ * - `options`: the From numbers (GET /phone/assigned) and the concurrency limit of the estimate;
  * - `timing`: the 'Send Now' / 'Schedule' radio;
  * - `recipients`: the CSV, checked (size, type) then read in a Web Worker with progress;
  * - `form`: editing -> validating -> saving (a draft) -> saved, or -> sending -> scheduled / sent.
@@ -174,11 +180,15 @@ export const batchCallMachine = setup({
   },
   actors: {
     loadOptions: fromPromise<BatchOptions>(async ({ signal }) => {
-      const [numbers, limits] = await Promise.all([
-        batches.fromNumbers({ notify: false, signal }),
+      const [assigned, limits] = await Promise.all([
+        phone.assigned({ page: 0, limit: PHONE_LIST_LIMIT_MAX }, { notify: false, signal }),
         billing.limits({ notify: false, signal }),
       ]);
-      return { numbers: numbers.data.numbers, concurrencyLimit: limits.limits.concurrencyLimit };
+      return {
+        numbers: assigned.data.numbers.map((n) => ({ _id: n._id, phone: n.phone, provider: n.provider })),
+        numbersTotal: assigned.data.total,
+        concurrencyLimit: limits.limits.concurrencyLimit,
+      };
     }),
     parseRecipients: fromCallback<BatchCallEvent, { file: File }>(({ input, sendBack }) =>
       parseRecipientsFile(input.file, {
@@ -228,6 +238,7 @@ export const batchCallMachine = setup({
     values: { name: '', fromNumber: '', scheduledAt: '' },
     errors: {},
     numbers: [],
+    numbersTotal: 0,
     concurrencyLimit: CONCURRENCY_LIMIT_DEFAULT,
     file: null,
     fileError: null,
@@ -254,6 +265,7 @@ export const batchCallMachine = setup({
               target: 'ready',
               actions: assign(({ context, event }) => ({
                 numbers: event.output.numbers,
+                numbersTotal: event.output.numbersTotal,
                 concurrencyLimit: event.output.concurrencyLimit,
                 // one number: nothing to choose
                 values:

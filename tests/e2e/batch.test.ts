@@ -4,8 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
-import { insertAssignedNumber } from './seed-db.js';
-import { type ApiUser, apiCall, signedInPage, signUpViaApi } from './session.js';
+import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
  * Issue 7, batch calls in Chromium: the empty state, the full-screen form, refused files, a CSV of 1,000
@@ -31,8 +30,7 @@ function recipientsCsv(): string {
 beforeAll(async () => {
   b = await openBrowser();
   user = await signUpViaApi(b.baseUrl, 'Bo Batch');
-  // TODO(numbers API): create the number with `POST /number/create` once the numbers branch is merged.
-  insertAssignedNumber(user.companyId, FROM);
+  await createNumberViaApi(b.baseUrl, user, FROM);
   page = await signedInPage(b, user);
 });
 

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
-import { insertAssignedNumber, insertCalls } from './seed-db.js';
-import { type ApiUser, apiCall, signedInPage, signUpViaApi } from './session.js';
+import { insertCalls } from './seed-db.js';
+import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
  * Issue 7, billing in Chromium: this month's statement computed from the company's calls and number,
@@ -21,9 +21,9 @@ beforeAll(async () => {
   user = await signUpViaApi(b.baseUrl, 'Bea Billing');
   const agents = await apiCall<{ data: { agents: { _id: string; agent_name: string }[] } }>(b.baseUrl, user, 'GET', '/agent');
   const agent = agents.body.data.agents[0];
-  insertAssignedNumber(user.companyId, '+14155550161');
+  await createNumberViaApi(b.baseUrl, user, '+14155550161');
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1, 1));
-  insertCalls(user.companyId, [
+  await insertCalls(user.companyId, '+14155550161', [
     { time: first, duration: 120, cost: 0.5, agentId: agent?._id },
     { time: first, duration: 60, cost: 0.25 },
   ]);

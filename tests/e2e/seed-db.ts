@@ -1,39 +1,13 @@
 /**
- * Rows an e2e test writes straight into the running server's SQLite file (DATA_DIR/parley.sqlite, see
- * scripts/lib/server.mjs): call records, which only dialling produces, and phone numbers.
- *
- * TODO(numbers API): phone numbers belong to the numbers API (`POST /number/create`), being built on
- * another branch; once it is merged, create the test's number through it instead of this insert.
+ * Call records for an e2e test, which only dialling produces: written into the running server's SQLite
+ * file (DATA_DIR/parley.sqlite, see scripts/lib/server.mjs) through the calls repository, the one write
+ * path of the calls table and its counts.
  */
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { inject } from 'vitest';
+import { openDatabase } from '../../server/db/index.js';
 import { newId } from '../../server/lib/ids.js';
-
-function withDb<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(path.join(inject('dataDir'), 'parley.sqlite'));
-  db.pragma('busy_timeout = 5000');
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
-
-/** Assigns a number of the pool to `companyId`. */
-export function insertAssignedNumber(companyId: string, phone: string, provider = 'twilio'): string {
-  const id = newId();
-  const now = new Date().toISOString();
-  withDb((db) =>
-    db
-      .prepare(
-        `insert into phone_numbers (id, company_id, phone_number, provider, phone_number_type, phone_number_pretty,
-           assigned_at, created_at, updated_at) values (?, ?, ?, ?, 'local', ?, ?, ?, ?)`,
-      )
-      .run(id, companyId, phone, provider, phone, now, now, now),
-  );
-  return id;
-}
+import { insertCalls as storeCalls } from '../../server/routes/call/call.repo.js';
 
 export interface E2eCall {
   time: Date;
@@ -42,15 +16,28 @@ export interface E2eCall {
   agentId?: string | null;
 }
 
-export function insertCalls(companyId: string, calls: E2eCall[]): void {
-  withDb((db) => {
-    const insert = db.prepare(
-      `insert into calls (id, company_id, agent_id, time, from_number, to_number, duration, type, cost,
-         disconnection_reason, status, call_successful) values (?, ?, ?, ?, '+14155550100', '+14155550199', ?, 'outbound', ?,
-         'user_hangup', 'ended', 1)`,
+export async function insertCalls(companyId: string, line: string, calls: E2eCall[]): Promise<void> {
+  const database = await openDatabase({ sqliteFile: path.join(inject('dataDir'), 'parley.sqlite'), migrate: false });
+  try {
+    await storeCalls(
+      database.db,
+      calls.map((c) => ({
+        id: newId(),
+        company_id: companyId,
+        agent_id: c.agentId ?? null,
+        time: c.time.toISOString(),
+        from_number: line,
+        to_number: '+14155550199',
+        phone_number: line,
+        duration: c.duration,
+        type: 'outbound',
+        cost: c.cost,
+        disconnection_reason: 'user_hangup',
+        status: 'ended',
+        call_successful: 1,
+      })),
     );
-    db.transaction(() => {
-      for (const c of calls) insert.run(newId(), companyId, c.agentId ?? null, c.time.toISOString(), c.duration, c.cost);
-    })();
-  });
+  } finally {
+    await database.close();
+  }
 }

@@ -8,6 +8,7 @@ import {
   type BatchCallEvent,
   type BatchOptions,
   batchCallMachine,
+  type FromNumber,
   type PersistInput,
 } from '../../src/machines/batchCall.machine.js';
 import type { RecipientsSummary } from '../../src/recipients/parser.js';
@@ -18,7 +19,7 @@ const file = (name: string, size: number, type = 'text/csv') => ({ name, size, t
 const GOOD = file('recipients.csv', 1000);
 const BIG = file('huge.csv', BATCH_CSV_MAX_BYTES + 1);
 const FUTURE = '2099-01-01T09:00';
-const NUMBER = { _id: 'n1', phone: '+14155550101', provider: 'twilio' };
+const NUMBER: FromNumber = { _id: 'n1', phone: '+14155550101', provider: 'twilio' };
 const summary = (valid: number): RecipientsSummary => ({
   columns: ['phone_number'],
   phoneIndex: 0,
@@ -57,7 +58,10 @@ function events(s: AnyMachineSnapshot): ModelEvent[] {
   if (!s.matches({ options: 'ready' })) {
     return [
       { type: 'options.retry' },
-      { type: 'xstate.done.actor.loadOptions', output: { numbers: [NUMBER], concurrencyLimit: 5 } satisfies BatchOptions },
+      {
+        type: 'xstate.done.actor.loadOptions',
+        output: { numbers: [NUMBER], numbersTotal: 1, concurrencyLimit: 5 } satisfies BatchOptions,
+      },
       { type: 'xstate.error.actor.loadOptions', error: new ApiError({ kind: 'network' }) },
     ];
   }
@@ -130,7 +134,7 @@ function form(persist: (input: PersistInput) => Promise<Batch>) {
   const actor = createActor(
     batchCallMachine.provide({
       actors: {
-        loadOptions: fromPromise<BatchOptions>(async () => ({ numbers: [NUMBER], concurrencyLimit: 5 })),
+        loadOptions: fromPromise<BatchOptions>(async () => ({ numbers: [NUMBER], numbersTotal: 1, concurrencyLimit: 5 })),
         parseRecipients: fromCallback<BatchCallEvent, { file: File }>(({ sendBack }) => {
           sendBack({ type: 'recipients.progress', loaded: 1000, size: 1000 });
           sendBack({ type: 'recipients.parsed', summary: summary(3), table });
@@ -236,7 +240,7 @@ describe('batchCall behaviour', () => {
     const slow = createActor(
       batchCallMachine.provide({
         actors: {
-          loadOptions: fromPromise<BatchOptions>(async () => ({ numbers: [NUMBER], concurrencyLimit: 5 })),
+          loadOptions: fromPromise<BatchOptions>(async () => ({ numbers: [NUMBER], numbersTotal: 1, concurrencyLimit: 5 })),
           parseRecipients: fromCallback(() => () => {}),
         },
         actions: { notify: () => {} },

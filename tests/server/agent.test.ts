@@ -1,4 +1,6 @@
+import * as v from 'valibot';
 import { expect, it } from 'vitest';
+import { docOf, insertAgentRows, newAgentRow, SEARCH_FIRST_READ } from '../../server/routes/agent/agent.repo.js';
 import { onAgentDeleted } from '../../server/services/agent-hooks.js';
 import {
   AGENT_EDITOR_FORM_DEFAULTS,
@@ -7,6 +9,7 @@ import {
   type AgentEditorInput,
   type AgentListItem,
   type AgentSavePayloadInput,
+  AgentSavePayloadSchema,
   editorFormToSavePayload,
 } from '../../src/api/contract/agent.js';
 import { signUp } from './auth-helpers.js';
@@ -215,6 +218,41 @@ describeEachDb('agents', (kind) => {
     // URL-encoded by hand
     const raw = await call(t(), 'GET', '/agent?search=50%25%20off', { token });
     expect(names(raw)).toEqual(['50% off']);
+  });
+
+  it('a search answers the same pages and total on both sides of its first read', async () => {
+    const { token, companyId, accountId } = await emptyCompany(t());
+    const doc = docOf(v.parse(AgentSavePayloadSchema, payload('x')));
+    const now = t().clock.now();
+    // SEARCH_FIRST_READ + 5 matches and 7 others, inserted directly (many agents, quickly)
+    const name = (i: number) => (i < SEARCH_FIRST_READ + 5 ? `Match ${String(i).padStart(3, '0')}` : `Other ${i}`);
+    const rows = Array.from({ length: SEARCH_FIRST_READ + 12 }, (_, i) =>
+      newAgentRow({ companyId, accountId, doc: { ...doc, name: name(i) }, now: new Date(now.getTime() + i) }),
+    );
+    await insertAgentRows(t().deps.db.db, rows);
+    const sort = '{"agent_name":1}';
+    const page = async (search: string, p: number, limit = 10) =>
+      (await list(t(), token, { search, page: String(p), limit: String(limit), sort })).body.data;
+    const expected = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => name(from + i));
+
+    // more matches than the first read: the total comes from the count
+    const first = await page('match', 1);
+    expect(first.total).toBe(SEARCH_FIRST_READ + 5);
+    expect(first.agents.map((a: Agent) => a.agent_name)).toEqual(expected(0, 10));
+    const lastInRead = await page('match', SEARCH_FIRST_READ / 10);
+    expect(lastInRead.agents.map((a: Agent) => a.agent_name)).toEqual(expected(SEARCH_FIRST_READ - 10, SEARCH_FIRST_READ));
+    const beyond = await page('match', SEARCH_FIRST_READ / 10 + 1);
+    expect(beyond.total).toBe(SEARCH_FIRST_READ + 5);
+    expect(beyond.agents.map((a: Agent) => a.agent_name)).toEqual(expected(SEARCH_FIRST_READ, SEARCH_FIRST_READ + 5));
+    // exactly as many matches as the first read, and fewer
+    const exact = await page('match 0', 1, 100);
+    expect(exact.total).toBe(100);
+    expect(exact.agents).toHaveLength(100);
+    const few = await page('match 10', 2, 3);
+    expect(few.total).toBe(5);
+    expect(few.agents.map((a: Agent) => a.agent_name)).toEqual(['Match 103', 'Match 104']);
+    // past the end of a few-match search: no rows, the right total
+    expect(await page('match 10', 3, 3)).toEqual({ agents: [], total: 5 });
   });
 
   it('sorts over several keys in key order, names case-insensitively', async () => {

@@ -123,30 +123,6 @@ describeEachDb('batch calls', (kind) => {
     expect(res.headers.get('Idempotent-Replayed')).toBeNull();
   });
 
-  it('offers the company’s own assigned numbers as From numbers', async () => {
-    const a = await company(t());
-    const extra = await insertNumber(t(), a.companyId, '+14155550100', { provider: 'plivo' });
-    await company(t(), '+14155550202');
-    await insertNumber(t(), null, '+14155550303');
-    const res = await call(t(), 'GET', '/batch-call/from-numbers', { token: a.token });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      success: true,
-      data: {
-        numbers: [
-          { _id: extra, phone: '+14155550100', provider: 'plivo' },
-          { _id: expect.any(String), phone: FROM, provider: 'twilio' },
-        ],
-        total: 2,
-      },
-    });
-    const none = await signUp(t());
-    expect((await call(t(), 'GET', '/batch-call/from-numbers', { token: none.token })).body.data).toEqual({
-      numbers: [],
-      total: 0,
-    });
-  });
-
   it('validates the create body and the Idempotency-Key header', async () => {
     const a = await company(t());
     const b = await company(t(), '+14155550202');
@@ -477,7 +453,6 @@ describeEachDb('batch calls', (kind) => {
     const id = '0123456789abcdef01234567';
     const routes: [string, string][] = [
       ['GET', '/batch-call'],
-      ['GET', '/batch-call/from-numbers'],
       ['POST', '/batch-call'],
       ['GET', `/batch-call/${id}`],
       ['GET', `/batch-call/${id}/recipients`],

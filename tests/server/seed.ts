@@ -1,41 +1,34 @@
 /**
- * Rows the server suite writes straight into the tables of migration 004 (phone numbers and calls have
- * no create endpoint of their own in these tests: calls come from dialling, numbers from the pool).
+ * Rows the billing and batch suites need that no endpoint of theirs makes: numbers of the pool assigned
+ * to a company (as a granted request leaves them) and call records (which only dialling produces). They go
+ * through the numbers and calls repositories, the one write path of those tables.
  */
+
 import { newId } from '../../server/lib/ids.js';
+import { insertCalls as storeCalls } from '../../server/routes/call/call.repo.js';
+import { insertNumberRows, poolNumberRow } from '../../server/routes/number/number.repo.js';
+import { areaCodeOf, type PhoneProvider } from '../../src/api/contract/phone.js';
 import type { TestApp } from './helpers.js';
 
-/** A number of the pool assigned to `companyId` (null = free) on `assignedAt`. */
+/** A number of the pool, assigned to `companyId` on `assignedAt` (null = left free). */
 export async function insertNumber(
   t: TestApp,
   companyId: string | null,
   phone: string,
-  opts: { assignedAt?: string; createdAt?: string; provider?: string } = {},
+  opts: { assignedAt?: string; createdAt?: string; provider?: PhoneProvider } = {},
 ): Promise<string> {
-  const id = newId();
   const created = opts.createdAt ?? '2026-01-01T00:00:00.000Z';
-  await t.deps.db.db
-    .insertInto('phone_numbers')
-    .values({
-      id,
-      company_id: companyId,
-      account_id: null,
-      phone_number: phone,
-      provider: opts.provider ?? 'twilio',
-      phone_number_type: 'local',
-      phone_number_pretty: phone,
-      area_code: null,
-      nickname: null,
-      termination_uri: null,
-      assistant_id: null,
-      inbound_agent_id: null,
-      outbound_agent_id: null,
-      assigned_at: companyId ? (opts.assignedAt ?? created) : null,
-      created_at: created,
-      updated_at: created,
-    })
-    .execute();
-  return id;
+  const row = poolNumberRow({
+    phone,
+    provider: opts.provider ?? 'twilio',
+    type: 'local',
+    areaCode: areaCodeOf(phone),
+    now: new Date(created),
+  });
+  row.company_id = companyId;
+  row.assigned_at = companyId ? (opts.assignedAt ?? created) : null;
+  await insertNumberRows(t.deps.db.db, [row]);
+  return row.id;
 }
 
 export interface SeedCall {
@@ -48,28 +41,26 @@ export interface SeedCall {
   agentId?: string | null;
 }
 
-/** Call records of `companyId`. */
+/** Call records of `companyId` (outbound, ended, from +14155550100). */
 export async function insertCalls(t: TestApp, companyId: string, calls: SeedCall[]): Promise<void> {
-  if (calls.length === 0) return;
-  await t.deps.db.db
-    .insertInto('calls')
-    .values(
-      calls.map((c) => ({
-        id: newId(),
-        company_id: companyId,
-        agent_id: c.agentId ?? null,
-        time: c.time,
-        from_number: '+14155550100',
-        to_number: '+14155550199',
-        duration: c.duration,
-        type: 'outbound',
-        cost: c.cost,
-        disconnection_reason: 'user_hangup',
-        status: 'ended',
-        call_successful: 1,
-      })),
-    )
-    .execute();
+  await storeCalls(
+    t.deps.db.db,
+    calls.map((c) => ({
+      id: newId(),
+      company_id: companyId,
+      agent_id: c.agentId ?? null,
+      time: c.time,
+      from_number: '+14155550100',
+      to_number: '+14155550199',
+      phone_number: '+14155550100',
+      duration: c.duration,
+      type: 'outbound',
+      cost: c.cost,
+      disconnection_reason: 'user_hangup',
+      status: 'ended',
+      call_successful: 1,
+    })),
+  );
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary shapes

@@ -15,7 +15,7 @@ import { JSON_BODY_MAX, limitBody } from '../../lib/body-limit.js';
 import type { AppDeps, MailMessage } from '../../lib/deps.js';
 import { HttpError, jsonBody, parseWith } from '../../lib/http.js';
 import { newId } from '../../lib/ids.js';
-import { runCompanyCreated } from '../../services/company-hooks.js';
+import { insertCompanyWithAccount } from '../../services/accounts.js';
 import { dummyHash, hashPassword, isCommonPassword, needsRehash, verifyPassword } from '../../services/passwords.js';
 import { clear, enforce, hit, LIMITS } from '../../services/ratelimit.js';
 import { revokeAccountSessions, revokeSession, startSession } from '../../services/sessions.js';
@@ -111,24 +111,16 @@ export function accountRoutes(deps: AppDeps) {
     let session: Awaited<ReturnType<typeof startSession>>;
     try {
       session = await db.transaction().execute(async (trx) => {
-        const at = now.toISOString();
-        await trx
-          .insertInto('companies')
-          .values({ id: companyId, name: `${fields.name}'s company`, created_at: at })
-          .execute();
-        await trx
-          .insertInto('accounts')
-          .values({
-            id: accountId,
-            company_id: companyId,
-            name: fields.name,
-            email,
-            password_hash: passwordHash,
-            photo: photoName,
-            created_at: at,
-            updated_at: at,
-          })
-          .execute();
+        await insertCompanyWithAccount(trx, {
+          companyId,
+          accountId,
+          companyName: `${fields.name}'s company`,
+          name: fields.name,
+          email,
+          passwordHash,
+          photo: photoName,
+          now,
+        });
         if (photo && photoName) {
           await trx
             .insertInto('files')
@@ -140,11 +132,10 @@ export function accountRoutes(deps: AppDeps) {
               kind: 'photo',
               mime_type: photo.type,
               size: photo.bytes.length,
-              created_at: at,
+              created_at: now.toISOString(),
             })
             .execute();
         }
-        await runCompanyCreated(trx, { companyId, accountId, now });
         return startSession(deps, { accountId, companyId }, sessionMeta(c, deps), trx);
       });
     } catch (e) {

@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
 import {
   AGENT_EDITOR_DEFAULTS,
   type Agent,
@@ -119,8 +119,17 @@ const SORT_COLUMNS = {
   voice_model: 'voice_model',
 } as const satisfies Record<AgentSortField, keyof AgentsTable>;
 
-/** `%term%` for LIKE with the wildcards of the term escaped (ESCAPE '\'). */
-const containsPattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+/**
+ * "Name contains term": a plain substring test on the lowercased name (`instr` on SQLite, `strpos` on
+ * PostgreSQL), so `%`, `_` and `\` in a search are literal with no escaping, and no LIKE pattern
+ * matcher runs per row.
+ */
+function nameContains(db: Kysely<DB>, term: string) {
+  const needle = term.toLowerCase();
+  return db.getExecutor().adapter instanceof PostgresAdapter
+    ? sql<boolean>`strpos(agent_name_lower, ${needle}) > 0`
+    : sql<boolean>`instr(agent_name_lower, ${needle}) > 0`;
+}
 
 /**
  * The list's total order: the requested keys, then (unless a timestamp key was given) the update
@@ -137,10 +146,20 @@ export function totalOrder(sort: AgentSort): [column: keyof AgentsTable, desc: b
   return keys;
 }
 
+/** A search's first read: enough ids to answer the first pages and, with few matches, the total. */
+export const SEARCH_FIRST_READ = 100;
+
 /**
  * One page of a company's agents (search: case-insensitive substring of the name). Two steps: the
  * page's ids come from a covering index (deep OFFSETs never read the large `doc`), then those rows
  * are read by id.
+ *
+ * A substring search cannot seek an index: both the page and the count test every index entry of
+ * the company (with few matches the LIMIT never stops the walk early). So the test per entry is a
+ * plain substring search (`nameContains`), not a LIKE pattern match, and a search within the first
+ * SEARCH_FIRST_READ rows reads up to that many ids in order first: when the matches are fewer (the
+ * slow few-match case), that one walk answers both the page and the total, and the count query only
+ * runs for searches with more matches (whose walk for the ids stopped early).
  */
 export async function listAgents(
   db: Kysely<DB>,
@@ -148,17 +167,22 @@ export async function listAgents(
   q: AgentListQuery,
 ): Promise<{ agents: AgentListItem[]; total: number }> {
   let base = db.selectFrom('agents').where('company_id', '=', companyId);
-  if (q.search) base = base.where(sql<boolean>`agent_name_lower like ${containsPattern(q.search)} escape '\\'`);
+  if (q.search) base = base.where(nameContains(db, q.search));
+  const count = async () => Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 
-  let page = base.select('id');
-  for (const [column, desc] of totalOrder(q.sort)) page = page.orderBy(column, desc ? 'desc' : 'asc');
-  page = page.limit(q.limit).offset((q.page - 1) * q.limit);
+  let ordered = base.select('id');
+  for (const [column, desc] of totalOrder(q.sort)) ordered = ordered.orderBy(column, desc ? 'desc' : 'asc');
+  const offset = (q.page - 1) * q.limit;
 
-  const [ids, count] = await Promise.all([
-    page.execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  const total = Number(count.n);
+  let ids: { id: string }[];
+  let total: number;
+  if (q.search && offset + q.limit <= SEARCH_FIRST_READ) {
+    const first = await ordered.limit(SEARCH_FIRST_READ + 1).execute();
+    ids = first.slice(offset, offset + q.limit);
+    total = first.length <= SEARCH_FIRST_READ ? first.length : await count();
+  } else {
+    [ids, total] = await Promise.all([ordered.limit(q.limit).offset(offset).execute(), count()]);
+  }
   if (ids.length === 0) return { agents: [], total };
   // by primary key only: the ids were chosen within the company a moment ago
   const rows = await db

@@ -28,8 +28,8 @@ import { idempotent } from '../../lib/idempotency.js';
 import { newId } from '../../lib/ids.js';
 import type { AppEnv } from '../../types.js';
 import { billingLimits, committedSpend } from '../billing/billing.service.js';
+import { isAssignedNumber } from './assigned-number.js';
 import { ingestRecipients, TooLargeError } from './batch.ingest.js';
-import { fromNumbers, isAssignedNumber } from './from-numbers.js';
 
 type Row = BatchCallsTable;
 
@@ -196,12 +196,6 @@ export function batchCallRoutes(deps: AppDeps) {
       throw e;
     }
     return ok(c, { msg: BATCH_MESSAGES.created, batch: toBatch(row) }, 201);
-  });
-
-  // the From options of the form (declared before /:id)
-  r.get('/from-numbers', async (c) => {
-    const numbers = await fromNumbers(deps, c.get('auth').companyId);
-    return ok(c, { data: { numbers, total: numbers.length } });
   });
 
   r.get('/:id', async (c) => {

@@ -227,7 +227,7 @@ export async function statements(deps: AppDeps, companyId: string): Promise<Stat
   const firstMonths = [company?.created_at.slice(0, 7) ?? current, ...calls.keys()].filter((m) => m <= current).sort();
   let month = firstMonths[0] ?? current;
   if (month < addMonths(current, -(MAX_MONTHS - 1))) month = addMonths(current, -(MAX_MONTHS - 1));
-  // a number counts from the month it was assigned to the company (numbers created for it: their creation)
+  // a number is billed from the month the company got it (a pool number was created long before)
   const numberMonths = numbers.map((n) => (n.assigned_at ?? n.created_at).slice(0, 7));
   const out: Statement[] = [];
   for (; month <= current; month = addMonths(month, 1)) {

@@ -14,7 +14,8 @@
  * repeats create one batch. The batch also keeps its key for good (a unique index), so a key sent again
  * after the middleware has forgotten it still never creates a second batch (422).
  *
- * Other paths: GET /batch-call/from-numbers (the From options), GET /batch-call?page&limit&status (page 1-based), GET /batch-call/:id (with the first
+ * The From number is one of the company's assigned numbers (GET /phone/assigned offers them).
+ * Other paths: GET /batch-call?page&limit&status (page 1-based), GET /batch-call/:id (with the first
  * RECIPIENTS_PREVIEW recipients), GET /batch-call/:id/recipients?page&limit, GET /batch-call/template.csv
  * (public: the template holds no data).
  */
@@ -334,23 +335,8 @@ export const UploadResponseSchema = v.object({
 });
 export type UploadResponse = v.InferOutput<typeof UploadResponseSchema>;
 
-/**
- * GET /batch-call/from-numbers: the numbers a batch may call from (the company's assigned numbers), in
- * the shape of GET /phone/assigned (spec section 7).
- */
-export const FromNumbersResponseSchema = v.object({
-  success: v.boolean(),
-  data: v.object({
-    numbers: v.array(v.object({ _id: v.string(), phone: v.string(), provider: v.string() })),
-    total: v.number(),
-  }),
-});
-export type FromNumbersResponse = v.InferOutput<typeof FromNumbersResponseSchema>;
-export type FromNumber = FromNumbersResponse['data']['numbers'][number];
-
 export const BATCH_PATHS = {
   list: '/batch-call',
-  fromNumbers: '/batch-call/from-numbers',
   create: '/batch-call',
   template: '/batch-call/template.csv',
   one: (id: string) => `/batch-call/${encodeURIComponent(id)}`,

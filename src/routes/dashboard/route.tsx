@@ -83,7 +83,7 @@ function DashboardLayout() {
             <Link
               key={to}
               to={to}
-              activeOptions={{ exact: exact ?? false }}
+              activeOptions={{ exact: exact ?? false, includeSearch: false }}
               className={s.navItem}
               title={open ? undefined : label}
               onClick={collapseIfFloating}

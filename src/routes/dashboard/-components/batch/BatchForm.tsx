@@ -3,7 +3,7 @@ import { format } from 'date-fns';
 import { type FormEvent, useEffect, useState } from 'react';
 import { API_BASE_URL } from '../../../../api/client';
 import { BATCH_CSV_MAX_BYTES, BATCH_DIAL_COST, BATCH_PATHS, type Batch, batchEstimate } from '../../../../api/contract/batch';
-import { type BatchField, batchCallMachine } from '../../../../machines/batchCall.machine';
+import { type BatchField, batchCallMachine, type FromNumber } from '../../../../machines/batchCall.machine';
 import { AlertDialog } from '../../../../ui/alert-dialog/alert-dialog';
 import { Button } from '../../../../ui/button/button';
 import { Dialog } from '../../../../ui/dialog/dialog';
@@ -91,6 +91,7 @@ export function BatchForm({ onClose, onDone }: { onClose: () => void; onDone: (b
             value={values.fromNumber}
             error={errors.fromNumber}
             numbers={numbers}
+            total={snap.context.numbersTotal}
             state={snap.matches({ options: 'loading' }) ? 'loading' : snap.matches({ options: 'failed' }) ? 'failed' : 'ready'}
             disabled={busy}
             onChange={(value) => actor.send({ type: 'field.change', field: 'fromNumber', value })}
@@ -162,6 +163,7 @@ function FromNumberSelect({
   value,
   error,
   numbers,
+  total,
   state,
   disabled,
   onChange,
@@ -169,7 +171,8 @@ function FromNumberSelect({
 }: {
   value: string;
   error: string | undefined;
-  numbers: { _id: string; phone: string; provider: string }[];
+  numbers: FromNumber[];
+  total: number;
   state: 'loading' | 'failed' | 'ready';
   disabled: boolean;
   onChange: (value: string) => void;
@@ -180,7 +183,9 @@ function FromNumberSelect({
       ? 'Loading your numbers…'
       : state === 'ready' && numbers.length === 0
         ? 'You have no assigned number yet: request one in Phone Numbers.'
-        : undefined;
+        : total > numbers.length
+          ? `The first ${numbers.length} of your ${total} numbers.`
+          : undefined;
   return (
     <div className={s.fieldset}>
       <Select

@@ -1,0 +1,95 @@
+/**
+ * What the API benchmarks share: an app on a fresh SQLite file with one signed-up company, and the
+ * timing of a series of requests (median and p95).
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createApp } from '../server/app.js';
+import { type AppDatabase, openDatabase } from '../server/db/index.js';
+import { systemClock } from '../server/lib/deps.js';
+import { createLogger } from '../server/lib/logger.js';
+
+export interface BenchApp {
+  app: ReturnType<typeof createApp>;
+  database: AppDatabase;
+  /** Authorization header of the signed-up account */
+  headers: Record<string, string>;
+  accountId: string;
+  companyId: string;
+  /** closes the database and removes its directory */
+  close(): Promise<void>;
+}
+
+/** createApp on a fresh SQLite file in a temporary directory, with one company signed up through the API. */
+export async function benchApp(name: string): Promise<BenchApp> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `parley-bench-${name}-`));
+  const database = await openDatabase({ sqliteFile: path.join(dir, 'bench.sqlite') });
+  const close = async () => {
+    await database.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const app = createApp({
+      db: database,
+      clock: systemClock,
+      mailer: { send: async () => {} },
+      secrets: { jwtKey: randomBytes(32), masterKey: randomBytes(32) },
+      config: { dataDir: dir, publicUrl: 'http://bench.local' },
+      logger: createLogger('silent'),
+    });
+    const form = new FormData();
+    form.set('name', 'Bench User');
+    form.set('email', `bench-${randomBytes(4).toString('hex')}@example.com`);
+    form.set('password', 'bench password 1234');
+    const reg = await app.request('/api/v1/account/register', { method: 'POST', body: form });
+    const account = (await reg.json()) as { token: string; account: { _id: string; companyId: string } };
+    if (reg.status !== 201) throw new Error(`sign-up failed: ${reg.status} ${JSON.stringify(account)}`);
+    return {
+      app,
+      database,
+      headers: { Authorization: `Bearer ${account.token}` },
+      accountId: account.account._id,
+      companyId: account.account.companyId,
+      close,
+    };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/** One timed series of a benchmark. */
+export interface Measure {
+  label: string;
+  requests: number;
+  median_ms: number;
+  p95_ms: number;
+  /** rows matching (the total the API answered) */
+  total: number;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Runs `request(i)` for i = requests..requests+warmup-1 untimed (warm-up on other pages than the timed
+ * ones), then for i = 0..requests-1 timed; answers median and p95 in ms.
+ */
+export async function timeRequests(
+  request: (i: number) => Promise<unknown>,
+  requests: number,
+  warmup = 20,
+): Promise<{ median_ms: number; p95_ms: number }> {
+  for (let i = 0; i < warmup; i++) await request(requests + i);
+  const times: number[] = [];
+  for (let i = 0; i < requests; i++) {
+    const start = performance.now();
+    await request(i);
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return { median_ms: round(quantile(times, 0.5)), p95_ms: round(quantile(times, 0.95)) };
+}

@@ -1,0 +1,41 @@
+/**
+ * Typed call of the call history (spec section 7 "Call history"; contract in ./contract/call.ts).
+ * Cached by its parameters (the previous page stays visible while the next loads; every load still
+ * asks the server). Calls are read-only through the API, so nothing here invalidates them but
+ * `invalidate()`.
+ *
+ *   const { data } = await calls.list({ page: 0, limit: 10, status: 'completed', dateFrom: '2026-11-01', dateTo: '2026-11-30' });
+ *   data.calls; data.pagination.totalCalls;
+ */
+
+import { type QueryCache, queryCache } from './cache';
+import { type ApiClient, api } from './client';
+import { CALL_PATHS, type CallListParams, CallListResponseSchema, callListParams } from './contract/call';
+
+export type { CallListParams };
+
+export interface CallsCallOptions {
+  /** show the automatic 'Error' toast for a server msg (default true) */
+  notify?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Cache key prefix of the call history. */
+export const CALL_CACHE_PREFIX = 'call';
+export const callListKey = (q: CallListParams) => `${CALL_CACHE_PREFIX}s?${new URLSearchParams(callListParams(q)).toString()}`;
+
+export function callsApi(client: ApiClient, cache: QueryCache) {
+  return {
+    /** GET /call/ (page ZERO-based; filters, search and sort as in the contract) */
+    list: (q: CallListParams = {}, options?: CallsCallOptions) =>
+      cache.load(callListKey(q), () =>
+        client.get(CALL_PATHS.list, CallListResponseSchema, { query: callListParams(q), ...options }),
+      ),
+    /** Drops the cached pages (e.g. a Retry after an error, or a refresh button). */
+    invalidate: () => cache.invalidate(CALL_CACHE_PREFIX),
+  };
+}
+
+export type CallsApi = ReturnType<typeof callsApi>;
+
+export const calls = callsApi(api, queryCache);

@@ -1,0 +1,114 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { agents } from '../api/agents';
+import type { AgentResponse, AgentSavePayload } from '../api/contract/agent';
+import { AGENT_IMPORT_MAX_BYTES, AGENT_IMPORT_MESSAGES, parseAgentImport } from '../api/contract/agent-export';
+import { isApiError } from '../api/errors';
+import { type AgentToast, agentEffects } from './agent-effects';
+
+export const AGENT_IMPORT_TOASTS = {
+  imported: (name: string): AgentToast => ({ title: 'Agent imported', description: `“${name}” has been added to your agents.` }),
+  failed: (msg: string): AgentToast => ({ title: 'Import failed', description: msg, variant: 'destructive' }),
+};
+
+export const AGENT_CREATE_FAILED = 'Could not create the agent. Please try again.';
+
+/** What Import reads: a browser File (only its size and text are used). */
+export interface ImportFile {
+  name: string;
+  size: number;
+  text(): Promise<string>;
+}
+
+export type AgentImportEvent = { type: 'file.pick'; file: ImportFile };
+
+export interface AgentImportContext {
+  file: ImportFile | undefined;
+  payload: AgentSavePayload | undefined;
+}
+
+/** Reads and validates an export file; rejects with the message the toast shows. */
+export async function readAgentFile(file: ImportFile): Promise<AgentSavePayload> {
+  if (file.size > AGENT_IMPORT_MAX_BYTES) throw new Error(AGENT_IMPORT_MESSAGES.tooLarge);
+  const result = parseAgentImport(await file.text());
+  if (!result.ok) throw new Error(result.message);
+  return result.payload;
+}
+
+const messageOf = (error: unknown, fallback: string) =>
+  isApiError(error) ? (error.serverMessage ?? fallback) : error instanceof Error ? error.message : fallback;
+
+/**
+ * 'Import' on the Agents page (issue 4): the chosen file is read and validated with the contract
+ * (`parseAgentImport`: an export envelope or a bare save payload); a valid agent is created with
+ * POST /agent (the list reloads: the create invalidates the cached list). A bad file, or a refusal by
+ * the server, toasts what is wrong and creates nothing.
+ */
+export const agentImportMachine = setup({
+  types: {
+    context: {} as AgentImportContext,
+    events: {} as AgentImportEvent,
+  },
+  actors: {
+    readFile: fromPromise<AgentSavePayload, ImportFile>(({ input }) => readAgentFile(input)),
+    createAgent: fromPromise<AgentResponse, AgentSavePayload>(({ input, signal }) =>
+      agents.create(input, { notify: false, signal }),
+    ),
+  },
+  actions: { notify: agentEffects.notify },
+}).createMachine({
+  id: 'agentImport',
+  description: 'Import an agent from a file made by Export.',
+  context: { file: undefined, payload: undefined },
+  initial: 'idle',
+  states: {
+    idle: {
+      on: {
+        'file.pick': { target: 'reading', actions: assign({ file: ({ event }) => event.file }) },
+      },
+    },
+    reading: {
+      tags: ['busy'],
+      description: 'Reads the file and validates it with the agent contract.',
+      invoke: {
+        id: 'readFile',
+        src: 'readFile',
+        input: ({ context }) => context.file!,
+        onDone: { target: 'creating', actions: assign({ file: undefined, payload: ({ event }) => event.output }) },
+        onError: {
+          target: 'idle',
+          description: 'Not JSON, not an agent export, or an invalid agent: nothing is created.',
+          actions: [
+            assign({ file: undefined }),
+            {
+              type: 'notify',
+              params: ({ event }) => AGENT_IMPORT_TOASTS.failed(messageOf(event.error, AGENT_IMPORT_MESSAGES.notAgent)),
+            },
+          ],
+        },
+      },
+    },
+    creating: {
+      tags: ['busy'],
+      description: 'POST /agent with the validated payload.',
+      invoke: {
+        id: 'createAgent',
+        src: 'createAgent',
+        input: ({ context }) => context.payload!,
+        onDone: {
+          target: 'idle',
+          actions: [
+            assign({ payload: undefined }),
+            { type: 'notify', params: ({ event }) => AGENT_IMPORT_TOASTS.imported(event.output.data.agent.name) },
+          ],
+        },
+        onError: {
+          target: 'idle',
+          actions: [
+            assign({ payload: undefined }),
+            { type: 'notify', params: ({ event }) => AGENT_IMPORT_TOASTS.failed(messageOf(event.error, AGENT_CREATE_FAILED)) },
+          ],
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,179 @@
+import * as v from 'valibot';
+import { assign, fromPromise, setup } from 'xstate';
+import { agents } from '../api/agents';
+import {
+  AGENT_DIALOG_FIELDS,
+  type AgentDialogForm,
+  AgentDialogFormSchema,
+  type AgentListItem,
+  type AgentResponse,
+  agentToDialogForm,
+} from '../api/contract/agent';
+import { isApiError } from '../api/errors';
+import { type AgentToast, agentEffects } from './agent-effects';
+
+export type { AgentToast };
+
+export type AgentDialogField = keyof AgentDialogForm;
+export type AgentDialogErrors = Partial<Record<AgentDialogField, string>>;
+
+/** Spec section 8, verbatim. */
+export const AGENT_UPDATE_TOASTS = {
+  updated: { title: 'Agent updated', description: 'The agent has been updated successfully.' } satisfies AgentToast,
+  failed: (msg?: string): AgentToast => ({
+    title: 'Error',
+    description: msg || 'Failed to update agent',
+    variant: 'destructive',
+  }),
+};
+
+/** The record the dialog edits: a row of the agents list (id, version and the dialog's fields). */
+export type AgentDialogRecord = Pick<AgentListItem, '_id' | 'version'> & Partial<AgentDialogForm>;
+
+export interface AgentUpdateInput {
+  id: string;
+  body: AgentDialogForm & { version?: number };
+}
+
+export type AgentUpdateEvent =
+  | { type: 'dialog.open'; agent: AgentDialogRecord }
+  | { type: 'dialog.close' }
+  | { [K in AgentDialogField]: { type: 'field.change'; field: K; value: AgentDialogForm[K] } }[AgentDialogField]
+  | { type: 'form.submit' };
+
+export interface AgentUpdateContext {
+  agentId: string;
+  version: number | undefined;
+  values: AgentDialogForm;
+  errors: AgentDialogErrors;
+}
+
+const closedContext: AgentUpdateContext = { agentId: '', version: undefined, values: agentToDialogForm({}), errors: {} };
+
+/** The first message per field of the dialog form (spec section 5 messages). */
+export function dialogErrorsOf(values: AgentDialogForm): AgentDialogErrors {
+  const issues = v.safeParse(AgentDialogFormSchema, values).issues;
+  if (!issues) return {};
+  const nested = v.flatten<typeof AgentDialogFormSchema>(issues).nested ?? {};
+  const out: AgentDialogErrors = {};
+  for (const k of AGENT_DIALOG_FIELDS) if (nested[k]?.[0]) out[k] = nested[k][0];
+  return out;
+}
+
+/** Per-field messages of a 400 answer, for the fields the dialog has. */
+function serverFieldErrors(error: unknown): AgentDialogErrors {
+  if (!isApiError(error)) return {};
+  const out: AgentDialogErrors = {};
+  for (const k of AGENT_DIALOG_FIELDS) if (error.fieldErrors[k]) out[k] = error.fieldErrors[k];
+  return out;
+}
+
+/** 404 (deleted meanwhile) or 409 (saved by someone else meanwhile): the row on screen is out of date. */
+const isStale = (error: unknown) => isApiError(error) && (error.status === 404 || error.status === 409);
+
+/**
+ * The 'Update Agent' dialog of the Agents page (spec sections 3, 4, 5 and 8). Every open starts from
+ * the chosen row (dialog defaults of spec 9 for anything the row lacks). Save sends the dialog's fields
+ * with the row's `version` (PUT /agent/{id}); success closes, toasts and the list reloads (the update
+ * invalidates the cached list); a failure keeps the dialog open with the input as typed.
+ */
+export const agentUpdateMachine = setup({
+  types: {
+    context: {} as AgentUpdateContext,
+    events: {} as AgentUpdateEvent,
+  },
+  actors: {
+    saveAgent: fromPromise<AgentResponse, AgentUpdateInput>(({ input, signal }) =>
+      agents.update(input.id, input.body, { notify: false, signal }),
+    ),
+  },
+  actions: agentEffects,
+  guards: {
+    isValid: ({ context }) => v.is(AgentDialogFormSchema, context.values),
+    isStale: (_, params: { error: unknown }) => isStale(params.error),
+  },
+}).createMachine({
+  id: 'agentUpdate',
+  description: "The 'Update Agent' dialog: edit a listed agent's voice and call settings.",
+  context: closedContext,
+  initial: 'closed',
+  states: {
+    closed: {
+      on: {
+        'dialog.open': {
+          target: 'editing',
+          description: 'The form resets from the selected row every time the dialog opens.',
+          actions: assign(({ event }) => ({
+            agentId: event.agent._id,
+            version: event.agent.version,
+            values: agentToDialogForm(event.agent),
+            errors: {},
+          })),
+        },
+      },
+    },
+    editing: {
+      tags: ['open'],
+      on: {
+        'dialog.close': { target: 'closed', actions: assign(closedContext) },
+        'field.change': {
+          actions: assign(({ context, event }) => ({
+            values: { ...context.values, [event.field]: event.value },
+            errors: { ...context.errors, [event.field]: undefined },
+          })),
+        },
+        'form.submit': [
+          { guard: 'isValid', target: 'saving', actions: assign({ errors: {} }) },
+          {
+            description: "Shows the spec's messages under the fields; nothing is sent.",
+            actions: assign({ errors: ({ context }) => dialogErrorsOf(context.values) }),
+          },
+        ],
+      },
+    },
+    saving: {
+      tags: ['open', 'busy'],
+      description: 'PUT /agent/{id} with the fields and the version the row was loaded at.',
+      invoke: {
+        id: 'saveAgent',
+        src: 'saveAgent',
+        input: ({ context }) => ({
+          id: context.agentId,
+          body: { ...v.parse(AgentDialogFormSchema, context.values), version: context.version },
+        }),
+        onDone: {
+          target: 'closed',
+          actions: [assign(closedContext), { type: 'notify', params: AGENT_UPDATE_TOASTS.updated }],
+        },
+        onError: [
+          {
+            guard: { type: 'isStale', params: ({ event }) => ({ error: event.error }) },
+            target: 'editing',
+            description:
+              'Deleted or changed by someone else meanwhile: the server msg says so, the input stays and the list reloads.',
+            actions: [
+              {
+                type: 'notify',
+                params: ({ event }) =>
+                  AGENT_UPDATE_TOASTS.failed(isApiError(event.error) ? event.error.serverMessage : undefined),
+              },
+              'refreshList',
+            ],
+          },
+          {
+            target: 'editing',
+            description: 'The dialog stays open with the input as typed.',
+            actions: [
+              assign({ errors: ({ event }) => serverFieldErrors(event.error) }),
+              {
+                type: 'notify',
+                params: ({ event }) =>
+                  AGENT_UPDATE_TOASTS.failed(isApiError(event.error) ? event.error.serverMessage : undefined),
+              },
+            ],
+          },
+        ],
+      },
+    },
+  },
+});

@@ -1,0 +1,78 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useRef } from 'react';
+import { fromPromise } from 'xstate';
+import { type QueryCache, queryCache } from '../../api/cache';
+import { type ListPage, type ListQuery, listQueryMachine } from '../../machines/listQuery.machine';
+
+/** What a DataTable shows: the rows of the current page and how the load is going. */
+export interface TableData<Row> {
+  rows: readonly Row[];
+  /** rows over all pages (the server's `total`) */
+  total: number;
+  /** a page has arrived at least once (before that the table shows skeleton rows) */
+  loaded: boolean;
+  /** a page is on its way (the previous rows stay visible meanwhile) */
+  loading: boolean;
+  /** why the last load failed */
+  error: string | undefined;
+  /** asks the server again for the current page */
+  retry: () => void;
+}
+
+export interface UseListQueryOptions<Q extends ListQuery, Row> {
+  /** the table's query (its URL state) */
+  query: Q;
+  /** loads one page through the query cache, e.g. `(q) => agents.list(...).then(...)` */
+  load: (query: Q) => Promise<ListPage<Row>>;
+  /** the cache key prefix of the resource (`'agent'`): its invalidation reloads the page on screen */
+  resource: string;
+  cache?: QueryCache;
+}
+
+/**
+ * Binds a listQuery machine to a screen: sends every new `query`, reloads when the resource is
+ * invalidated in the query cache (any change invalidates the cached list), and answers `TableData`
+ * for `<DataTable data={...} />`.
+ */
+export function useListQuery<Q extends ListQuery, Row>({
+  query,
+  load,
+  resource,
+  cache = queryCache,
+}: UseListQueryOptions<Q, Row>): TableData<Row> {
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  const logic = useMemo(
+    () =>
+      listQueryMachine.provide({
+        actors: { loadPage: fromPromise<ListPage, ListQuery>(({ input }) => loadRef.current(input as Q)) },
+      }),
+    [],
+  );
+  const actor = useActorRef(logic, { input: { query } });
+
+  useEffect(() => {
+    actor.send({ type: 'query.change', query });
+  }, [actor, query]);
+
+  useEffect(
+    () =>
+      cache.subscribe((prefix) => {
+        if (prefix.startsWith(resource) || resource.startsWith(prefix)) actor.send({ type: 'list.reload' });
+      }),
+    [actor, cache, resource],
+  );
+
+  const page = useSelector(actor, (s) => s.context.page);
+  const loading = useSelector(actor, (s) => s.hasTag('loading'));
+  const error = useSelector(actor, (s) => (s.hasTag('error') ? s.context.error : undefined));
+  const retry = useMemo(() => () => actor.send({ type: 'list.reload' }), [actor]);
+  return {
+    rows: (page?.rows ?? []) as readonly Row[],
+    total: page?.total ?? 0,
+    loaded: page !== undefined,
+    loading,
+    error,
+    retry,
+  };
+}

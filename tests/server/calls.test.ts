@@ -1,0 +1,285 @@
+import * as v from 'valibot';
+import { expect, it } from 'vitest';
+import { type CallRow, insertCalls, recountCalls, rowToCall } from '../../server/routes/call/call.repo.js';
+import { seededRng } from '../../server/services/call-generator.js';
+import { addPoolNumbers, seedCalls } from '../../server/services/workspace.js';
+import {
+  CALL_STATUSES,
+  type Call,
+  type CallListParams,
+  CallListResponseSchema,
+  type CallSortField,
+  callListParams,
+} from '../../src/api/contract/call.js';
+import { type SignedUp, signUp } from './auth-helpers.js';
+import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
+import { api } from './phone-helpers.js';
+
+const list = (t: TestApp, token: string, q: Record<string, string>) =>
+  api(t, 'GET', `/call/?${new URLSearchParams(q)}`, { token });
+
+/** The contract's order, written out independently: keys, then time opposite to the last key, then id with time. */
+function expectedPage(all: Call[], q: CallListParams): { ids: string[]; total: number } {
+  const digits = (q.search ?? '').replace(/\D/g, '');
+  const matching = all.filter(
+    (c) =>
+      (!q.status || c.status === q.status) &&
+      (!q.type || c.type === q.type) &&
+      (!q.phoneNumber || c.phoneNumber === q.phoneNumber) &&
+      (!q.dateFrom || c.time.slice(0, 10) >= q.dateFrom) &&
+      (!q.dateTo || c.time.slice(0, 10) <= q.dateTo) &&
+      (!q.search || (digits !== '' && c.from.includes(digits))),
+  );
+  const keys: [keyof Call, 1 | -1][] = (q.sort?.length ? q.sort : [['time', -1] as [CallSortField, -1]]).map(([f, d]) => [
+    f === 'from' ? 'from' : f,
+    d,
+  ]);
+  if (!keys.some(([k]) => k === 'time')) keys.push(['time', keys[keys.length - 1]![1] === 1 ? -1 : 1]);
+  keys.push(['_id', keys.find(([k]) => k === 'time')![1]]);
+  const cmp = (a: Call, b: Call) => {
+    for (const [k, d] of keys) {
+      const x = a[k] as string | number;
+      const y = b[k] as string | number;
+      if (x < y) return -d;
+      if (x > y) return d;
+    }
+    return 0;
+  };
+  const sorted = matching.sort(cmp);
+  const page = q.page ?? 0;
+  const limit = q.limit ?? 10;
+  return { ids: sorted.slice(page * limit, (page + 1) * limit).map((c) => c._id), total: matching.length };
+}
+
+/** A company with 3 numbers and ~900 generated calls over 20 days, and every call of it. */
+async function companyWithCalls(t: TestApp, count = 900) {
+  const user = await signUp(t);
+  const rng = seededRng(42);
+  const lines = await addPoolNumbers(t.deps.db.db, {
+    count: 3,
+    now: t.clock.now(),
+    rng,
+    owner: { companyId: user.companyId, accountId: user.accountId },
+  });
+  await seedCalls(t.deps.db.db, { companyId: user.companyId, count, days: 20, now: t.clock.now(), rng, batchSize: 250 });
+  const rows = await t.deps.db.db.selectFrom('calls').selectAll().where('company_id', '=', user.companyId).execute();
+  return { user, lines: lines.map((l) => l.phone), all: rows.map(rowToCall) };
+}
+
+async function expectPage(t: TestApp, user: SignedUp, all: Call[], q: CallListParams) {
+  const res = await list(t, user.token, callListParams(q));
+  expect(res.status, JSON.stringify(q)).toBe(200);
+  expect(v.safeParse(CallListResponseSchema, res.body).success).toBe(true);
+  const want = expectedPage(all, q);
+  expect(res.body.data.pagination, JSON.stringify(q)).toEqual({
+    totalCalls: want.total,
+    page: q.page ?? 0,
+    limit: q.limit ?? 10,
+  });
+  expect(
+    (res.body.data.calls as Call[]).map((c) => c._id),
+    JSON.stringify(q),
+  ).toEqual(want.ids);
+  return res.body.data.calls as Call[];
+}
+
+const call = (companyId: string, over: Partial<CallRow> & { id: string; time: string }): CallRow => ({
+  company_id: companyId,
+  agent_id: null,
+  from_number: '+14155550100',
+  to_number: '+13125550100',
+  phone_number: '+13125550100',
+  duration: 60,
+  type: 'inbound',
+  cost: 0.081,
+  disconnection_reason: 'user_hangup',
+  status: 'ended',
+  call_successful: 0,
+  ...over,
+});
+
+describeEachDb('call history', (kind) => {
+  const t = useTestApp(kind);
+
+  it('answers the first page newest first with the total, in the contract shape', async () => {
+    const { user, all } = await companyWithCalls(t());
+    expect(all).toHaveLength(900);
+    const calls = await expectPage(t(), user, all, {});
+    expect(calls).toHaveLength(10);
+    expect(Object.keys(calls[0]!).sort()).toEqual(
+      [
+        '_id',
+        'agentId',
+        'callSuccessful',
+        'cost',
+        'disconnectionReason',
+        'duration',
+        'from',
+        'phoneNumber',
+        'status',
+        'time',
+        'to',
+        'type',
+      ].sort(),
+    );
+    // every page, then past the end
+    for (const page of [1, 2, 45, 89, 90, 200]) await expectPage(t(), user, all, { page });
+    for (const limit of [1, 7, 100]) await expectPage(t(), user, all, { page: 3, limit });
+  });
+
+  it('filters by each filter alone and combined, at every depth', async () => {
+    const { user, all, lines } = await companyWithCalls(t());
+    const days = [...new Set(all.map((c) => c.time.slice(0, 10)))].sort();
+    const from = days[4]!;
+    const to = days[9]!;
+    const cases: CallListParams[] = [
+      ...CALL_STATUSES.map((status) => ({ status })),
+      { type: 'inbound' },
+      { type: 'outbound' },
+      ...lines.map((phoneNumber) => ({ phoneNumber })),
+      { dateFrom: from },
+      { dateTo: to },
+      { dateFrom: from, dateTo: to },
+      { dateFrom: from, dateTo: from },
+      { search: all[0]!.from.slice(-4) },
+      { search: '555' },
+      { search: 'no digits' },
+      { status: 'completed', dateFrom: from, dateTo: to },
+      { status: 'ended', type: 'outbound', phoneNumber: lines[0] },
+      { status: 'completed', type: 'inbound', phoneNumber: lines[1], dateFrom: from, dateTo: to, search: '5' },
+    ];
+    for (const q of cases) for (const page of [0, 1, 3]) await expectPage(t(), user, all, { ...q, page, limit: 7 });
+    // a phone number in any formatting
+    const pretty = lines[0]!.replace(/^\+1(\d{3})(\d{3})(\d{4})$/, '($1) $2-$3');
+    const res = await list(t(), user.token, { phoneNumber: pretty });
+    expect(res.body.data.pagination.totalCalls).toBe(all.filter((c) => c.phoneNumber === lines[0]).length);
+    // the phone-number filter covers both directions of the line
+    const onLine = all.filter((c) => c.phoneNumber === lines[0]);
+    expect(onLine.some((c) => c.type === 'inbound' && c.to === lines[0])).toBe(true);
+    expect(onLine.some((c) => c.type === 'outbound' && c.from === lines[0])).toBe(true);
+  });
+
+  it('sorts by every whitelisted field in both directions, alone, with filters and with a second key', async () => {
+    const { user, all } = await companyWithCalls(t());
+    const fields: CallSortField[] = ['time', 'duration', 'cost', 'status', 'from'];
+    for (const f of fields)
+      for (const d of [1, -1] as const) {
+        for (const page of [0, 4, 60]) await expectPage(t(), user, all, { sort: [[f, d]], page });
+        await expectPage(t(), user, all, { sort: [[f, d]], status: 'completed', page: 2 });
+        await expectPage(t(), user, all, { sort: [[f, d]], type: 'outbound', page: 1 });
+      }
+    await expectPage(t(), user, all, {
+      sort: [
+        ['status', 1],
+        ['duration', -1],
+      ],
+      page: 3,
+    });
+    await expectPage(t(), user, all, {
+      sort: [
+        ['duration', -1],
+        ['time', 1],
+      ],
+      page: 5,
+    });
+    await expectPage(t(), user, all, { sort: [['time', 1]], page: 70, dateFrom: all[0]!.time.slice(0, 10) });
+    // 'sorted by duration' really is by duration
+    const longest = (await list(t(), user.token, { sort: '{"duration":-1}', limit: '50' })).body.data.calls as Call[];
+    expect(longest.map((c) => c.duration)).toEqual([...longest.map((c) => c.duration)].sort((a, b) => b - a));
+  });
+
+  it('takes date ranges as whole UTC days, inclusive at both ends', async () => {
+    const { companyId, token } = await signUp(t());
+    await insertCalls(t().deps.db.db, [
+      call(companyId, { id: 'a'.repeat(24), time: '2026-10-31T23:59:59.999Z' }),
+      call(companyId, { id: 'b'.repeat(24), time: '2026-11-01T00:00:00.000Z' }),
+      call(companyId, { id: 'c'.repeat(24), time: '2026-11-01T23:59:59.999Z' }),
+      call(companyId, { id: 'd'.repeat(24), time: '2026-11-02T00:00:00.000Z' }),
+      call(companyId, { id: 'e'.repeat(24), time: '2026-11-30T12:00:00.000Z' }),
+    ]);
+    const ids = async (q: Record<string, string>) => {
+      const res = await list(t(), token, q);
+      expect(res.status).toBe(200);
+      return { ids: (res.body.data.calls as Call[]).map((c) => c._id[0]).join(''), total: res.body.data.pagination.totalCalls };
+    };
+    expect(await ids({ dateFrom: '2026-11-01', dateTo: '2026-11-01' })).toEqual({ ids: 'cb', total: 2 });
+    expect(await ids({ dateFrom: '2026-11-01' })).toEqual({ ids: 'edcb', total: 4 });
+    expect(await ids({ dateTo: '2026-11-01' })).toEqual({ ids: 'cba', total: 3 });
+    expect(await ids({ dateFrom: '2026-11-02', dateTo: '2026-11-29' })).toEqual({ ids: 'd', total: 1 });
+    expect(await ids({ dateFrom: '2026-12-01' })).toEqual({ ids: '', total: 0 });
+    // the deep-page seek lands on the right row at a day boundary
+    expect(await ids({ page: '2', limit: '1' })).toEqual({ ids: 'c', total: 5 });
+    expect(await ids({ page: '3', limit: '1', sort: '{"time":1}' })).toEqual({ ids: 'd', total: 5 });
+  });
+
+  it('refuses bad parameters with 400 and a message naming them', async () => {
+    const { token } = await signUp(t());
+    const bad: [Record<string, string>, string][] = [
+      [{ dateFrom: '2026-13-01' }, 'dateFrom'],
+      [{ dateFrom: '2026-02-30' }, 'dateFrom'],
+      [{ dateTo: '01/11/2026' }, 'dateTo'],
+      [{ dateFrom: '2026-11-02', dateTo: '2026-11-01' }, 'dateFrom'],
+      [{ type: 'sideways' }, 'type'],
+      [{ status: 'done' }, 'status'],
+      [{ status: 'ENDED' }, 'status'],
+      [{ phoneNumber: 'reception' }, 'phoneNumber'],
+      [{ sort: '{"agentId":1}' }, 'sort'],
+      [{ sort: '{"time":0}' }, 'sort'],
+      [{ sort: 'time:desc' }, 'sort'],
+      [{ page: '-1' }, 'page'],
+      [{ page: '1.5' }, 'page'],
+      [{ limit: '0' }, 'limit'],
+      [{ limit: '101' }, 'limit'],
+      [{ search: '1'.repeat(51) }, 'search'],
+    ];
+    for (const [q, name] of bad) {
+      const res = await list(t(), token, q);
+      expect(res.status, JSON.stringify(q)).toBe(400);
+      expect(res.body.success).toBe(false);
+      expect(res.body.msg, JSON.stringify(q)).toContain(`'${name}'`);
+      expect(res.body.errors[name]).toBeTruthy();
+    }
+    expect((await list(t(), token, { dateFrom: '2026-02-30' })).body.msg).toBe(
+      "Invalid query parameter 'dateFrom': expected a date as yyyy-MM-dd",
+    );
+    // empty values are "not set"
+    expect((await list(t(), token, { dateFrom: '', status: '', type: '', sort: '', page: '', limit: '' })).status).toBe(200);
+  });
+
+  it('shows a company only its own calls and counts', async () => {
+    const { user, all } = await companyWithCalls(t(), 300);
+    const other = await signUp(t());
+    await insertCalls(t().deps.db.db, [call(other.companyId, { id: 'f'.repeat(24), time: '2026-11-20T10:00:00.000Z' })]);
+    const mine = await list(t(), other.token, {});
+    expect(mine.body.data.pagination.totalCalls).toBe(1);
+    expect((mine.body.data.calls as Call[]).map((c) => c._id)).toEqual(['f'.repeat(24)]);
+    const theirs = await list(t(), other.token, { phoneNumber: all[0]!.phoneNumber, page: '0' });
+    expect(theirs.body.data).toEqual({ calls: [], pagination: { totalCalls: 0, page: 0, limit: 10 } });
+    expect((await list(t(), user.token, {})).body.data.pagination.totalCalls).toBe(300);
+    expect((await list(t(), user.token, { search: '5' })).body.data.calls.every((c: Call) => c._id !== 'f'.repeat(24))).toBe(
+      true,
+    );
+  });
+
+  it('keeps the call counts exactly what the calls say', async () => {
+    const { user } = await companyWithCalls(t(), 500);
+    const snapshot = async () =>
+      (
+        await t()
+          .deps.db.db.selectFrom('call_counts')
+          .selectAll()
+          .where('company_id', '=', user.companyId)
+          .orderBy('status')
+          .orderBy('type')
+          .orderBy('phone_number')
+          .orderBy('day')
+          .execute()
+      ).map((r) => ({ ...r, calls: Number(r.calls) }));
+    const maintained = await snapshot();
+    expect(maintained.length).toBeGreaterThan(0);
+    await recountCalls(t().deps.db.db, user.companyId);
+    expect(await snapshot()).toEqual(maintained);
+    const all = maintained.filter((r) => r.status === '*' && r.type === '*' && r.phone_number === '*');
+    expect(all.reduce((s, r) => s + r.calls, 0)).toBe(500);
+  });
+});

@@ -1,0 +1,155 @@
+import { sql } from 'kysely';
+import { expect, it } from 'vitest';
+import { parseEnv } from '../../server/env.js';
+import { SAMPLE_AGENT_NAME } from '../../server/routes/agent/sample-agent.js';
+import { insertCalls, withCallIndexesDeferred } from '../../server/routes/call/call.repo.js';
+import { verifyPassword } from '../../server/services/passwords.js';
+import { createDemoWorkspace, DEMO, DEMO_EMAIL, demoEnabled } from '../../server/services/workspace.js';
+import { afterStart } from '../../server/startup.js';
+import type { FreeNumber, PhoneNumber } from '../../src/api/contract/phone.js';
+import { logIn, signUp } from './auth-helpers.js';
+import { describeEachDb, LOG_LINES, type TestApp, useTestApp } from './helpers.js';
+import { api } from './phone-helpers.js';
+
+/** Runs createDemoWorkspace, capturing what it prints. */
+async function demo(t: TestApp) {
+  const printed: string[] = [];
+  const created = await createDemoWorkspace(t.deps.db.db, {
+    now: t.clock.now(),
+    print: (s) => printed.push(s),
+    logger: t.deps.logger,
+  });
+  return { created, printed };
+}
+
+const companies = async (t: TestApp) =>
+  Number(
+    (
+      await t.deps.db.db
+        .selectFrom('companies')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+async function callIndexes(t: TestApp): Promise<string[]> {
+  const { rows } = await (t.deps.db.kind === 'postgres'
+    ? sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = 'calls'`
+    : sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'calls'`
+  ).execute(t.deps.db.db);
+  return rows.map((r) => r.name).sort();
+}
+
+describeEachDb('demo workspace and seeding', (kind) => {
+  const t = useTestApp(kind);
+
+  it('creates the demo workspace on an empty database and prints its password once', async () => {
+    const { created, printed } = await demo(t());
+    expect(created).toBe(true);
+    expect(printed).toHaveLength(1);
+    const password = /password (\S+)/.exec(printed[0]!)?.[1];
+    expect(password).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    // the password signs in, and is stored only as a hash, never logged
+    const account = await t()
+      .deps.db.db.selectFrom('accounts')
+      .selectAll()
+      .where('email', '=', DEMO_EMAIL)
+      .executeTakeFirstOrThrow();
+    expect(account.password_hash).not.toContain(password);
+    expect(await verifyPassword(account.password_hash, password!)).toBe(true);
+    expect(LOG_LINES.some((l) => l.includes(password!))).toBe(false);
+    const { res, body } = await logIn(t(), DEMO_EMAIL, password!);
+    expect(res.status).toBe(200);
+    const token = body.token;
+
+    const agents = (await api(t(), 'GET', '/agent', { token })).body.data.agents;
+    expect(agents.map((a: { agent_name: string }) => a.agent_name)).toEqual([SAMPLE_AGENT_NAME]);
+    const mine = (await api(t(), 'GET', '/phone/assigned', { token })).body.data.numbers as PhoneNumber[];
+    expect(mine).toHaveLength(DEMO.assignedNumbers);
+    expect(mine.map((n) => [n.nickname, n.inbound_agent_id, n.outbound_agent_id]).sort()).toEqual([
+      ['Front desk', agents[0]._id, null],
+      ['Reminders', null, agents[0]._id],
+    ]);
+    const pool = await api(t(), 'GET', '/phone/free?limit=100', { token });
+    expect(pool.body.data.total).toBe(DEMO.freeNumbers);
+    expect((pool.body.data.numbers as FreeNumber[]).every((n) => /^\+1\d{10}$/.test(n.phone) && !n.requested)).toBe(true);
+    const calls = await api(t(), 'GET', '/call/', { token });
+    expect(calls.body.data.pagination.totalCalls).toBe(DEMO.calls);
+    // the calls use the demo's own numbers and its agent
+    const line = await api(t(), 'GET', `/call/?phoneNumber=${encodeURIComponent(mine[0]!.phone)}&limit=100`, { token });
+    expect(line.body.data.pagination.totalCalls).toBeGreaterThan(0);
+    expect(line.body.data.calls.every((c: { agentId: string }) => c.agentId === agents[0]._id)).toBe(true);
+
+    // never twice
+    expect((await demo(t())).created).toBe(false);
+    expect(await companies(t())).toBe(1);
+  });
+
+  it('leaves a database that already has a company alone', async () => {
+    await signUp(t());
+    const { created, printed } = await demo(t());
+    expect(created).toBe(false);
+    expect(printed).toEqual([]);
+    expect(
+      await t().deps.db.db.selectFrom('accounts').select('id').where('email', '=', DEMO_EMAIL).executeTakeFirst(),
+    ).toBeUndefined();
+  });
+
+  it('runs at start-up unless DEMO=off (and with DATABASE_URL only when DEMO=on)', async () => {
+    const printed: string[] = [];
+    const start = (env: Record<string, string>) => afterStart(t().deps, parseEnv(env), (s) => printed.push(s));
+    await (await start({ DEMO: 'off' })).stop();
+    await (await start({ DATABASE_URL: 'postgres://db/parley' })).stop();
+    expect(await companies(t())).toBe(0);
+    await (await start({ DATABASE_URL: 'postgres://db/parley', DEMO: 'on' })).stop();
+    expect(await companies(t())).toBe(1);
+    expect(printed).toHaveLength(1);
+    expect(printed[0]).toContain(DEMO_EMAIL);
+  });
+
+  it('rebuilds the call indexes after a bulk load, also when the load fails', async () => {
+    const before = await callIndexes(t());
+    expect(before.length).toBeGreaterThanOrEqual(7);
+    const { companyId } = await signUp(t());
+    const row = (id: string) => ({
+      id,
+      company_id: companyId,
+      agent_id: null,
+      time: '2026-11-20T10:00:00.000Z',
+      from_number: '+14155550100',
+      to_number: '+13125550100',
+      phone_number: '+13125550100',
+      duration: 30,
+      type: 'inbound',
+      cost: 0.04,
+      disconnection_reason: 'user_hangup',
+      status: 'ended',
+      call_successful: 1,
+    });
+    const seen: number[] = [];
+    await withCallIndexesDeferred(
+      t().deps.db.db,
+      async () => {
+        // only the primary key is left while loading
+        expect((await callIndexes(t())).length).toBe(1);
+        await insertCalls(t().deps.db.db, [row('1'.repeat(24))]);
+      },
+      (n) => seen.push(n),
+    );
+    expect(seen).toEqual([before.length - 1]);
+    expect(await callIndexes(t())).toEqual(before);
+    await expect(
+      withCallIndexesDeferred(t().deps.db.db, async () => {
+        throw new Error('load failed');
+      }),
+    ).rejects.toThrow('load failed');
+    expect(await callIndexes(t())).toEqual(before);
+  });
+});
+
+it('enables the demo by default on SQLite only', () => {
+  expect(demoEnabled({})).toBe(true);
+  expect(demoEnabled({ DEMO: 'off' })).toBe(false);
+  expect(demoEnabled({ DATABASE_URL: 'postgres://x/y' })).toBe(false);
+  expect(demoEnabled({ DATABASE_URL: 'postgres://x/y', DEMO: 'on' })).toBe(true);
+});
