@@ -177,7 +177,7 @@ export async function measureStartup(runs = STARTUP_RUNS) {
  * Further benchmarks, one file each, run in order as `tsx <file>`: each prints its figures and writes its
  * own section of bench/results.json. Add a line here for a new one.
  */
-const SUITES = ['bench/agents-api.ts', 'bench/calls-api.ts', 'bench/editor.ts'];
+const SUITES = ['bench/agents-api.ts', 'bench/calls-api.ts', 'bench/editor.ts', 'bench/csv-parse.ts'];
 
 function runSuite(file) {
   return new Promise((resolve) => {

@@ -24,6 +24,7 @@ import { Route as DashboardPhoneNumbersRouteImport } from './routes/dashboard/ph
 import { Route as DashboardProvidersRouteImport } from './routes/dashboard/providers'
 import { Route as DashboardAgentsAgentIdRouteImport } from './routes/dashboard/agents/$agentId'
 import { Route as DashboardAgentsSinglePromptRouteImport } from './routes/dashboard/agents/single-prompt'
+import { Route as DashboardBillingInvoiceMonthRouteImport } from './routes/dashboard/billing_.invoice.$month'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -101,6 +102,12 @@ const DashboardAgentsSinglePromptRoute =
     path: '/agents/single-prompt',
     getParentRoute: () => DashboardRouteRoute,
   } as any)
+const DashboardBillingInvoiceMonthRoute =
+  DashboardBillingInvoiceMonthRouteImport.update({
+    id: '/billing_/invoice/$month',
+    path: '/billing/invoice/$month',
+    getParentRoute: () => DashboardRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -118,6 +125,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/': typeof DashboardIndexRoute
   '/dashboard/agents/$agentId': typeof DashboardAgentsAgentIdRoute
   '/dashboard/agents/single-prompt': typeof DashboardAgentsSinglePromptRoute
+  '/dashboard/billing/invoice/$month': typeof DashboardBillingInvoiceMonthRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -134,6 +142,7 @@ export interface FileRoutesByTo {
   '/dashboard': typeof DashboardIndexRoute
   '/dashboard/agents/$agentId': typeof DashboardAgentsAgentIdRoute
   '/dashboard/agents/single-prompt': typeof DashboardAgentsSinglePromptRoute
+  '/dashboard/billing/invoice/$month': typeof DashboardBillingInvoiceMonthRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -152,6 +161,7 @@ export interface FileRoutesById {
   '/dashboard/': typeof DashboardIndexRoute
   '/dashboard/agents/$agentId': typeof DashboardAgentsAgentIdRoute
   '/dashboard/agents/single-prompt': typeof DashboardAgentsSinglePromptRoute
+  '/dashboard/billing_/invoice/$month': typeof DashboardBillingInvoiceMonthRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -171,6 +181,7 @@ export interface FileRouteTypes {
     | '/dashboard/'
     | '/dashboard/agents/$agentId'
     | '/dashboard/agents/single-prompt'
+    | '/dashboard/billing/invoice/$month'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -187,6 +198,7 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/dashboard/agents/$agentId'
     | '/dashboard/agents/single-prompt'
+    | '/dashboard/billing/invoice/$month'
   id:
     | '__root__'
     | '/'
@@ -204,6 +216,7 @@ export interface FileRouteTypes {
     | '/dashboard/'
     | '/dashboard/agents/$agentId'
     | '/dashboard/agents/single-prompt'
+    | '/dashboard/billing_/invoice/$month'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -322,6 +335,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardAgentsSinglePromptRouteImport
       parentRoute: typeof DashboardRouteRoute
     }
+    '/dashboard/billing_/invoice/$month': {
+      id: '/dashboard/billing_/invoice/$month'
+      path: '/billing/invoice/$month'
+      fullPath: '/dashboard/billing/invoice/$month'
+      preLoaderRoute: typeof DashboardBillingInvoiceMonthRouteImport
+      parentRoute: typeof DashboardRouteRoute
+    }
   }
 }
 
@@ -335,6 +355,7 @@ interface DashboardRouteRouteChildren {
   DashboardIndexRoute: typeof DashboardIndexRoute
   DashboardAgentsAgentIdRoute: typeof DashboardAgentsAgentIdRoute
   DashboardAgentsSinglePromptRoute: typeof DashboardAgentsSinglePromptRoute
+  DashboardBillingInvoiceMonthRoute: typeof DashboardBillingInvoiceMonthRoute
 }
 
 const DashboardRouteRouteChildren: DashboardRouteRouteChildren = {
@@ -347,6 +368,7 @@ const DashboardRouteRouteChildren: DashboardRouteRouteChildren = {
   DashboardIndexRoute: DashboardIndexRoute,
   DashboardAgentsAgentIdRoute: DashboardAgentsAgentIdRoute,
   DashboardAgentsSinglePromptRoute: DashboardAgentsSinglePromptRoute,
+  DashboardBillingInvoiceMonthRoute: DashboardBillingInvoiceMonthRoute,
 }
 
 const DashboardRouteRouteWithChildren = DashboardRouteRoute._addFileChildren(

@@ -46,8 +46,8 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RequestOptions {
   method?: Method;
-  /** JSON-serialisable object or FormData */
-  body?: Record<string, unknown> | FormData;
+  /** JSON-serialisable object, FormData, or a Blob/File sent as is (set its Content-Type in `headers`) */
+  body?: Record<string, unknown> | FormData | Blob;
   query?: Record<string, string | number | boolean | undefined>;
   headers?: Record<string, string>;
   /** send the session's access token (default) or no token */

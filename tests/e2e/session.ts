@@ -82,3 +82,14 @@ export async function signedInPage(b: TestBrowser, user: ApiUser): Promise<Page>
   );
   return page;
 }
+
+/** Adds a number the company brings itself (POST /number/create): an assigned number of `user`'s company. */
+export async function createNumberViaApi(baseUrl: string, user: ApiUser, phone: string): Promise<void> {
+  const res = await apiCall<{ msg?: string }>(baseUrl, user, 'POST', '/number/create', {
+    phone_number: phone,
+    phone_number_type: 'local',
+    phone_number_pretty: phone,
+    termination_uri: 'parley-e2e.pstn.twilio.com',
+  });
+  if (res.status !== 201) throw new Error(`POST /number/create answered ${res.status}: ${res.body.msg}`);
+}

@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import type { DB } from '../../server/db/schema.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
+import { insertCalls, insertNumber } from './seed.js';
 
 async function call(t: TestApp, method: string, url: string, init: { body?: unknown; token?: string } = {}) {
   const res = await t.req(method, `/api/v1${url}`, init);
@@ -79,11 +80,28 @@ describeEachDb('company', (kind) => {
         (await call(t(), 'PUT', '/billing/limits', { token: s.token, body: { concurrencyLimit: 5, monthlySpendLimit: 50 } }))
           .status,
       ).toBe(200);
+      // a number, a call and a batch call with its recipients
+      const phone = s === a ? '+14155550101' : '+14155550102';
+      await insertNumber(t(), s.companyId, phone);
+      await insertCalls(t(), s.companyId, [{ time: '2026-11-02T08:00:00.000Z', duration: 60, cost: 0.1 }]);
+      const batch = await t().req('POST', '/api/v1/batch-call', {
+        token: s.token,
+        body: { name: 'Reminders', fromNumber: phone, sendMode: 'now' },
+        headers: { 'Idempotency-Key': `k-${s.companyId}` },
+      });
+      const { batch: created } = (await batch.json()) as { batch: { _id: string } };
+      const uploaded = await t().req('POST', `/api/v1/batch-call/${created._id}/recipients`, {
+        token: s.token,
+        body: 'phone_number\n+14155550111\n',
+        headers: { 'Content-Type': 'text/csv' },
+      });
+      expect(uploaded.status).toBe(200);
     }
     const before = await rowsOf(t(), a.companyId);
     expect(before.companies).toBe(1);
     expect(before.accounts).toBe(1);
     expect(before.provider_connections).toBe(1);
+    expect(before).toMatchObject({ phone_numbers: 1, calls: 1, batch_calls: 1, batch_recipients: 1, company_billing: 1 });
     const bBefore = await rowsOf(t(), b.companyId);
 
     // someone else's company, or an unknown id: 404, exactly alike

@@ -11,22 +11,24 @@ import {
   BatchListQuerySchema,
   type BatchStatus,
   CreateBatchBodySchema,
-  IDEMPOTENCY_KEY_MAX,
   normalizePhone,
   RECIPIENTS_PREVIEW,
   RecipientsQuerySchema,
   ScheduleBatchBodySchema,
   type SendMode,
 } from '../../../src/api/contract/batch.js';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_MESSAGES } from '../../../src/api/contract/idempotency.js';
 import type { BatchCallsTable } from '../../db/schema.js';
 import { requireAuth } from '../../lib/auth.js';
 import { JSON_BODY_MAX, limitBody } from '../../lib/body-limit.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, jsonBody, notFound, ok, query } from '../../lib/http.js';
+import { idempotent } from '../../lib/idempotency.js';
 import { newId } from '../../lib/ids.js';
 import type { AppEnv } from '../../types.js';
-import { billingLimits, committedSpend, isAssignedNumber } from '../billing/billing.service.js';
-import { isUniqueViolation } from '../provider/provider.store.js';
+import { billingLimits, committedSpend } from '../billing/billing.service.js';
+import { isAssignedNumber } from './assigned-number.js';
 import { ingestRecipients, TooLargeError } from './batch.ingest.js';
 
 type Row = BatchCallsTable;
@@ -48,14 +50,6 @@ export function toBatch(row: Row): Batch {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
-}
-
-function idempotencyKey(header: string | undefined): string {
-  if (header === undefined || header === '') throw new HttpError(400, BATCH_MESSAGES.idempotencyKeyRequired);
-  if (!new RegExp(`^[\\x21-\\x7e]{1,${IDEMPOTENCY_KEY_MAX}}$`).test(header)) {
-    throw new HttpError(400, BATCH_MESSAGES.idempotencyKeyInvalid);
-  }
-  return header;
 }
 
 const fieldError = (field: string, msg: string, status: 400 | 422 = 400) =>
@@ -108,12 +102,17 @@ export function batchCallRoutes(deps: AppDeps) {
     return load(row.company_id, row.id);
   };
 
+  /** The monthly spend limit must cover what is committed (other batches, calls so far) plus these dials. */
+  const ensureWithinSpend = async (row: Row, recipients: number) => {
+    const limits = await billingLimits(deps, row.company_id);
+    const committed = await committedSpend(deps, row.company_id, row.id);
+    if (committed + recipients * BATCH_DIAL_COST > limits.monthlySpendLimit + 1e-9)
+      throw new HttpError(422, BATCH_MESSAGES.overSpendLimit);
+  };
+
   const ensureSendable = async (row: Row) => {
     if (Number(row.recipients_count) === 0) throw new HttpError(422, BATCH_MESSAGES.noRecipients);
-    const limits = await billingLimits(deps, row.company_id);
-    const cost = Number(row.recipients_count) * BATCH_DIAL_COST;
-    const committed = await committedSpend(deps, row.company_id, row.id);
-    if (committed + cost > limits.monthlySpendLimit + 1e-9) throw new HttpError(422, BATCH_MESSAGES.overSpendLimit);
+    await ensureWithinSpend(row, Number(row.recipients_count));
   };
 
   const future = (iso: string, field = 'scheduledAt') => {
@@ -156,8 +155,9 @@ export function batchCallRoutes(deps: AppDeps) {
     return ok(c, { data: { batches: rows.map(toBatch), total: Number(count.n) } });
   });
 
-  r.post('/', async (c) => {
-    const key = idempotencyKey(c.req.header('Idempotency-Key'));
+  // the Idempotency-Key middleware answers repeats with the first answer and 422 for another body
+  r.post('/', idempotent(deps, { required: true }), async (c) => {
+    const key = c.req.header(IDEMPOTENCY_HEADER) ?? '';
     const body = await jsonBody(c, CreateBatchBodySchema);
     const { companyId } = c.get('auth');
     const input = {
@@ -165,25 +165,6 @@ export function batchCallRoutes(deps: AppDeps) {
       fromNumber: normalizePhone(body.fromNumber) ?? body.fromNumber,
       scheduledAt: body.scheduledAt ?? null,
     };
-    const hash = createHash('sha256')
-      .update(JSON.stringify([input.name, input.fromNumber, input.sendMode, input.scheduledAt, input.status]))
-      .digest('hex');
-
-    const replay = async () => {
-      const first = await db
-        .selectFrom('batch_calls')
-        .selectAll()
-        .where('company_id', '=', companyId)
-        .where('idempotency_key', '=', key)
-        .executeTakeFirst();
-      if (!first) return undefined;
-      if (first.request_hash !== hash) throw new HttpError(422, BATCH_MESSAGES.idempotencyKeyReused);
-      c.header('Idempotent-Replayed', 'true');
-      return ok(c, { msg: BATCH_MESSAGES.created, batch: toBatch(first) }, 201);
-    };
-    const earlier = await replay();
-    if (earlier) return earlier;
-
     if (!(await isAssignedNumber(deps, companyId, input.fromNumber))) throw fieldError('fromNumber', BATCH_MESSAGES.fromNotOwned);
     if (input.status === 'scheduled' && input.scheduledAt) future(input.scheduledAt);
 
@@ -196,8 +177,9 @@ export function batchCallRoutes(deps: AppDeps) {
       send_mode: input.sendMode,
       scheduled_at: input.sendMode === 'scheduled' ? input.scheduledAt : null,
       status: input.status,
+      // the batch keeps its key for good (the middleware forgets keys after a day)
       idempotency_key: key,
-      request_hash: hash,
+      request_hash: createHash('sha256').update(JSON.stringify(input)).digest('hex'),
       upload_id: null,
       recipients_count: 0,
       invalid_count: 0,
@@ -209,11 +191,8 @@ export function batchCallRoutes(deps: AppDeps) {
     try {
       await db.insertInto('batch_calls').values(row).execute();
     } catch (e) {
-      // a concurrent request with the same key won the unique index: answer what it created
-      if (isUniqueViolation(e)) {
-        const winner = await replay();
-        if (winner) return winner;
-      }
+      // a key older than the middleware remembers, sent again: never a second batch under one key
+      if (isUniqueViolation(e)) throw new HttpError(422, IDEMPOTENCY_MESSAGES.reused);
       throw e;
     }
     return ok(c, { msg: BATCH_MESSAGES.created, batch: toBatch(row) }, 201);
@@ -259,6 +238,16 @@ export function batchCallRoutes(deps: AppDeps) {
       await db.deleteFrom('batch_recipients').where('upload_id', '=', uploadId).execute();
       if (e instanceof TooLargeError) throw new HttpError(413, BATCH_MESSAGES.tooLarge);
       throw e;
+    }
+
+    // a batch already on its way (scheduled or sending) must stay within the spend limit with its new list
+    if (row.status !== 'draft') {
+      try {
+        await ensureWithinSpend(row, result.valid);
+      } catch (e) {
+        await db.deleteFrom('batch_recipients').where('upload_id', '=', uploadId).execute();
+        throw e;
+      }
     }
 
     // swap the batch to this upload (compare-and-set on the previous upload), then drop the previous rows

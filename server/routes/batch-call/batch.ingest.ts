@@ -7,15 +7,17 @@ import {
   BATCH_ERRORS_MAX,
   BATCH_MESSAGES,
   checkRecipientPhone,
-  PHONE_COLUMN,
+  isBlankRecord,
+  RECIPIENT_RECORD_MAX_CHARS,
+  type RecipientsHeader,
+  readRecipientsHeader,
+  recipientVariables,
 } from '../../../src/api/contract/batch.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { HttpError } from '../../lib/http.js';
 
 /** Rows per INSERT: 6 parameters each, far below SQLite's and PostgreSQL's parameter limits. */
 const CHUNK = 500;
-/** One CSV record may not exceed this (a single row of a phone list is tiny). */
-const MAX_RECORD_BYTES = 64 * 1024;
 
 export class TooLargeError extends Error {}
 
@@ -51,22 +53,24 @@ class ErrorList {
 }
 
 /** Counts bytes as they stream past and fails as soon as the limit is crossed (nothing is buffered). */
-export function byteLimit(max: number) {
+export function byteLimit(max: number, onError?: (e: Error) => void) {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
       seen += chunk.byteLength;
-      if (seen > max) done(new TooLargeError());
-      else done(null, chunk);
+      if (seen <= max) return done(null, chunk);
+      const e = new TooLargeError();
+      onError?.(e);
+      done(e);
     },
   });
 }
 
 /**
- * Streams a recipients CSV into batch_recipients under `uploadId`: the header must name a phone_number
- * column, the other columns become the row's variables; each phone is normalised to E.164; duplicates
- * are detected by the unique index (upload_id, phone_number), so memory stays flat however many rows
- * arrive. `row` in errors is the line of the file where the record ends (the header is line 1).
+ * Streams a recipients CSV into batch_recipients under `uploadId`, with the rules of the contract
+ * (readRecipientsHeader, isBlankRecord, checkRecipientPhone, recipientVariables) that the browser's
+ * worker applies too. Duplicates are detected by the unique index (upload_id, phone_number), so memory
+ * stays flat however many rows arrive. Rows are numbered as records (the header is row 1).
  * Throws TooLargeError past BATCH_CSV_MAX_BYTES and HttpError(400) for an unreadable file; the caller
  * removes the rows already written under `uploadId` when it throws.
  */
@@ -78,11 +82,11 @@ export async function ingestRecipients(
   const db = deps.db.db;
   const result = { total: 0, valid: 0, invalid: 0, duplicates: 0 };
   const errors = new ErrorList();
-  let columns: string[] | undefined;
-  let phoneIndex = -1;
+  let header: RecipientsHeader | undefined;
   let pending: Pending[] = [];
   let pendingPhones = new Set<string>();
-  let lastLine = 1;
+  /** records read so far, the header included (= the row number of the last one) */
+  let rowNumber = 0;
 
   const flush = async () => {
     if (pending.length === 0) return;
@@ -104,7 +108,7 @@ export async function ingestRecipients(
       .onConflict((oc) => oc.columns(['upload_id', 'phone_number']).doNothing())
       .returning('row_number')
       .execute();
-    const stored = new Set(inserted.map((r) => r.row_number));
+    const stored = new Set(inserted.map((r) => Number(r.row_number)));
     result.valid += stored.size;
     for (const p of chunk) {
       if (stored.has(p.row)) continue;
@@ -113,22 +117,9 @@ export async function ingestRecipients(
     }
   };
 
-  const header = (record: string[]) => {
-    const names = record.map((c) => c.trim());
-    const seen = new Set<string>();
-    for (const n of names) {
-      if (n === '') continue;
-      if (seen.has(n)) throw new HttpError(400, BATCH_MESSAGES.duplicateColumn(n.slice(0, 64)));
-      seen.add(n);
-    }
-    phoneIndex = names.findIndex((n) => n.toLowerCase() === PHONE_COLUMN);
-    if (phoneIndex < 0) throw new HttpError(400, BATCH_MESSAGES.missingPhoneColumn);
-    columns = names;
-  };
-
-  const row = (record: string[], line: number) => {
+  const row = (h: RecipientsHeader, record: string[], line: number) => {
     result.total++;
-    const check = checkRecipientPhone(record[phoneIndex]);
+    const check = checkRecipientPhone(record[h.phoneIndex]);
     if ('reason' in check) {
       result.invalid++;
       errors.add(line, check.reason);
@@ -140,47 +131,59 @@ export async function ingestRecipients(
       errors.add(line, BATCH_MESSAGES.duplicatePhone);
       return;
     }
-    const variables = Object.fromEntries(
-      (columns ?? []).flatMap((name, i) => (i === phoneIndex || name === '' ? [] : [[name, (record[i] ?? '').trim()]])),
-    );
-    pending.push({ row: line, phone: check.phone, variables: JSON.stringify(variables) });
+    pending.push({ row: line, phone: check.phone, variables: JSON.stringify(recipientVariables(h, record)) });
     pendingPhones.add(check.phone);
   };
 
   const parser = parse({
     bom: true,
+    // empty lines are blank records: the parser drops them cheaply; whitespace-only ones are dropped below
     skip_empty_lines: true,
-    skip_records_with_empty_values: true,
     relax_column_count: true,
-    max_record_size: MAX_RECORD_BYTES,
-    info: true,
+    max_record_size: RECIPIENT_RECORD_MAX_CHARS,
   });
 
+  // the first failure wins: tearing the web stream down makes pipeline() report an AbortError instead
+  let failure: unknown;
+  const fail = (e: unknown) => {
+    failure ??= e;
+    return e;
+  };
   try {
     await pipeline(
       Readable.fromWeb(body as WebReadableStream<Uint8Array>),
-      byteLimit(BATCH_CSV_MAX_BYTES),
+      byteLimit(BATCH_CSV_MAX_BYTES, fail),
       parser,
-      async (source: AsyncIterable<{ record: string[]; info: { lines: number } }>) => {
-        for await (const { record, info } of source) {
-          lastLine = info.lines;
-          if (!columns) header(record);
-          else {
-            row(record, info.lines);
-            if (pending.length >= CHUNK) await flush();
+      async (source: AsyncIterable<string[]>) => {
+        try {
+          for await (const record of source) {
+            if (isBlankRecord(record)) continue;
+            rowNumber++;
+            if (!header) {
+              const read = readRecipientsHeader(record);
+              if ('reason' in read) throw new HttpError(400, read.reason);
+              header = read;
+            } else {
+              row(header, record, rowNumber);
+              if (pending.length >= CHUNK) await flush();
+            }
           }
+          await flush();
+        } catch (e) {
+          throw fail(e);
         }
-        await flush();
       },
     );
-  } catch (e) {
+  } catch (caught) {
+    const e = failure ?? caught;
     if (e instanceof TooLargeError || e instanceof HttpError) throw e;
     if (e instanceof CsvError) {
-      const line = typeof (e as { lines?: unknown }).lines === 'number' ? (e as unknown as { lines: number }).lines : lastLine;
-      throw new HttpError(400, BATCH_MESSAGES.unreadable(line));
+      // the parser runs ahead of the rows consumed here: its own record count is the better position
+      const parsed = typeof e.records === 'number' ? e.records : 0;
+      throw new HttpError(400, BATCH_MESSAGES.unreadable(Math.max(rowNumber, parsed) + 1));
     }
     throw e;
   }
-  if (!columns) throw new HttpError(400, BATCH_MESSAGES.emptyFile);
+  if (!header) throw new HttpError(400, BATCH_MESSAGES.emptyFile);
   return { ...result, errors: errors.list() };
 }

@@ -121,18 +121,7 @@ export function saveContact(deps: AppDeps, companyId: string, contact: BillingCo
 }
 
 // ---------------------------------------------------------------------------------------------
-// Calls and numbers
-
-/** True when `phone` is one of the company's assigned numbers. */
-export async function isAssignedNumber(deps: AppDeps, companyId: string, phone: string): Promise<boolean> {
-  const row = await deps.db.db
-    .selectFrom('phone_numbers')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('phone_number', '=', phone)
-    .executeTakeFirst();
-  return row !== undefined;
-}
+// Calls
 
 /** Call cost (USD) of the company from `from` (inclusive) to `to` (exclusive), ISO instants. */
 async function callCost(deps: AppDeps, companyId: string, from: Date, to: Date): Promise<number> {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { KnowledgeBaseStatus } from '../../../src/api/contract/agent.js';
 import type { KbFileKind, KnowledgeBase, KnowledgeBaseListQuery } from '../../../src/api/contract/knowledge-base.js';
 import type { DB, KnowledgeBasesTable } from '../../db/schema.js';

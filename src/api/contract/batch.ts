@@ -8,15 +8,19 @@
  * The client saves a draft, uploads, then sends or schedules. A batch created directly as 'scheduled' or
  * 'sending' still accepts its recipients while nothing has been dialled.
  *
- * Idempotency: the key is unique per company. Repeating a create with the same key and the same body answers
- * 201 with the batch the first request created (its current state) and `Idempotent-Replayed: true`; the same
- * key with another body answers 422. Concurrent repeats create one batch (a unique index decides).
+ * Idempotency (src/api/contract/idempotency.ts, server/lib/idempotency.ts): the key is required and unique
+ * per company. Repeating a create with the same key and body answers the first answer (201, the batch as it
+ * was created) with `Idempotent-Replayed: true`; the same key with another body answers 422. Concurrent
+ * repeats create one batch. The batch also keeps its key for good (a unique index), so a key sent again
+ * after the middleware has forgotten it still never creates a second batch (422).
  *
+ * The From number is one of the company's assigned numbers (GET /phone/assigned offers them).
  * Other paths: GET /batch-call?page&limit&status (page 1-based), GET /batch-call/:id (with the first
  * RECIPIENTS_PREVIEW recipients), GET /batch-call/:id/recipients?page&limit, GET /batch-call/template.csv
  * (public: the template holds no data).
  */
 import * as v from 'valibot';
+import { objectRequiring } from './required';
 
 export const BATCH_STATUSES = ['draft', 'scheduled', 'sending', 'completed', 'canceled'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
@@ -38,7 +42,8 @@ export const BATCH_NAME_MAX = 100;
 /** The upload answer lists at most this many row errors. */
 export const BATCH_ERRORS_MAX = 100;
 export const RECIPIENTS_PREVIEW = 100;
-export const IDEMPOTENCY_KEY_MAX = 255;
+/** One CSV record may not be longer than this (a row of a phone list is tiny); longer is unreadable. */
+export const RECIPIENT_RECORD_MAX_CHARS = 64 * 1024;
 export const PHONE_COLUMN = 'phone_number';
 export const BATCH_TEMPLATE_CSV = 'phone_number,first_name\n+14155550123,Ada\n';
 export const BATCH_TEMPLATE_FILENAME = 'batch-call-template.csv';
@@ -55,9 +60,6 @@ export const BATCH_MESSAGES = {
   scheduledAtPast: 'Scheduled time must be in the future',
   scheduledNeedsMode: 'A scheduled batch needs the Schedule send timing',
   sendingNeedsMode: 'A batch sent now needs the Send Now timing',
-  idempotencyKeyRequired: 'The Idempotency-Key header is required',
-  idempotencyKeyInvalid: `The Idempotency-Key header must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters`,
-  idempotencyKeyReused: 'This Idempotency-Key was already used with a different request',
   notFound: 'Batch call not found',
   tooLarge: 'The CSV file is larger than 50 MB',
   notCsv: 'Please upload a CSV file (text/csv)',
@@ -79,26 +81,109 @@ export const BATCH_MESSAGES = {
 } as const;
 
 /**
- * Normalises a phone number to E.164: strips spaces, dashes, dots and parentheses; a leading 00 becomes
+ * Normalises a phone number to E.164: drops a '(0)' trunk prefix after the country code, strips spaces,
+ * dashes, dots and parentheses; a leading 00 becomes
  * +; 10 digits (or 11 starting with 1) are taken as a North American number (+1). The result must be
  * `+` and 8 to 15 digits; +1 numbers must also have a valid area code and exchange (first digits 2-9).
  * Returns null when it is not a phone number.
  */
+const E164 = /^\+[1-9]\d{7,14}$/;
+const NANP = /^\+1[2-9]\d{2}[2-9]\d{6}$/;
+
 export function normalizePhone(raw: string): string | null {
-  let s = raw.trim().replace(/[\s\-().]/g, '');
+  // fast path: already E.164 (most lists are), one test instead of the rewrites below
+  if (E164.test(raw)) return raw.charCodeAt(1) !== 49 || NANP.test(raw) ? raw : null;
+  // '+44 (0)20 ...': the (0) is the national trunk prefix, not part of the international number
+  let s = raw
+    .trim()
+    .replace(/^(\+\d{1,3})[\s\-.]*\(0\)/, '$1')
+    .replace(/[\s\-().]/g, '');
   if (s.startsWith('00')) s = `+${s.slice(2)}`;
   else if (/^\d{10}$/.test(s)) s = `+1${s}`;
   else if (/^1\d{10}$/.test(s)) s = `+${s}`;
-  if (!/^\+[1-9]\d{7,14}$/.test(s)) return null;
-  if (s.startsWith('+1') && !/^\+1[2-9]\d{2}[2-9]\d{6}$/.test(s)) return null;
+  if (!E164.test(s)) return null;
+  if (s.startsWith('+1') && !NANP.test(s)) return null;
   return s;
 }
 
-/** The outcome of one CSV data row. `row` is the spreadsheet row (the header is row 1). */
+/** The outcome of one CSV data row's phone cell. */
 export function checkRecipientPhone(raw: string | undefined): { phone: string } | { reason: string } {
   if (raw === undefined || raw.trim() === '') return { reason: BATCH_MESSAGES.missingPhone };
   const phone = normalizePhone(raw);
   return phone ? { phone } : { reason: BATCH_MESSAGES.invalidPhone };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recipients CSV rules, shared by the browser's worker (papaparse) and the server's ingest (csv-parse)
+//
+// - The file is CSV (a .csv name or a text/csv type) of at most BATCH_CSV_MAX_BYTES bytes.
+// - The first record is the header: it must name a `phone_number` column (any case); names are trimmed
+//   and may not repeat. Every other named column becomes a dynamic variable {{column}} of the row.
+// - A record whose cells are all blank is skipped and not counted.
+// - Rows are numbered as records: the header is row 1, the first data record row 2.
+// - The phone is normalised to E.164 (normalizePhone); a row that repeats an earlier row's normalised
+//   phone is a duplicate (the first one is kept). Reasons: BATCH_MESSAGES.missingPhone, invalidPhone,
+//   duplicatePhone.
+
+/** Why a file cannot be a recipients list (too large or not CSV), or null when it may be read. */
+export function checkRecipientsFile(file: { name: string; size: number; type: string }): string | null {
+  const type = file.type.split(';')[0]?.trim().toLowerCase() ?? '';
+  const csv = /\.csv$/i.test(file.name) || type === 'text/csv' || type === 'application/csv';
+  if (!csv) return BATCH_MESSAGES.notCsv;
+  if (file.size > BATCH_CSV_MAX_BYTES) return BATCH_MESSAGES.tooLarge;
+  if (file.size === 0) return BATCH_MESSAGES.emptyFile;
+  return null;
+}
+
+export interface RecipientsHeader {
+  /** trimmed column names, in file order */
+  columns: string[];
+  phoneIndex: number;
+}
+
+/** Reads the header record: its columns and where the phone is, or the reason it is refused. */
+export function readRecipientsHeader(record: readonly string[]): RecipientsHeader | { reason: string } {
+  const columns = record.map((c) => c.trim());
+  const seen = new Set<string>();
+  for (const name of columns) {
+    if (name === '') continue;
+    if (seen.has(name)) return { reason: BATCH_MESSAGES.duplicateColumn(name.slice(0, 64)) };
+    seen.add(name);
+  }
+  const phoneIndex = columns.findIndex((n) => n.toLowerCase() === PHONE_COLUMN);
+  if (phoneIndex < 0) return { reason: BATCH_MESSAGES.missingPhoneColumn };
+  return { columns, phoneIndex };
+}
+
+/** A record whose cells are all blank: skipped, not counted. */
+export const isBlankRecord = (record: readonly string[]): boolean => record.every((cell) => cell.trim() === '');
+
+/** The dynamic variables of a data record: every named column but the phone, trimmed. */
+export function recipientVariables(header: RecipientsHeader, record: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  header.columns.forEach((name, i) => {
+    if (i !== header.phoneIndex && name !== '') out[name] = (record[i] ?? '').trim();
+  });
+  return out;
+}
+
+/** The variables a recipients file offers to the agent, as `{{column}}`. */
+export const dynamicVariables = (header: RecipientsHeader): string[] =>
+  header.columns.filter((name, i) => i !== header.phoneIndex && name !== '').map((name) => `{{${name}}}`);
+
+/**
+ * Average length of one call, used only for the estimate of how long a batch takes:
+ * ceil(recipients / concurrency limit) rounds of this many seconds.
+ */
+export const BATCH_AVG_CALL_SECONDS = 120;
+
+/** Estimated duration (seconds) and cost (USD) of dialling `recipients` with `concurrency` lines. */
+export function batchEstimate(recipients: number, concurrency: number): { seconds: number; cost: number } {
+  const lines = Math.max(1, Math.floor(concurrency));
+  return {
+    seconds: Math.ceil(recipients / lines) * BATCH_AVG_CALL_SECONDS,
+    cost: Math.round(recipients * BATCH_DIAL_COST * 100) / 100,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -113,24 +198,27 @@ const IsoDateTime = v.pipe(
 );
 
 export const CreateBatchBodySchema = v.pipe(
-  v.object({
-    name: v.pipe(
-      v.string(BATCH_MESSAGES.nameRequired),
-      v.trim(),
-      v.nonEmpty(BATCH_MESSAGES.nameRequired),
-      v.maxLength(BATCH_NAME_MAX, BATCH_MESSAGES.nameTooLong),
-    ),
-    /** one of the company's assigned numbers, E.164 */
-    fromNumber: v.pipe(
-      v.string(BATCH_MESSAGES.fromRequired),
-      v.trim(),
-      v.nonEmpty(BATCH_MESSAGES.fromRequired),
-      v.maxLength(32, BATCH_MESSAGES.fromNotOwned),
-    ),
-    sendMode: v.picklist(SEND_MODES, BATCH_MESSAGES.sendMode),
-    scheduledAt: v.optional(v.nullable(IsoDateTime)),
-    status: v.optional(v.picklist(['draft', 'scheduled', 'sending'], BATCH_MESSAGES.status), 'draft'),
-  }),
+  objectRequiring(
+    {
+      name: v.pipe(
+        v.string(BATCH_MESSAGES.nameRequired),
+        v.trim(),
+        v.nonEmpty(BATCH_MESSAGES.nameRequired),
+        v.maxLength(BATCH_NAME_MAX, BATCH_MESSAGES.nameTooLong),
+      ),
+      /** one of the company's assigned numbers, E.164 */
+      fromNumber: v.pipe(
+        v.string(BATCH_MESSAGES.fromRequired),
+        v.trim(),
+        v.nonEmpty(BATCH_MESSAGES.fromRequired),
+        v.maxLength(32, BATCH_MESSAGES.fromNotOwned),
+      ),
+      sendMode: v.picklist(SEND_MODES, BATCH_MESSAGES.sendMode),
+      scheduledAt: v.optional(v.nullable(IsoDateTime)),
+      status: v.optional(v.picklist(['draft', 'scheduled', 'sending'], BATCH_MESSAGES.status), 'draft'),
+    },
+    { name: BATCH_MESSAGES.nameRequired, fromNumber: BATCH_MESSAGES.fromRequired, sendMode: BATCH_MESSAGES.sendMode },
+  ),
   v.forward(
     v.check((b) => b.status !== 'scheduled' || b.sendMode === 'scheduled', BATCH_MESSAGES.scheduledNeedsMode),
     ['sendMode'],
@@ -146,9 +234,16 @@ export const CreateBatchBodySchema = v.pipe(
 );
 export type CreateBatchBody = v.InferInput<typeof CreateBatchBodySchema>;
 
-export const ScheduleBatchBodySchema = v.object({
-  scheduledAt: v.pipe(v.string(BATCH_MESSAGES.scheduledAtRequired), v.nonEmpty(BATCH_MESSAGES.scheduledAtRequired), IsoDateTime),
-});
+export const ScheduleBatchBodySchema = objectRequiring(
+  {
+    scheduledAt: v.pipe(
+      v.string(BATCH_MESSAGES.scheduledAtRequired),
+      v.nonEmpty(BATCH_MESSAGES.scheduledAtRequired),
+      IsoDateTime,
+    ),
+  },
+  { scheduledAt: BATCH_MESSAGES.scheduledAtRequired },
+);
 export type ScheduleBatchBody = v.InferInput<typeof ScheduleBatchBodySchema>;
 
 const PositiveInt = (name: string, fallback: number, max: number) =>

@@ -3,8 +3,8 @@
  *
  * Statements are computed, never stored: one per calendar month (UTC), from the month the company was
  * created (or of its first call, if earlier) to the current month, newest first.
- * - Phone Number: PHONE_NUMBER_MONTHLY_FEE for every number the company holds that was added on or before
- *   the month's last day.
+ * - Phone Number: PHONE_NUMBER_MONTHLY_FEE for every number the company holds that was assigned to it (or,
+ *   without an assignment date, created) on or before the month's last day.
  * - Voice Engine and LLM: the month's call cost (sum of `calls.cost`) split with fixed shares,
  *   VOICE_ENGINE_SHARE for speech (recognition + synthesis + telephony) and the rest for the LLM. The LLM
  *   share is computed as the remainder, so the items always add up to the call cost to the cent.
@@ -14,6 +14,7 @@
  * GET /billing/usage?month=yyyy-MM, GET|PUT /billing/limits, GET|PUT /billing/contact.
  */
 import * as v from 'valibot';
+import { objectRequiring } from './required';
 
 export const PHONE_NUMBER_MONTHLY_FEE = 2;
 export const VOICE_ENGINE_SHARE = 0.6;
@@ -30,6 +31,7 @@ export const BILLING_MESSAGES = {
   concurrencyLimit: `Concurrency limit must be a whole number from ${CONCURRENCY_LIMIT_MIN} to ${CONCURRENCY_LIMIT_MAX}`,
   monthlySpendLimit: 'Monthly spend limit must be 0 or more',
   monthlySpendLimitMax: `Monthly spend limit must be at most $${MONTHLY_SPEND_LIMIT_MAX.toLocaleString('en-US')}`,
+  monthlySpendLimitFormat: 'Monthly spend limit must be an amount in dollars, like 250 or 99.50',
   limitsSaved: 'Limits updated.',
   contactSaved: 'Billing information updated.',
   contactNameRequired: 'Name is required',
@@ -76,23 +78,26 @@ export type Statement = v.InferOutput<typeof StatementSchema>;
 export const StatementsResponseSchema = v.object({ success: v.boolean(), statements: v.array(StatementSchema) });
 export type StatementsResponse = v.InferOutput<typeof StatementsResponseSchema>;
 
-export const BillingContactSchema = v.object({
-  name: v.pipe(
-    v.string(BILLING_MESSAGES.contactNameRequired),
-    v.trim(),
-    v.nonEmpty(BILLING_MESSAGES.contactNameRequired),
-    v.maxLength(200, BILLING_MESSAGES.tooLong('Name', 200)),
-  ),
-  email: v.pipe(
-    v.string(BILLING_MESSAGES.contactEmailRequired),
-    v.trim(),
-    v.nonEmpty(BILLING_MESSAGES.contactEmailRequired),
-    v.maxLength(254, BILLING_MESSAGES.tooLong('Email', 254)),
-    v.email(BILLING_MESSAGES.contactEmailInvalid),
-  ),
-  address: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(1000, BILLING_MESSAGES.tooLong('Address', 1000))), ''),
-  taxId: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(64, BILLING_MESSAGES.tooLong('Tax ID', 64))), ''),
-});
+export const BillingContactSchema = objectRequiring(
+  {
+    name: v.pipe(
+      v.string(BILLING_MESSAGES.contactNameRequired),
+      v.trim(),
+      v.nonEmpty(BILLING_MESSAGES.contactNameRequired),
+      v.maxLength(200, BILLING_MESSAGES.tooLong('Name', 200)),
+    ),
+    email: v.pipe(
+      v.string(BILLING_MESSAGES.contactEmailRequired),
+      v.trim(),
+      v.nonEmpty(BILLING_MESSAGES.contactEmailRequired),
+      v.maxLength(254, BILLING_MESSAGES.tooLong('Email', 254)),
+      v.email(BILLING_MESSAGES.contactEmailInvalid),
+    ),
+    address: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(1000, BILLING_MESSAGES.tooLong('Address', 1000))), ''),
+    taxId: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(64, BILLING_MESSAGES.tooLong('Tax ID', 64))), ''),
+  },
+  { name: BILLING_MESSAGES.contactNameRequired, email: BILLING_MESSAGES.contactEmailRequired },
+);
 export type BillingContact = v.InferOutput<typeof BillingContactSchema>;
 
 /** GET /billing/statements/:id: everything the printable invoice page shows. */
@@ -130,22 +135,52 @@ export type UsageResponse = v.InferOutput<typeof UsageResponseSchema>;
 // ---------------------------------------------------------------------------------------------
 // Limits and contact
 
-export const BillingLimitsSchema = v.object({
-  concurrencyLimit: v.pipe(
-    v.number(BILLING_MESSAGES.concurrencyLimit),
-    v.integer(BILLING_MESSAGES.concurrencyLimit),
-    v.minValue(CONCURRENCY_LIMIT_MIN, BILLING_MESSAGES.concurrencyLimit),
-    v.maxValue(CONCURRENCY_LIMIT_MAX, BILLING_MESSAGES.concurrencyLimit),
-  ),
-  /** USD; stored in cents */
-  monthlySpendLimit: v.pipe(
-    v.number(BILLING_MESSAGES.monthlySpendLimit),
-    v.finite(BILLING_MESSAGES.monthlySpendLimit),
-    v.minValue(0, BILLING_MESSAGES.monthlySpendLimit),
-    v.maxValue(MONTHLY_SPEND_LIMIT_MAX, BILLING_MESSAGES.monthlySpendLimitMax),
-  ),
-});
+export const BillingLimitsSchema = objectRequiring(
+  {
+    concurrencyLimit: v.pipe(
+      v.number(BILLING_MESSAGES.concurrencyLimit),
+      v.integer(BILLING_MESSAGES.concurrencyLimit),
+      v.minValue(CONCURRENCY_LIMIT_MIN, BILLING_MESSAGES.concurrencyLimit),
+      v.maxValue(CONCURRENCY_LIMIT_MAX, BILLING_MESSAGES.concurrencyLimit),
+    ),
+    /** USD; stored in cents */
+    monthlySpendLimit: v.pipe(
+      v.number(BILLING_MESSAGES.monthlySpendLimit),
+      v.finite(BILLING_MESSAGES.monthlySpendLimit),
+      v.minValue(0, BILLING_MESSAGES.monthlySpendLimit),
+      v.maxValue(MONTHLY_SPEND_LIMIT_MAX, BILLING_MESSAGES.monthlySpendLimitMax),
+    ),
+  },
+  { concurrencyLimit: BILLING_MESSAGES.concurrencyLimit, monthlySpendLimit: BILLING_MESSAGES.monthlySpendLimit },
+);
 export type BillingLimits = v.InferOutput<typeof BillingLimitsSchema>;
+
+/** The Limits form: what the two inputs hold (text) in, the PUT /billing/limits body out. */
+export const BillingLimitsFormSchema = objectRequiring(
+  {
+    concurrencyLimit: v.pipe(
+      v.string(BILLING_MESSAGES.concurrencyLimit),
+      v.trim(),
+      v.regex(/^\d{1,6}$/, BILLING_MESSAGES.concurrencyLimit),
+      v.transform(Number),
+      BillingLimitsSchema.entries.concurrencyLimit,
+    ),
+    monthlySpendLimit: v.pipe(
+      v.string(BILLING_MESSAGES.monthlySpendLimitFormat),
+      v.trim(),
+      v.regex(/^\$?\d{1,9}(\.\d{1,2})?$/, BILLING_MESSAGES.monthlySpendLimitFormat),
+      v.transform((s) => Number(s.replace('$', ''))),
+      BillingLimitsSchema.entries.monthlySpendLimit,
+    ),
+  },
+  { concurrencyLimit: BILLING_MESSAGES.concurrencyLimit, monthlySpendLimit: BILLING_MESSAGES.monthlySpendLimitFormat },
+);
+
+/** The limits as the form's text inputs show them. */
+export const limitsToForm = (limits: BillingLimits) => ({
+  concurrencyLimit: String(limits.concurrencyLimit),
+  monthlySpendLimit: limits.monthlySpendLimit.toFixed(2),
+});
 
 export const LimitsResponseSchema = v.object({
   success: v.boolean(),

@@ -8,6 +8,7 @@
  */
 import * as v from 'valibot';
 import { PASSWORD_MAX } from './account.js';
+import { objectRequiring } from './required';
 
 export const COMPANY_NAME_MAX = 100;
 
@@ -29,24 +30,30 @@ export const CompanySchema = v.object({
 export type Company = v.InferOutput<typeof CompanySchema>;
 
 /** POST /company/ */
-export const UpdateCompanyBodySchema = v.object({
-  name: v.pipe(
-    v.string(COMPANY_MESSAGES.nameRequired),
-    v.trim(),
-    v.nonEmpty(COMPANY_MESSAGES.nameRequired),
-    v.maxLength(COMPANY_NAME_MAX, COMPANY_MESSAGES.nameTooLong),
-  ),
-});
+export const UpdateCompanyBodySchema = objectRequiring(
+  {
+    name: v.pipe(
+      v.string(COMPANY_MESSAGES.nameRequired),
+      v.trim(),
+      v.nonEmpty(COMPANY_MESSAGES.nameRequired),
+      v.maxLength(COMPANY_NAME_MAX, COMPANY_MESSAGES.nameTooLong),
+    ),
+  },
+  { name: COMPANY_MESSAGES.nameRequired },
+);
 export type UpdateCompanyBody = v.InferOutput<typeof UpdateCompanyBodySchema>;
 
 /** DELETE /company/:id */
-export const DeleteCompanyBodySchema = v.object({
-  password: v.pipe(
-    v.string(COMPANY_MESSAGES.passwordRequired),
-    v.nonEmpty(COMPANY_MESSAGES.passwordRequired),
-    v.maxLength(PASSWORD_MAX, COMPANY_MESSAGES.passwordWrong),
-  ),
-});
+export const DeleteCompanyBodySchema = objectRequiring(
+  {
+    password: v.pipe(
+      v.string(COMPANY_MESSAGES.passwordRequired),
+      v.nonEmpty(COMPANY_MESSAGES.passwordRequired),
+      v.maxLength(PASSWORD_MAX, COMPANY_MESSAGES.passwordWrong),
+    ),
+  },
+  { password: COMPANY_MESSAGES.passwordRequired },
+);
 export type DeleteCompanyBody = v.InferOutput<typeof DeleteCompanyBodySchema>;
 
 export const CompanyListResponseSchema = v.object({

@@ -1,0 +1,151 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { batches } from '../api/batches';
+import { BATCH_MESSAGES, type BatchResponse } from '../api/contract/batch';
+import { isApiError } from '../api/errors';
+import { toast } from '../ui/toast/toast';
+import { localToIso } from './batchCall.machine';
+
+export type BatchAction = 'send' | 'schedule' | 'cancel';
+
+export interface BatchDetailContext {
+  batchId: string;
+  /** the datetime-local value of the schedule being edited */
+  scheduledAt: string;
+  /** the action asked or running */
+  action: BatchAction | null;
+  error: string | null;
+}
+
+export type BatchDetailEvent =
+  | { type: 'action.ask'; action: 'send' | 'cancel' }
+  | { type: 'action.confirm' }
+  | { type: 'action.dismiss' }
+  | { type: 'schedule.open'; current: string }
+  | { type: 'schedule.change'; value: string }
+  | { type: 'schedule.submit' }
+  | { type: 'schedule.close' };
+
+export interface BatchActInput {
+  batchId: string;
+  action: BatchAction;
+  /** ISO instant, for 'schedule' */
+  scheduledAt: string | null;
+}
+
+export const BATCH_DETAIL_MESSAGES = {
+  failed: 'The batch call could not be changed. Please try again.',
+} as const;
+
+/** Why a schedule cannot be used (null = fine): required, a valid date and time, in the future. */
+export function scheduleError(local: string, now: number): string | null {
+  if (local.trim() === '') return BATCH_MESSAGES.scheduledAtRequired;
+  const iso = localToIso(local);
+  if (!iso) return BATCH_MESSAGES.scheduledAtInvalid;
+  return Date.parse(iso) <= now ? BATCH_MESSAGES.scheduledAtPast : null;
+}
+
+/**
+ * The detail view's actions on one batch: send a draft now, schedule or reschedule it (a date and time
+ * in the future), cancel it. Sending and cancelling ask first; a failure comes back to where it started
+ * with the server's message.
+ */
+export const batchDetailMachine = setup({
+  types: {
+    context: {} as BatchDetailContext,
+    events: {} as BatchDetailEvent,
+    input: {} as { batchId: string },
+    tags: {} as 'busy',
+  },
+  actors: {
+    act: fromPromise<BatchResponse, BatchActInput>(({ input, signal }) => {
+      const options = { notify: false, signal };
+      if (input.action === 'send') return batches.send(input.batchId, options);
+      if (input.action === 'cancel') return batches.cancel(input.batchId, options);
+      return batches.schedule(input.batchId, input.scheduledAt ?? '', options);
+    }),
+  },
+  actions: {
+    notify: (_, params: { title: string; description: string; variant?: 'destructive' }) => {
+      toast(params);
+    },
+  },
+  guards: {
+    isScheduleUsable: ({ context }) => scheduleError(context.scheduledAt, Date.now()) === null,
+    wasScheduling: ({ context }) => context.action === 'schedule',
+  },
+}).createMachine({
+  id: 'batchDetail',
+  description: 'Send, schedule or cancel one batch call from its detail view.',
+  context: ({ input }) => ({ batchId: input.batchId, scheduledAt: '', action: null, error: null }),
+  initial: 'idle',
+  states: {
+    idle: {
+      on: {
+        'action.ask': { target: 'confirming', actions: assign({ action: ({ event }) => event.action, error: null }) },
+        'schedule.open': {
+          target: 'scheduling',
+          actions: assign({ scheduledAt: ({ event }) => event.current, action: 'schedule', error: null }),
+        },
+      },
+    },
+    confirming: {
+      description: "'Send now' or 'Cancel batch call' asks before it acts.",
+      on: {
+        'action.confirm': 'working',
+        'action.dismiss': { target: 'idle', actions: assign({ action: null }) },
+      },
+    },
+    scheduling: {
+      description: "A date and time in the future, in the user's time zone.",
+      on: {
+        'schedule.change': { actions: assign({ scheduledAt: ({ event }) => event.value, error: null }) },
+        'schedule.submit': [
+          { guard: 'isScheduleUsable', target: 'working' },
+          { actions: assign({ error: ({ context }) => scheduleError(context.scheduledAt, Date.now()) }) },
+        ],
+        'schedule.close': { target: 'idle', actions: assign({ action: null, error: null }) },
+      },
+    },
+    working: {
+      tags: ['busy'],
+      invoke: {
+        id: 'act',
+        src: 'act',
+        input: ({ context }) => ({
+          batchId: context.batchId,
+          action: context.action ?? 'send',
+          scheduledAt: context.action === 'schedule' ? localToIso(context.scheduledAt) : null,
+        }),
+        onDone: {
+          target: 'idle',
+          actions: [
+            assign({ action: null, error: null }),
+            { type: 'notify', params: ({ event }) => ({ title: 'Batch call updated', description: event.output.msg ?? '' }) },
+          ],
+        },
+        onError: [
+          {
+            guard: 'wasScheduling',
+            description: 'The schedule stays open with its value and the reason.',
+            target: 'scheduling',
+            actions: assign({ error: ({ event }) => messageOf(event.error) }),
+          },
+          {
+            target: 'idle',
+            actions: [
+              assign({ action: null }),
+              {
+                type: 'notify',
+                params: ({ event }) => ({ title: 'Error', description: messageOf(event.error), variant: 'destructive' as const }),
+              },
+            ],
+          },
+        ],
+      },
+    },
+  },
+});
+
+function messageOf(error: unknown): string {
+  return (isApiError(error) && error.serverMessage) || BATCH_DETAIL_MESSAGES.failed;
+}

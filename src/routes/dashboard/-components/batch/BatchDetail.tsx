@@ -1,0 +1,192 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { format } from 'date-fns';
+import { batches, batchKeys } from '../../../../api/batches';
+import { type BatchDetailResponse, batchEstimate } from '../../../../api/contract/batch';
+import { batchDetailMachine } from '../../../../machines/batchDetail.machine';
+import { AlertDialog } from '../../../../ui/alert-dialog/alert-dialog';
+import { Button } from '../../../../ui/button/button';
+import { Dialog } from '../../../../ui/dialog/dialog';
+import { TextField } from '../../../../ui/text-field/text-field';
+import { useQuery } from '../../../-lib/useQuery';
+import { formatCount, formatDateTime, formatDuration, formatUsd } from '../format';
+import * as p from '../panels.css';
+import { QueryView } from '../QueryStates';
+import * as s from './batch.css';
+import { BatchStatusBadge } from './status';
+
+const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** An ISO instant as a datetime-local value in the user's time zone. */
+const toLocalInput = (iso: string | null) => (iso ? format(new Date(iso), "yyyy-MM-dd'T'HH:mm") : '');
+
+/** The detail view of one batch: what it holds, and send / schedule / reschedule / cancel. */
+export function BatchDetail({ id, onClose }: { id: string; onClose: () => void }) {
+  const query = useQuery(batchKeys.one(id), () => batches.get(id));
+  return (
+    <Dialog open onClose={onClose} size="lg" title={query.data?.batch.name ?? 'Batch call'} description="Batch call details">
+      <QueryView query={query} loadingLabel="Loading the batch call" errorText="Could not load this batch call.">
+        {(detail) => <DetailBody detail={detail} />}
+      </QueryView>
+    </Dialog>
+  );
+}
+
+function DetailBody({ detail }: { detail: BatchDetailResponse }) {
+  const { batch, recipients } = detail;
+  const actor = useActorRef(batchDetailMachine, { input: { batchId: batch._id } });
+  const snap = useSelector(actor, (x) => x);
+  const busy = snap.hasTag('busy');
+  const editable = batch.status === 'draft' || batch.status === 'scheduled';
+  const cancelable = editable || batch.status === 'sending';
+  const estimate = batchEstimate(batch.recipients, detail.concurrencyLimit);
+
+  return (
+    <div className={p.section}>
+      <dl className={s.facts}>
+        <dt>Status</dt>
+        <dd>
+          <BatchStatusBadge status={batch.status} />
+        </dd>
+        <dt>From number</dt>
+        <dd>{batch.fromNumber}</dd>
+        <dt>When</dt>
+        <dd>
+          {batch.scheduledAt
+            ? `Scheduled for ${formatDateTime(batch.scheduledAt)} (${timeZone})`
+            : batch.status === 'draft'
+              ? 'Not sent yet'
+              : 'Now'}
+        </dd>
+        <dt>Recipients</dt>
+        <dd>
+          {formatCount(batch.recipients)} to call
+          {batch.invalid + batch.duplicates > 0
+            ? ` (${formatCount(batch.invalid)} invalid and ${formatCount(batch.duplicates)} duplicate rows left out)`
+            : ''}
+        </dd>
+        <dt>Sent</dt>
+        <dd>{formatCount(batch.sent)}</dd>
+        <dt>Estimate</dt>
+        <dd>
+          About {formatDuration(estimate.seconds)} at {formatCount(detail.concurrencyLimit)} calls at a time,{' '}
+          {formatUsd(detail.estimatedCost)}
+        </dd>
+        <dt>Created</dt>
+        <dd>{formatDateTime(batch.createdAt)}</dd>
+      </dl>
+
+      {editable || cancelable ? (
+        <div className={p.row}>
+          {editable ? (
+            <>
+              <Button onClick={() => actor.send({ type: 'action.ask', action: 'send' })} disabled={busy}>
+                Send now
+              </Button>
+              <Button
+                variant="secondary"
+                onClick={() => actor.send({ type: 'schedule.open', current: toLocalInput(batch.scheduledAt) })}
+                disabled={busy}
+              >
+                {batch.status === 'scheduled' ? 'Reschedule' : 'Schedule'}
+              </Button>
+            </>
+          ) : null}
+          {cancelable ? (
+            <Button variant="destructive" onClick={() => actor.send({ type: 'action.ask', action: 'cancel' })} disabled={busy}>
+              Cancel batch call
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+
+      {snap.matches('scheduling') || (busy && snap.context.action === 'schedule') ? (
+        <form
+          className={s.scheduleBox}
+          noValidate
+          aria-label="Schedule"
+          onSubmit={(e) => {
+            e.preventDefault();
+            actor.send({ type: 'schedule.submit' });
+          }}
+        >
+          <TextField
+            label="Date and time"
+            type="datetime-local"
+            min={format(new Date(), "yyyy-MM-dd'T'HH:mm")}
+            hint={`Your time zone: ${timeZone}`}
+            value={snap.context.scheduledAt}
+            error={snap.context.error ?? undefined}
+            disabled={busy}
+            onChange={(e) => actor.send({ type: 'schedule.change', value: e.currentTarget.value })}
+          />
+          <Button type="submit" loading={busy}>
+            Save schedule
+          </Button>
+          <Button variant="ghost" onClick={() => actor.send({ type: 'schedule.close' })} disabled={busy}>
+            Close
+          </Button>
+        </form>
+      ) : null}
+
+      <div>
+        <h3 className={p.sectionTitle}>Recipients</h3>
+        {recipients.length === 0 ? (
+          <p className={p.muted}>No recipients stored yet.</p>
+        ) : (
+          <>
+            <div className={p.tableWrap}>
+              <table className={p.table} aria-label="Stored recipients">
+                <thead>
+                  <tr>
+                    <th className={p.th} scope="col">
+                      Row
+                    </th>
+                    <th className={p.th} scope="col">
+                      Phone number
+                    </th>
+                    <th className={p.th} scope="col">
+                      Variables
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {recipients.map((r) => (
+                    <tr key={r.row}>
+                      <td className={p.td}>{r.row}</td>
+                      <td className={p.td}>{r.phone}</td>
+                      <td className={p.td}>
+                        {Object.entries(r.variables)
+                          .map(([k, v]) => `${k}: ${v}`)
+                          .join(', ')}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {batch.recipients > recipients.length ? (
+              <p className={p.muted}>
+                The first {formatCount(recipients.length)} of {formatCount(batch.recipients)}.
+              </p>
+            ) : null}
+          </>
+        )}
+      </div>
+
+      <AlertDialog
+        open={snap.matches('confirming') || (busy && snap.context.action !== 'schedule')}
+        onClose={() => actor.send({ type: 'action.dismiss' })}
+        onConfirm={() => actor.send({ type: 'action.confirm' })}
+        confirming={busy}
+        destructive={snap.context.action === 'cancel'}
+        title={snap.context.action === 'cancel' ? 'Cancel this batch call?' : 'Send this batch call now?'}
+        description={
+          snap.context.action === 'cancel'
+            ? 'No more recipients will be called. This cannot be undone.'
+            : `${formatCount(batch.recipients)} recipients will be called from ${batch.fromNumber}.`
+        }
+        confirmLabel={snap.context.action === 'cancel' ? 'Cancel batch call' : 'Send now'}
+        cancelLabel="Go back"
+      />
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import { billing } from '../../../../api/billing';
+import {
+  BILLING_MESSAGES,
+  type BillingLimits,
+  BillingLimitsFormSchema,
+  CONCURRENCY_LIMIT_MAX,
+  CONCURRENCY_LIMIT_MIN,
+  type LimitsResponse,
+  limitsToForm,
+} from '../../../../api/contract/billing';
+import { Button } from '../../../../ui/button/button';
+import { TextField } from '../../../../ui/text-field/text-field';
+import { formatUsd } from '../format';
+import * as p from '../panels.css';
+import { LoadError, Loading } from '../QueryStates';
+import * as s from './billing.css';
+import { useSettingsForm } from './useSettingsForm';
+
+const noteOf = (res: LimitsResponse) => `Spent this month so far: ${formatUsd(res.monthToDateSpend)}.`;
+
+/** The Limits tab: concurrency limit and monthly spend limit, validated with the contract and stored. */
+export function LimitsForm() {
+  const { actor, field, busy } = useSettingsForm(
+    { dialog: false, schema: BillingLimitsFormSchema, savedTitle: 'Limits saved' },
+    async () => {
+      const res = await billing.limits({ notify: false });
+      return { values: limitsToForm(res.limits), note: noteOf(res) };
+    },
+    async (body) => {
+      const res = await billing.saveLimits(body as BillingLimits, { notify: false });
+      return { values: limitsToForm(res.limits), note: noteOf(res), msg: res.msg ?? BILLING_MESSAGES.limitsSaved };
+    },
+  );
+  const loading = useSelector(actor, (snap) => snap.hasTag('loading'));
+  const failed = useSelector(actor, (snap) => snap.matches('failed'));
+  const failure = useSelector(actor, (snap) => snap.context.failure);
+  const note = useSelector(actor, (snap) => snap.context.note);
+
+  if (loading) return <Loading label="Loading limits" />;
+  if (failed)
+    return <LoadError what="Could not load your limits." error={failure} onRetry={() => actor.send({ type: 'load.retry' })} />;
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    actor.send({ type: 'form.submit' });
+  };
+  return (
+    <form className={`${p.panel} ${p.panelBody}`} noValidate onSubmit={onSubmit} aria-label="Limits">
+      <div>
+        <h2 className={p.sectionTitle}>Limits</h2>
+        <p className={p.muted}>Batch calls respect both: how many calls run at once, and how much a month may cost.</p>
+      </div>
+      {failure ? (
+        <p className={p.alert} role="alert">
+          {failure}
+        </p>
+      ) : null}
+      <div className={s.limitsGrid}>
+        <TextField
+          label="Concurrency limit"
+          inputMode="numeric"
+          hint={`Calls placed at the same time, ${CONCURRENCY_LIMIT_MIN} to ${CONCURRENCY_LIMIT_MAX}.`}
+          {...field('concurrencyLimit')}
+        />
+        <TextField
+          label="Monthly spend limit (USD)"
+          inputMode="decimal"
+          leading="$"
+          hint={note ?? 'Calls and batch dials of a calendar month may not cost more.'}
+          {...field('monthlySpendLimit')}
+        />
+      </div>
+      <div className={p.row}>
+        <Button type="submit" loading={busy}>
+          Save limits
+        </Button>
+        <Button variant="ghost" onClick={() => actor.send({ type: 'form.reset' })} disabled={busy}>
+          Reset
+        </Button>
+      </div>
+    </form>
+  );
+}

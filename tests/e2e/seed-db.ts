@@ -1,0 +1,43 @@
+/**
+ * Call records for an e2e test, which only dialling produces: written into the running server's SQLite
+ * file (DATA_DIR/parley.sqlite, see scripts/lib/server.mjs) through the calls repository, the one write
+ * path of the calls table and its counts.
+ */
+import path from 'node:path';
+import { inject } from 'vitest';
+import { openDatabase } from '../../server/db/index.js';
+import { newId } from '../../server/lib/ids.js';
+import { insertCalls as storeCalls } from '../../server/routes/call/call.repo.js';
+
+export interface E2eCall {
+  time: Date;
+  duration: number;
+  cost: number;
+  agentId?: string | null;
+}
+
+export async function insertCalls(companyId: string, line: string, calls: E2eCall[]): Promise<void> {
+  const database = await openDatabase({ sqliteFile: path.join(inject('dataDir'), 'parley.sqlite'), migrate: false });
+  try {
+    await storeCalls(
+      database.db,
+      calls.map((c) => ({
+        id: newId(),
+        company_id: companyId,
+        agent_id: c.agentId ?? null,
+        time: c.time.toISOString(),
+        from_number: line,
+        to_number: '+14155550199',
+        phone_number: line,
+        duration: c.duration,
+        type: 'outbound',
+        cost: c.cost,
+        disconnection_reason: 'user_hangup',
+        status: 'ended',
+        call_successful: 1,
+      })),
+    );
+  } finally {
+    await database.close();
+  }
+}
