@@ -102,6 +102,14 @@ export interface DataTableProps<Row> {
   empty?: ReactNode;
   /** remembers hidden columns in localStorage under this key */
   columnsKey?: string;
+  /**
+   * Controlled column visibility (column id -> shown), for screens that keep it themselves (e.g. per
+   * user, with an order): 'Select Columns' then reports through `onColumnVisibilityChange`.
+   */
+  columnVisibility?: VisibilityState;
+  onColumnVisibilityChange?: (visibility: VisibilityState) => void;
+  /** the columns' order by id (ids left out follow in their definition order) */
+  columnOrder?: readonly string[];
   /** extra controls at the right of the toolbar */
   toolbar?: ReactNode;
 }
@@ -139,12 +147,16 @@ export function DataTable<Row>({
   searchPlaceholder,
   empty,
   columnsKey,
+  columnVisibility: controlledVisibility,
+  onColumnVisibilityChange,
+  columnOrder,
   toolbar,
 }: DataTableProps<Row>) {
   const captionId = useId();
   const sorting: SortingState = useMemo(() => parseSort(query.sort, sortFields), [query.sort, sortFields]);
   const pagination: PaginationState = { pageIndex: query.page, pageSize: query.size };
-  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(() => readHidden(columnsKey, columns));
+  const [ownVisibility, setColumnVisibility] = useState<VisibilityState>(() => readHidden(columnsKey, columns));
+  const columnVisibility = controlledVisibility ?? ownVisibility;
 
   const table = useReactTable<Row>({
     data: data.rows as Row[],
@@ -158,7 +170,7 @@ export function DataTable<Row>({
     enableMultiSort: true,
     isMultiSortEvent: (e) => (e as { shiftKey?: boolean }).shiftKey === true,
     sortDescFirst: false,
-    state: { sorting, pagination, columnVisibility },
+    state: { sorting, pagination, columnVisibility, columnOrder: columnOrder as string[] | undefined },
     onSortingChange: (updater) => {
       onQueryChange({ sort: formatSort(functionalUpdate(updater, sorting)), page: TABLE_FIRST_PAGE_INDEX });
     },
@@ -169,6 +181,10 @@ export function DataTable<Row>({
       );
     },
     onColumnVisibilityChange: (updater) => {
+      if (controlledVisibility) {
+        onColumnVisibilityChange?.(functionalUpdate(updater, controlledVisibility));
+        return;
+      }
       setColumnVisibility((prev) => {
         const next = functionalUpdate(updater, prev);
         if (columnsKey)
