@@ -3,14 +3,15 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { CALL_CACHE_PREFIX, calls } from '../../api/calls';
 import { type Call, hasCallFilters } from '../../api/contract/call';
-import type { ListPage } from '../../machines/listQuery.machine';
 import { type CallDialogFilters, callFiltersMachine } from '../../machines/callFilters.machine';
+import type { ListPage } from '../../machines/listQuery.machine';
 import { Button } from '../../ui/button/button';
 import { TABLE_FIRST_PAGE_INDEX } from '../../ui/constants';
 import { DataTable } from '../../ui/data-table/data-table';
 import { parseSort, type TableQuery } from '../../ui/data-table/table-query';
 import { useListQuery } from '../../ui/data-table/use-list-query';
 import { HistoryIcon, LayersIcon } from '../../ui/icons';
+import { CustomizeFieldsDialog } from './-components/call-history/CustomizeFieldsDialog';
 import { CALL_COLUMN_IDS, callColumnLabel, callColumns } from './-components/call-history/call-columns';
 import * as s from './-components/call-history/call-history.css';
 import {
@@ -20,7 +21,6 @@ import {
   callHistorySearchSchema,
 } from './-components/call-history/call-search';
 import { columnLayoutKey, useColumnLayout } from './-components/call-history/column-layout';
-import { CustomizeFieldsDialog } from './-components/call-history/CustomizeFieldsDialog';
 import { DateRangePicker } from './-components/call-history/DateRangePicker';
 import { FilterDialog } from './-components/call-history/FilterDialog';
 import { EmptyState, PageHeader } from './-components/PageHeader';
@@ -125,9 +125,7 @@ function CallHistoryPage() {
         searchPlaceholder="Search by phone number..."
         columnOrder={layout.order}
         columnVisibility={visibility}
-        onColumnVisibilityChange={(next) =>
-          saveLayout({ ...layout, hidden: CALL_COLUMN_IDS.filter((id) => next[id] === false) })
-        }
+        onColumnVisibilityChange={(next) => saveLayout({ ...layout, hidden: CALL_COLUMN_IDS.filter((id) => next[id] === false) })}
         empty={
           <EmptyState
             icon={HistoryIcon}

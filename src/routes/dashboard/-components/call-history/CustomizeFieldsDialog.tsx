@@ -3,8 +3,8 @@ import { Button } from '../../../../ui/button/button';
 import { Checkbox } from '../../../../ui/checkbox/checkbox';
 import { Dialog } from '../../../../ui/dialog/dialog';
 import { ChevronDownIcon, ChevronUpIcon } from '../../../../ui/icons';
-import { type ColumnLayout, defaultLayout } from './column-layout';
 import * as s from './call-history.css';
+import { type ColumnLayout, defaultLayout } from './column-layout';
 
 export interface CustomizeFieldsDialogProps {
   open: boolean;
@@ -24,7 +24,13 @@ export interface CustomizeFieldsDialogProps {
  */
 export function CustomizeFieldsDialog({ open, onClose, layout, columnIds, labelOf, onSave }: CustomizeFieldsDialogProps) {
   return (
-    <Dialog open={open} onClose={onClose} title="Customize Field" description="Choose the columns to show and their order." size="sm">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Customize Field"
+      description="Choose the columns to show and their order."
+      size="sm"
+    >
       {open ? <FieldsForm layout={layout} columnIds={columnIds} labelOf={labelOf} onSave={onSave} onClose={onClose} /> : null}
     </Dialog>
   );

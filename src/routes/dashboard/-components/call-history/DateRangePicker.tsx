@@ -56,6 +56,18 @@ function weeksOf(month: Date): Date[][] {
   return weeks;
 }
 
+/** The day a key moves to (APG date picker keys). */
+const KEY_MOVES: Record<string, (day: Date) => Date> = {
+  ArrowLeft: (d) => addDays(d, -1),
+  ArrowRight: (d) => addDays(d, 1),
+  ArrowUp: (d) => addDays(d, -7),
+  ArrowDown: (d) => addDays(d, 7),
+  Home: (d) => startOfWeek(d),
+  End: (d) => endOfWeek(d),
+  PageUp: (d) => addMonths(d, -1),
+  PageDown: (d) => addMonths(d, 1),
+};
+
 const WEEKDAYS = Array.from({ length: 7 }, (_, i) => addDays(startOfWeek(new Date(2026, 0, 4)), i));
 
 /**
@@ -113,20 +125,10 @@ export function DateRangePicker({ value, onChange, today = new Date() }: DateRan
   };
 
   const onKeyDown = (e: KeyboardEvent, day: Date) => {
-    const moves: Record<string, () => Date> = {
-      ArrowLeft: () => addDays(day, -1),
-      ArrowRight: () => addDays(day, 1),
-      ArrowUp: () => addDays(day, -7),
-      ArrowDown: () => addDays(day, 7),
-      Home: () => startOfWeek(day),
-      End: () => endOfWeek(day),
-      PageUp: () => addMonths(day, -1),
-      PageDown: () => addMonths(day, 1),
-    };
-    const move = moves[e.key];
+    const move = KEY_MOVES[e.key];
     if (!move) return;
     e.preventDefault();
-    focusDay(move());
+    focusDay(move(day));
   };
 
   // what the grid highlights: the chosen range, or the one being chosen up to the day pointed at
@@ -149,6 +151,7 @@ export function DateRangePicker({ value, onChange, today = new Date() }: DateRan
       open={open}
       onOpenChange={onOpenChange}
       aria-label="Choose a date range"
+      className={s.pickerPopover}
       trigger={
         <Button variant="secondary">
           <ClockIcon />
@@ -175,6 +178,7 @@ export function DateRangePicker({ value, onChange, today = new Date() }: DateRan
                   </Button>
                 ) : null}
               </div>
+              {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the APG date-picker grid is a table with role=grid */}
               <table role="grid" className={s.grid} aria-labelledby={`cal-${toParam(m)}`}>
                 <thead>
                   <tr>
@@ -189,10 +193,10 @@ export function DateRangePicker({ value, onChange, today = new Date() }: DateRan
                   {weeksOf(m).map((week) => (
                     <tr key={week[0]!.toISOString()}>
                       {week.map((d) => {
-                        if (!isSameMonth(d, m))
-                          return <td key={d.toISOString()} className={s.dayCell} aria-hidden="true" />;
+                        if (!isSameMonth(d, m)) return <td key={d.toISOString()} className={s.dayCell} aria-hidden="true" />;
                         const selected = isEnd(d);
                         return (
+                          // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole lint/a11y/useFocusableInteractive: a grid's cell; its day button takes the focus
                           <td key={d.toISOString()} role="gridcell" className={s.dayCell} aria-selected={selected || inRange(d)}>
                             <button
                               type="button"

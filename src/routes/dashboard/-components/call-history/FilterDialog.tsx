@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
-import { CALL_STATUSES, CALL_TYPES, CALL_TYPE_LABELS, type CallStatus, type CallType } from '../../../../api/contract/call';
+import { CALL_STATUSES, CALL_TYPE_LABELS, CALL_TYPES, type CallStatus, type CallType } from '../../../../api/contract/call';
 import { prettyPhoneNumber } from '../../../../api/contract/phone';
 import type { callFiltersMachine } from '../../../../machines/callFilters.machine';
 import { Button } from '../../../../ui/button/button';
@@ -56,7 +56,11 @@ export function FilterDialog({ actor }: { actor: ActorRefFrom<typeof callFilters
           hint={loading && !numbers ? 'Loading your numbers…' : undefined}
         />
         {failed ? (
-          <LoadError what={error ?? 'Could not load your numbers.'} error={undefined} onRetry={() => actor.send({ type: 'numbers.retry' })} />
+          <LoadError
+            what={error ?? 'Could not load your numbers.'}
+            error={undefined}
+            onRetry={() => actor.send({ type: 'numbers.retry' })}
+          />
         ) : null}
         <Select
           label="Call Type"
@@ -72,7 +76,10 @@ export function FilterDialog({ actor }: { actor: ActorRefFrom<typeof callFilters
           onChange={(value) =>
             actor.send({ type: 'field.change', field: 'status', value: value === ANY ? '' : (value as CallStatus) })
           }
-          options={[{ value: ANY, label: 'All statuses' }, ...CALL_STATUSES.map((v) => ({ value: v, label: callStatusLabel(v) }))]}
+          options={[
+            { value: ANY, label: 'All statuses' },
+            ...CALL_STATUSES.map((v) => ({ value: v, label: callStatusLabel(v) })),
+          ]}
         />
       </div>
     </Dialog>

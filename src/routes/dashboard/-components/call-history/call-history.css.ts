@@ -20,7 +20,12 @@ export const monthHeader = style({
   gap: vars.space['2'],
   minHeight: '2rem',
 });
-export const monthTitle = style({ fontSize: vars.fontSize.sm, fontWeight: vars.fontWeight.semibold, textAlign: 'center', flex: 1 });
+export const monthTitle = style({
+  fontSize: vars.fontSize.sm,
+  fontWeight: vars.fontWeight.semibold,
+  textAlign: 'center',
+  flex: 1,
+});
 export const grid = style({ borderCollapse: 'collapse' });
 export const weekday = style({
   width: '2.25rem',
@@ -61,7 +66,14 @@ export const pickerFooter = style({
 });
 
 // --- Customize Field ---
-export const fieldList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: vars.space['1'] });
+export const fieldList = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space['1'],
+});
 export const fieldRow = style({
   display: 'flex',
   alignItems: 'center',
@@ -74,3 +86,8 @@ export const fieldRow = style({
 export const fieldMoves = style({ display: 'flex', gap: vars.space['1'] });
 export const dialogFields = style({ display: 'flex', flexDirection: 'column', gap: vars.space['4'] });
 export const spacer = style({ flex: 1 });
+
+/** the picker's popover: wide enough for two months side by side (the attribute outranks the popover's own width) */
+export const pickerPopover = style({
+  selectors: { '&[role="dialog"]': { maxWidth: 'calc(100vw - 1rem)' } },
+});
