@@ -18,6 +18,7 @@
  * | status      | one of CALL_STATUSES                                                                          |
  */
 import * as v from 'valibot';
+import { isCalendarDay } from './day';
 import { intParam, PAGE_MAX, queryParams, type SortPairs, searchParam, sortParam, sortToParam } from './list';
 import { normalizePhoneNumber, searchDigits } from './phone';
 
@@ -155,12 +156,7 @@ export const CALL_MESSAGES = {
   invalidPhoneNumber: 'expected a phone number',
 } as const;
 
-/** True for a real calendar day written yyyy-MM-dd. */
-export function isCalendarDay(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00.000Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
+export { isCalendarDay };
 
 const dayParam = v.optional(
   v.pipe(

@@ -12,6 +12,7 @@
  */
 import * as v from 'valibot';
 import type { CallSortField, CallStatus, CallType } from '../../../../api/contract/call';
+import { isCalendarDay } from '../../../../api/contract/day';
 import { TABLE_QUERY_DEFAULTS, type TableQuery, tableSearchSchema } from '../../../../ui/data-table/table-query';
 import { optionalParam } from '../../../-lib/search';
 
@@ -33,11 +34,7 @@ const _everyType: Exclude<CallType, (typeof CALL_TYPE_VALUES)[number]> extends n
 const _everyStatus: Exclude<CallStatus, (typeof CALL_STATUS_VALUES)[number]> extends never ? true : never = true;
 
 /** yyyy-MM-dd of a real calendar day. */
-const day = v.pipe(
-  v.string(),
-  v.isoDate(),
-  v.check((s) => new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)),
-);
+const day = v.pipe(v.string(), v.check(isCalendarDay));
 /** The router reads `?phoneNumber=4155550100` as a number: take both spellings. */
 const phoneText = v.pipe(
   v.union([v.string(), v.number()]),
