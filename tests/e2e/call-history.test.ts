@@ -223,4 +223,31 @@ describe('Call History in Chromium', () => {
     await page.getByRole('button', { name: 'Filter', exact: true }).waitFor();
     await poll(() => params(page)).toEqual({ sort: 'duration:desc' });
   });
+
+  it('shows the empty, no-match and error states', async () => {
+    // a filter nothing matches: say so, with a way out
+    await page.goto(b.url('/dashboard/call-history?status=registered'));
+    await page.getByRole('heading', { name: 'No calls match these filters' }).waitFor();
+    await page.getByRole('button', { name: 'Filters Applied' }).waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await poll(() => params(page)).toEqual({});
+    await footer(page, 'Showing 1-9 of 9 records').waitFor();
+
+    // a hand-edited number the server refuses: its message and Retry
+    await page.goto(b.url('/dashboard/call-history?phoneNumber=%2B10000000'));
+    const alert = table(page).getByRole('alert');
+    await poll(() => alert.textContent()).toContain("Invalid query parameter 'phoneNumber': expected a phone number");
+    await alert.getByRole('button', { name: 'Retry' }).waitFor();
+
+    // a company without calls
+    const other = await signUpViaApi(b.baseUrl, 'Nell Nocalls');
+    const fresh = await signedInPage(b, other);
+    try {
+      await fresh.goto(b.url('/dashboard/call-history'));
+      await fresh.getByRole('heading', { name: 'No calls yet' }).waitFor();
+      await fresh.getByRole('button', { name: 'Pick a date' }).waitFor();
+    } finally {
+      await fresh.close();
+    }
+  });
 });
