@@ -51,6 +51,7 @@ async function rows(p: Page): Promise<string[][]> {
   }
   return out;
 }
+const focusedLabel = (p: Page) => p.evaluate(() => document.activeElement?.getAttribute('aria-label'));
 const headers = async (p: Page) => (await table(p).getByRole('columnheader').allTextContents()).map((t) => t.trim());
 async function settled(p: Page) {
   await poll(() => table(p).getAttribute('aria-busy')).toBe('false');
@@ -124,6 +125,8 @@ describe('Call History in Chromium', () => {
     await page.getByRole('button', { name: 'Pick a date' }).click();
     const picker = page.getByRole('dialog', { name: 'Choose a date range' });
     await picker.waitFor();
+    // the focus starts on today's day (no range yet)
+    await poll(() => focusedLabel(page)).toBe(format(new Date(), 'EEEE, MMMM d, yyyy'));
     const grids = picker.getByRole('grid');
     expect(await grids.count()).toBe(2);
     await picker.getByRole('grid', { name: format(month, 'MMMM yyyy') }).waitFor();
@@ -135,7 +138,7 @@ describe('Call History in Chromium', () => {
     const tenth = picker.getByRole('button', { name: dayButton(10) });
     await tenth.focus();
     await page.keyboard.press('ArrowRight');
-    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(dayButton(11));
+    await poll(() => focusedLabel(page)).toBe(dayButton(11));
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Enter');
     await picker.getByText(`From ${dayButton(10)}: choose the last day`).waitFor();
@@ -218,6 +221,8 @@ describe('Call History in Chromium', () => {
     expect(await headers(page)).toEqual(expected);
     // and the date range can be cleared from the picker
     await page.getByRole('button', { name: `${format(dayOf(10), 'LLL dd, y')} - ${format(dayOf(20), 'LLL dd, y')}` }).click();
+    // reopened, the focus starts on the first day of the range
+    await poll(() => focusedLabel(page)).toBe(dayButton(10));
     await page.getByRole('button', { name: 'Clear dates' }).click();
     await page.getByRole('button', { name: 'Pick a date' }).waitFor();
     await page.getByRole('button', { name: 'Filter', exact: true }).waitFor();

@@ -88,6 +88,8 @@ export function DateRangePicker({ value, onChange, today = new Date() }: DateRan
   const [focused, setFocused] = useState<Date>(() => from ?? today);
   const [hovered, setHovered] = useState<Date | undefined>();
   const gridRef = useRef<HTMLDivElement>(null);
+  /** the day in the Tab order: focused when the picker opens */
+  const tabDayRef = useRef<HTMLButtonElement>(null);
   const moveFocus = useRef(false);
 
   const onOpenChange = (next: boolean) => {
@@ -152,6 +154,7 @@ export function DateRangePicker({ value, onChange, today = new Date() }: DateRan
       onOpenChange={onOpenChange}
       aria-label="Choose a date range"
       className={s.pickerPopover}
+      initialFocus={tabDayRef}
       trigger={
         <Button variant="secondary">
           <ClockIcon />
@@ -208,6 +211,7 @@ export function DateRangePicker({ value, onChange, today = new Date() }: DateRan
                               aria-label={dayLabel(d)}
                               aria-current={isToday(d) ? 'date' : undefined}
                               tabIndex={isSameDay(d, tabDay) ? 0 : -1}
+                              ref={isSameDay(d, tabDay) ? tabDayRef : undefined}
                               onClick={() => choose(d)}
                               onFocus={() => setFocused(d)}
                               onMouseEnter={() => setHovered(d)}
