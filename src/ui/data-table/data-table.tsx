@@ -36,7 +36,9 @@
  * What it does:
  * - Search box (typing is debounced 300 ms, Enter searches at once; a new search starts at page 1).
  * - 'Select Columns' menu: toggles the columns that can hide (`enableHiding: false` keeps one); with
- *   `columnsKey` the choice is remembered in localStorage.
+ *   `columnsKey` the choice is remembered in localStorage. A screen that keeps the layout itself (Call
+ *   History's 'Customize Field', per account) passes `columnVisibility` + `onColumnVisibilityChange`
+ *   and `columnOrder` instead.
  * - Headers of sortable columns are buttons: a click sorts by that column (ascending, descending,
  *   unsorted), Shift+click adds it as a further sort key. Sorted headers carry `aria-sort` and show
  *   the direction (and the key's rank when several keys sort). Column ids are the server's sort fields
