@@ -13,7 +13,7 @@ import {
 import { isApiError } from '../api/errors';
 import { phone } from '../api/phone';
 import { TABLE_DEBOUNCE_MS } from '../ui/constants';
-import { type PhoneToast, phoneEffects } from './phone-effects';
+import { isGone, type PhoneToast, phoneEffects } from './phone-effects';
 
 /** What the dialog needs of a number: a row of the Assigned tab. */
 export type AssignTarget = Pick<
@@ -127,7 +127,7 @@ export const assignAgentMachine = setup({
   actions: phoneEffects,
   guards: {
     hasAgent: ({ context }) => context.agentId !== '',
-    isGone: (_, params: { error: unknown }) => isApiError(params.error) && params.error.status === 404,
+    isGone,
   },
   delays: { searchDelay: TABLE_DEBOUNCE_MS },
 }).createMachine({

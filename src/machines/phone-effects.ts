@@ -6,6 +6,7 @@
  * Tests swap them with `.provide({ actions: { notify, refreshList } })`.
  */
 import { queryCache } from '../api/cache';
+import { isApiError } from '../api/errors';
 import { PHONE_CACHE_PREFIX } from '../api/phone';
 import { type AgentToast, agentEffects } from './agent-effects';
 
@@ -17,3 +18,6 @@ export const phoneEffects = {
     queryCache.invalidate(PHONE_CACHE_PREFIX);
   },
 };
+
+/** 404: the number was deleted meanwhile (the row on screen is out of date). */
+export const isGone = (_: unknown, params: { error: unknown }) => isApiError(params.error) && params.error.status === 404;

@@ -1,8 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { PHONE_TEXTS, type PhoneNumber, type PhoneNumberDeleteResponse } from '../api/contract/phone';
-import { isApiError } from '../api/errors';
 import { phone } from '../api/phone';
-import { type PhoneToast, phoneEffects } from './phone-effects';
+import { isGone, type PhoneToast, phoneEffects } from './phone-effects';
 
 /** What the confirmation names and deletes. */
 export type PhoneDeleteTarget = Pick<PhoneNumber, '_id' | 'phone' | 'origin'>;
@@ -40,7 +39,7 @@ export const phoneNumberDeleteMachine = setup({
   },
   actions: phoneEffects,
   guards: {
-    isGone: (_, params: { error: unknown }) => isApiError(params.error) && params.error.status === 404,
+    isGone,
   },
 }).createMachine({
   id: 'phoneNumberDelete',

@@ -7,9 +7,9 @@ import {
   PhoneNumberUpdateBodySchema,
   type PhoneNumberUpdateInput,
 } from '../api/contract/phone';
-import { isApiError } from '../api/errors';
+import { isApiError, serverMessageOf } from '../api/errors';
 import { phone } from '../api/phone';
-import { type PhoneToast, phoneEffects } from './phone-effects';
+import { isGone, type PhoneToast, phoneEffects } from './phone-effects';
 
 /**
  * The fields the 'Update Phone Number' dialog edits (spec sections 3 and 5), as typed. The agents are
@@ -123,7 +123,7 @@ export const phoneNumberUpdateMachine = setup({
   actions: phoneEffects,
   guards: {
     isValid: ({ context }) => v.is(PhoneNumberUpdateBodySchema, context.values),
-    isGone: (_, params: { error: unknown }) => isApiError(params.error) && params.error.status === 404,
+    isGone,
   },
 }).createMachine({
   id: 'phoneNumberUpdate',
@@ -189,8 +189,7 @@ export const phoneNumberUpdateMachine = setup({
             actions: [
               {
                 type: 'notify',
-                params: ({ event }) =>
-                  PHONE_UPDATE_TOASTS.failed(isApiError(event.error) ? event.error.serverMessage : undefined),
+                params: ({ event }) => PHONE_UPDATE_TOASTS.failed(serverMessageOf(event.error)),
               },
               'refreshList',
               assign(closedContext),
@@ -202,8 +201,7 @@ export const phoneNumberUpdateMachine = setup({
             actions: [
               {
                 type: 'notify',
-                params: ({ event }) =>
-                  PHONE_UPDATE_TOASTS.failed(isApiError(event.error) ? event.error.serverMessage : undefined),
+                params: ({ event }) => PHONE_UPDATE_TOASTS.failed(serverMessageOf(event.error)),
               },
               assign({ errors: ({ event }) => serverFieldErrors(event.error) }),
             ],

@@ -66,6 +66,14 @@ const loadAvailable = (q: TableQuery): Promise<ListPage<FreeNumber>> =>
 
 /** The table's URL state as an object type (a ListQuery for useListQuery). */
 type PhoneQuery = { [K in keyof TableQuery]: TableQuery[K] };
+/** What both tabs' tables share: their URL state and sorting. */
+const tableProps = (query: PhoneQuery, onQueryChange: QueryChange) => ({
+  query,
+  onQueryChange,
+  sortFields: SORT_FIELDS,
+  getRowId: (n: { _id: string }) => n._id,
+});
+
 type QueryChange = (patch: Partial<TableQuery>, options?: { replace?: boolean }) => void;
 
 function PhoneNumbersPage() {
@@ -131,10 +139,7 @@ function AssignedNumbers({
         label="Assigned Numbers"
         columns={columns}
         data={data}
-        getRowId={(n) => n._id}
-        query={query}
-        onQueryChange={onQueryChange}
-        sortFields={SORT_FIELDS}
+        {...tableProps(query, onQueryChange)}
         searchLabel="Search assigned numbers"
         searchPlaceholder="Search by number or nickname..."
         columnsKey="parley.table.assigned-numbers.columns"
@@ -176,10 +181,7 @@ function AvailableNumbers({ query, onQueryChange }: { query: PhoneQuery; onQuery
       label="Available Numbers"
       columns={columns}
       data={data}
-      getRowId={(n) => n._id}
-      query={query}
-      onQueryChange={onQueryChange}
-      sortFields={SORT_FIELDS}
+      {...tableProps(query, onQueryChange)}
       searchLabel="Search available numbers"
       searchPlaceholder="Search by number, e.g. 415..."
       columnsKey="parley.table.available-numbers.columns"

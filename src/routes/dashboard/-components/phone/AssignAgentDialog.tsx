@@ -8,6 +8,7 @@ import { Dialog } from '../../../../ui/dialog/dialog';
 import { SearchIcon } from '../../../../ui/icons';
 import { Spinner } from '../../../../ui/spinner/spinner';
 import { TextField } from '../../../../ui/text-field/text-field';
+import { FormDialogFooter } from './FormDialogFooter';
 import * as s from './phone.css';
 import { RadioChoices } from './RadioChoices';
 
@@ -72,16 +73,7 @@ export function AssignAgentDialog({ actor }: { actor: AssignAgentActor }) {
       hideOnInteractOutside={false}
       title="Assign Agent to Phone Number"
       description={number ? `Choose the agent for ${prettyPhoneNumber(number.phone)} and the calls it handles.` : undefined}
-      footer={
-        <>
-          <Button variant="secondary" disabled={busy} onClick={() => actor.send({ type: 'dialog.close' })}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={busy}>
-            Save
-          </Button>
-        </>
-      }
+      footer={<FormDialogFooter formId={formId} busy={busy} onCancel={() => actor.send({ type: 'dialog.close' })} />}
     >
       <form id={formId} className={s.form} noValidate onSubmit={onSubmit} aria-label="Assign Agent to Phone Number">
         <TextField

@@ -3,10 +3,10 @@ import { type FormEvent, useId } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { PHONE_NUMBER_TYPE_LABELS, PHONE_NUMBER_TYPES, PHONE_PROVIDER_LABELS } from '../../../../api/contract/phone';
 import type { PhoneFormField, phoneNumberUpdateMachine } from '../../../../machines/phoneNumberUpdate.machine';
-import { Button } from '../../../../ui/button/button';
 import { Dialog } from '../../../../ui/dialog/dialog';
 import { Select } from '../../../../ui/select/select';
 import { TextField } from '../../../../ui/text-field/text-field';
+import { FormDialogFooter } from './FormDialogFooter';
 import * as s from './phone.css';
 
 export type PhoneNumberUpdateActor = ActorRefFrom<typeof phoneNumberUpdateMachine>;
@@ -74,14 +74,12 @@ export function UpdatePhoneNumberDialog({ actor }: { actor: PhoneNumberUpdateAct
       }
       size="lg"
       footer={
-        <>
-          <Button variant="secondary" disabled={busy} onClick={() => actor.send({ type: 'dialog.close' })}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={busy}>
-            Save changes
-          </Button>
-        </>
+        <FormDialogFooter
+          formId={formId}
+          busy={busy}
+          onCancel={() => actor.send({ type: 'dialog.close' })}
+          saveLabel="Save changes"
+        />
       }
     >
       <form id={formId} className={s.form} noValidate onSubmit={onSubmit} aria-label="Update Phone Number">
