@@ -6,9 +6,10 @@ import { type PhoneToast, phoneEffects } from './phone-effects';
 
 /** Spec section 8, verbatim. */
 export const PHONE_REQUEST_TOASTS = {
-  sent: (phoneNumber: string): PhoneToast => ({
+  /** `granted`: the server granted it at once (REQUEST_AUTO_GRANT), so the number is under Assigned Numbers now */
+  sent: (phoneNumber: string, granted = false): PhoneToast => ({
     title: PHONE_TEXTS.requestSentTitle,
-    description: PHONE_TEXTS.requestSent(phoneNumber),
+    description: PHONE_TEXTS.requestSent(phoneNumber) + (granted ? ' It is now under Assigned Numbers.' : ''),
   }),
   failed: (msg?: string): PhoneToast => ({
     title: PHONE_TEXTS.requestFailed,
@@ -71,7 +72,10 @@ export const phoneRequestMachine = setup({
           target: 'idle',
           description: "'Request Sent'; the row reads 'Requested'.",
           actions: [
-            { type: 'notify', params: ({ context }) => PHONE_REQUEST_TOASTS.sent(context.phone!) },
+            {
+              type: 'notify',
+              params: ({ context, event }) => PHONE_REQUEST_TOASTS.sent(context.phone!, event.output.data.request.granted),
+            },
             assign({
               requested: ({ context }) => [...context.requested.filter((p) => p !== context.phone), context.phone!],
               phone: undefined,

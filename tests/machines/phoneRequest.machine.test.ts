@@ -5,10 +5,10 @@ import { phoneRequestMachine } from '../../src/machines/phoneRequest.machine.js'
 import { recordingActor } from './agent-effects.js';
 import { describeModel } from './harness.js';
 
-const answer = (phone: string): NumberRequestResponse => ({
+const answer = (phone: string, granted = false): NumberRequestResponse => ({
   success: true,
   msg: `Request for phone number ${phone} has been sent.`,
-  data: { request: { _id: 'r1', phone, phoneNumberId: 'n1', requestedAt: '2026-11-23T10:00:00.000Z', granted: false } },
+  data: { request: { _id: 'r1', phone, phoneNumberId: 'n1', requestedAt: '2026-11-23T10:00:00.000Z', granted } },
 });
 
 describeModel('phoneRequest', phoneRequestMachine, {
@@ -31,6 +31,16 @@ describe('phoneRequest behaviour', () => {
     expect(calls).toEqual(['+14155550100']);
     expect(actor.getSnapshot().context.requested).toEqual(['+14155550100']);
     expect(toasts).toEqual([{ title: 'Request Sent', description: 'Request for phone number +14155550100 has been sent.' }]);
+  });
+
+  it('says so when the server granted the number at once (REQUEST_AUTO_GRANT)', async () => {
+    const { actor, toasts } = recordingActor(phoneRequestMachine, 'requestNumber', async (phone: string) => answer(phone, true));
+    actor.send({ type: 'number.request', phone: '+14155550100' });
+    await vi.waitFor(() => expect(toasts).toHaveLength(1));
+    expect(toasts[0]).toEqual({
+      title: 'Request Sent',
+      description: 'Request for phone number +14155550100 has been sent. It is now under Assigned Numbers.',
+    });
   });
 
   it("a failure toasts 'Failed to request phone number' with the server's reason and marks nothing", async () => {
