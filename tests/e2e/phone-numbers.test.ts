@@ -83,6 +83,10 @@ describe('the Phone Numbers screen in Chromium', () => {
     expect(await page.getByRole('tab', { name: 'Assigned Numbers' }).getAttribute('aria-selected')).toBe('true');
     await page.getByRole('heading', { name: 'No phone numbers yet' }).waitFor();
     expect(params(page)).toEqual({});
+    // a hand-edited URL falls back instead of breaking the screen
+    await page.goto(b.url('/dashboard/phone-numbers?tab=bogus&page=-2'));
+    await page.getByRole('heading', { name: 'No phone numbers yet' }).waitFor();
+    expect(await page.getByRole('tab', { name: 'Assigned Numbers' }).getAttribute('aria-selected')).toBe('true');
   });
 
   it("requests an available number: 'Request Sent', and the row reads 'Requested' after a reload", async () => {
@@ -116,6 +120,12 @@ describe('the Phone Numbers screen in Chromium', () => {
     expect(admin.stdout).toContain(`Granted ${phone} to ${user.email}`);
 
     await page.getByRole('tab', { name: 'Assigned Numbers' }).click();
+    await poll(() => params(page)).toEqual({});
+    // Back returns to the Available tab as it was, Forward to Assigned
+    await page.goBack();
+    await poll(() => params(page)).toEqual({ tab: 'available', search: shown });
+    expect(await page.getByRole('tab', { name: 'Available Numbers' }).getAttribute('aria-selected')).toBe('true');
+    await page.goForward();
     await poll(() => params(page)).toEqual({});
     const row = table(page, 'Assigned Numbers').getByRole('row').filter({ hasText: shown });
     await row.getByText('No agent', { exact: true }).waitFor();
