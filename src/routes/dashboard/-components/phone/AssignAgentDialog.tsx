@@ -89,6 +89,7 @@ export function AssignAgentDialog({ actor }: { actor: AssignAgentActor }) {
         <RadioChoices
           label="Agent"
           list
+          busy={agentsLoading && agents.length > 0}
           value={agentId}
           disabled={busy}
           error={error}

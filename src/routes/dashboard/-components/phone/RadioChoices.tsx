@@ -1,7 +1,7 @@
 import * as Ariakit from '@ariakit/react';
 import { type ReactNode, useId } from 'react';
-import { cx } from '../../../../ui/cx';
 import { fieldError, fieldLabel } from '../../../../ui/shared.css';
+import { Spinner } from '../../../../ui/spinner/spinner';
 import * as s from './phone.css';
 
 export interface RadioChoice<V extends string> {
@@ -20,6 +20,8 @@ export interface RadioChoicesProps<V extends string> {
   list?: boolean;
   disabled?: boolean;
   error?: ReactNode;
+  /** the choices are being replaced (a search runs): marks the group busy and shows a spinner by the label */
+  busy?: boolean;
   /** shown in place of the choices (loading, failure, nothing found) */
   children?: ReactNode;
 }
@@ -33,6 +35,7 @@ export function RadioChoices<V extends string>({
   list,
   disabled,
   error,
+  busy,
   children,
 }: RadioChoicesProps<V>) {
   const id = useId();
@@ -43,9 +46,13 @@ export function RadioChoices<V extends string>({
         aria-labelledby={`${id}-label`}
         aria-describedby={error ? `${id}-error` : undefined}
         aria-invalid={error ? true : undefined}
+        aria-busy={busy || undefined}
       >
-        <span id={`${id}-label`} className={fieldLabel}>
-          {label}
+        <span className={s.groupHead}>
+          <span id={`${id}-label`} className={fieldLabel}>
+            {label}
+          </span>
+          {busy ? <Spinner size="sm" label={`Updating ${label.toLowerCase()}`} /> : null}
         </span>
         {children ?? (
           <div className={list ? s.choices : s.choicesInline}>
@@ -71,7 +78,7 @@ export function RadioChoices<V extends string>({
           </div>
         )}
         {error ? (
-          <p id={`${id}-error`} className={cx(fieldError)}>
+          <p id={`${id}-error`} className={fieldError}>
             {error}
           </p>
         ) : null}

@@ -15,6 +15,7 @@ export const grid = style({
 });
 
 export const group = style({ display: 'flex', flexDirection: 'column', gap: vars.space['2'], margin: 0, padding: 0, border: 0 });
+export const groupHead = style({ display: 'flex', alignItems: 'center', gap: vars.space['2'] });
 export const choices = style({
   display: 'flex',
   flexDirection: 'column',
