@@ -6,7 +6,7 @@ import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../src/a
 import { type FreeNumber, type PhoneNumber, prettyPhoneNumber } from '../../src/api/contract/phone.js';
 import { runCli } from '../cli-runner.js';
 import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
-import { type ApiUser, apiCall, signedInPage, signUpViaApi } from './session.js';
+import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
  * Issue 6, the Phone Numbers screen end to end on one signed-in page: request an available number,
@@ -239,5 +239,26 @@ describe('the Phone Numbers screen in Chromium', () => {
     await page.unroute('**/api/v1/phone/free*');
     expectOnlyLocalRequests(b.requests);
     expect(b.pageErrors).toEqual([]);
+  });
+  it('after a change on a later page the list is fetched again from its first page (spec section 7)', async () => {
+    const other = await signUpViaApi(b.baseUrl, 'Paula Pages');
+    for (let i = 0; i < 7; i++) await createNumberViaApi(b.baseUrl, other, `+1628555010${i}`);
+    const p = await signedInPage(b, other);
+    try {
+      await p.goto(b.url('/dashboard/phone-numbers?page=1&size=5&sort=phone:asc'));
+      const list = table(p, 'Assigned Numbers');
+      const last = prettyPhoneNumber('+16285550106');
+      await list.getByRole('button', { name: `Actions for ${last}` }).click();
+      await p.getByRole('menuitem', { name: 'Edit' }).click();
+      const dialog = p.getByRole('dialog', { name: 'Update Phone Number' });
+      await dialog.getByRole('textbox', { name: 'Nickname' }).fill('Overflow line');
+      await dialog.getByRole('button', { name: 'Save changes' }).click();
+      await notification(p, 'Phone number updated').waitFor();
+      await poll(() => params(p).page ?? '0').toBe('0');
+      await list.getByText(prettyPhoneNumber('+16285550100'), { exact: true }).waitFor();
+      expect(await list.getByText(last, { exact: true }).count()).toBe(0);
+    } finally {
+      await p.close();
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import * as v from 'valibot';
+import { queryCache } from '../../api/cache';
 import { type FreeNumber, PHONE_TEXTS, type PhoneNumber, type PhoneSortField } from '../../api/contract/phone';
 import { PHONE_CACHE_PREFIX, type PhoneListParams, phone } from '../../api/phone';
 import { assignAgentMachine } from '../../machines/assignAgent.machine';
@@ -121,6 +122,14 @@ function AssignedNumbers({
   onBrowse: () => void;
 }) {
   const data = useListQuery({ query, load: loadAssigned, resource: PHONE_CACHE_PREFIX });
+  // spec section 7: after a change (assign, edit, delete) the list is fetched again from its first page
+  useEffect(
+    () =>
+      queryCache.subscribe((prefix) => {
+        if (PHONE_CACHE_PREFIX.startsWith(prefix)) onQueryChange({ page: 0 }, { replace: true });
+      }),
+    [onQueryChange],
+  );
   const assigner = useActorRef(assignAgentMachine);
   const updater = useActorRef(phoneNumberUpdateMachine);
   const deleter = useActorRef(phoneNumberDeleteMachine);
