@@ -1,13 +1,16 @@
 // `npm run bench`: builds, then reports per route chunk the JS and CSS sizes (raw and gzipped), the
 // landing page's and the dashboard's first-load weight against their budgets, and how fast `npm start`
 // answers on a built tree.
-// Writes the `bundle` and `startup` sections of bench/results.json. Reports only: `--strict` exits 1
-// when a budget is exceeded.
+// Writes the `bundle` and `startup` sections of bench/results.json, runs the suites of SUITES (each
+// writes its own section), then bench/REPORT.md (bench/report.mjs). Reports only: `--strict` exits 1
+// when a budget is exceeded. `--quick`: a shorter run for development (fewer rows, shorter load phases,
+// one Lighthouse run a page) into bench/results.quick.json and bench/REPORT.quick.md.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { writeSection } from '../bench/results.mjs';
+import { writeReport } from '../bench/report.mjs';
+import { QUICK, RESULTS_FILE, writeSection } from '../bench/results.mjs';
 import { buildAll } from './build.mjs';
 import { startServer } from './lib/server.mjs';
 import { root } from './lib/stale.mjs';
@@ -177,14 +180,22 @@ export async function measureStartup(runs = STARTUP_RUNS) {
  * Further benchmarks, one file each, run in order as `tsx <file>`: each prints its figures and writes its
  * own section of bench/results.json. Add a line here for a new one.
  */
-const SUITES = ['bench/agents-api.ts', 'bench/calls-api.ts', 'bench/editor.ts', 'bench/csv-parse.ts'];
+const SUITES = [
+  'bench/agents-api.ts',
+  'bench/calls-api.ts',
+  'bench/editor.ts',
+  'bench/csv-parse.ts',
+  'bench/load.ts',
+  'bench/lighthouse.ts',
+];
 
-function runSuite(file) {
+function runSuite(file, quick) {
   return new Promise((resolve) => {
     log(`\n▶ ${file}`);
     const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), file], {
       cwd: root,
       stdio: 'inherit',
+      env: { ...process.env, ...(quick ? { BENCH_QUICK: '1' } : {}) },
     });
     child.on('close', (code) => resolve(code ?? 1));
   });
@@ -232,8 +243,8 @@ async function main() {
   );
   writeSection('startup', startup);
   let suiteFailed = false;
-  for (const file of SUITES) if ((await runSuite(file)) !== 0) suiteFailed = true;
-  log(`\nWrote ${path.relative(root, path.join(root, 'bench/results.json'))}`);
+  for (const file of SUITES) if ((await runSuite(file, QUICK)) !== 0) suiteFailed = true;
+  log(`\nWrote ${path.relative(root, RESULTS_FILE)} and ${path.relative(root, writeReport())}`);
 
   const failed = !bundle.landing.pass.js || !bundle.landing.pass.css || !bundle.dashboard.pass.js || !startup.pass;
   if (suiteFailed || (strict && failed)) process.exitCode = 1;
