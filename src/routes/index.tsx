@@ -49,8 +49,7 @@ function LandingPage() {
   const search = Route.useSearch();
   const hydrated = useSelector(session, (snap) => snap.context.hydrated);
   const [request, setRequest] = useState<DialogRequest | null>(null);
-  const ask = (dialog: DialogRequest['dialog']) =>
-    setRequest((r) => ({ dialog, seq: (r?.seq ?? 0) + 1 }));
+  const ask = (dialog: DialogRequest['dialog']) => setRequest((r) => ({ dialog, seq: (r?.seq ?? 0) + 1 }));
 
   useEffect(() => {
     if (!search.login) return;
