@@ -66,6 +66,10 @@ function figuresOf(lhr: Lhr) {
     mainThreadMs: round(lhr.audits['mainthread-work-breakdown']?.numericValue ?? 0),
     bootupMs: round(lhr.audits['bootup-time']?.numericValue ?? 0),
     transferBytes: round(lhr.audits['total-byte-weight']?.numericValue ?? 0),
+    // the LCP's phases (TTFB, load delay, load time, render delay) and the scripts that cost most CPU
+    lcpPhases: lcpPhases(lhr),
+    topScripts: topScripts(lhr),
+    benchmarkIndex: round(lhr.environment.benchmarkIndex),
     runWarnings: lhr.runWarnings,
   } as {
     performance: number;
@@ -79,12 +83,39 @@ function figuresOf(lhr: Lhr) {
     mainThreadMs: number;
     bootupMs: number;
     transferBytes: number;
+    lcpPhases: Record<string, number>;
+    topScripts: { url: string; totalMs: number; scriptingMs: number }[];
+    benchmarkIndex: number;
     runWarnings: string[];
   };
 }
 
+interface TableItem {
+  [key: string]: unknown;
+}
+const itemsOf = (lhr: Lhr, id: string): TableItem[] =>
+  ((lhr.audits[id]?.details as { items?: TableItem[] } | undefined)?.items ?? []) as TableItem[];
+
+function lcpPhases(lhr: Lhr): Record<string, number> {
+  // largest-contentful-paint-element: [element table, phases table]
+  const phases = (
+    itemsOf(lhr, 'largest-contentful-paint-element')[1] as { items?: { phase: string; timing: number }[] } | undefined
+  )?.items;
+  return Object.fromEntries((phases ?? []).map((p) => [p.phase, round(p.timing)]));
+}
+
+function topScripts(lhr: Lhr) {
+  return itemsOf(lhr, 'bootup-time')
+    .slice(0, 4)
+    .map((i) => ({
+      url: String(i.url).replace(/^https?:\/\/[^/]+/, ''),
+      totalMs: round(Number(i.total)),
+      scriptingMs: round(Number(i.scripting)),
+    }));
+}
+
 /** One Lighthouse run in a freshly launched Chromium with a fresh profile; `session` is injected when given. */
-async function runOnce(url: string, session?: Session): Promise<Lhr> {
+export async function runOnce(url: string, session?: Session): Promise<Lhr> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-lh-'));
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,

@@ -163,7 +163,13 @@ export function budgetRows(sections) {
   if (h) {
     const lm = h.landing.median;
     const why = (m) =>
-      `main-thread work ${ms(m.mainThreadMs)}, JS boot-up ${ms(m.bootupMs)}, transfer ${kib(m.transferBytes)}, FCP ${ms(m.fcpMs)}, SI ${ms(m.speedIndexMs)}; ${load(h.load_average)} (simulated throttling scales the CPU time it observes)`;
+      `FCP ${ms(m.fcpMs)}, SI ${ms(m.speedIndexMs)}; LCP phases ${Object.entries(m.lcpPhases ?? {})
+        .map(([k, v]) => `${k} ${ms(v)}`)
+        .join(', ')}; main-thread work ${ms(m.mainThreadMs)}, JS boot-up ${ms(m.bootupMs)} (most: ${(m.topScripts ?? [])
+        .map((t) => `${t.url} ${ms(t.totalMs)}`)
+        .join(
+          ', ',
+        )}); transfer ${kib(m.transferBytes)}; Lighthouse's benchmarkIndex of this machine ${m.benchmarkIndex ?? 'n/a'}; ${load(h.load_average)} (simulated throttling multiplies the CPU time it observes by 4, so a busy machine inflates LCP and TBT)`;
     add({
       issue: 8,
       what: `Lighthouse landing, performance (median of ${h.runs}: ${h.landing.runs.join(', ')})`,
