@@ -253,7 +253,7 @@ export function renderReport(results) {
     const b = s.bundle;
     block('## JS and CSS per route (gzip level 9)');
     out.push(
-      'Own chunks of each route, and its first load (the entry, its layouts, its own chunks and their static imports). The entry alone: ' +
+      'Own chunks of each route, and its first load (the entry, its layouts, its own chunks and their static imports). The entry with what index.html preloads (the landing route): ' +
         `JS ${kib(b.entry.js.gzip)}, CSS ${kib(b.entry.css.gzip)}.`,
     );
     out.push('');
