@@ -12,6 +12,8 @@ declare module 'autocannon' {
   export interface AutocannonClient {
     /** replaces this connection's request list (each connection can get its own) */
     setRequests(requests: AutocannonRequest[]): void;
+    /** every answer, with the latency measured from writing its request */
+    on(event: 'response', listener: (status: number, bytes: number, responseTimeMs: number) => void): void;
   }
   export interface AutocannonOptions {
     url: string;
