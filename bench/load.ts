@@ -75,7 +75,8 @@ class Recorder {
       routes: [...this.byRoute.entries()]
         .map(([route, ms]) => ({
           route,
-          requests: ms.length,
+          requests: Object.values(this.statuses.get(route) ?? {}).reduce((a, b) => a + b, 0),
+          timed: ms.length,
           statuses: this.statuses.get(route) ?? {},
           latency_ms: percentiles(ms),
         }))
@@ -218,7 +219,7 @@ interface RunFigures {
   timeouts: number;
   non2xx: number;
   latency_ms: Percentiles;
-  routes: { route: string; requests: number; statuses: Record<string, number>; latency_ms: Percentiles }[];
+  routes: { route: string; requests: number; timed: number; statuses: Record<string, number>; latency_ms: Percentiles }[];
 }
 
 const figures = (r: AutocannonResult, rec: Recorder, connections: number): RunFigures => ({
