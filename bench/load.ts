@@ -381,7 +381,7 @@ export async function run() {
       what:
         `npm start (built, SQLite, NODE_ENV=production) on loopback; autocannon ${CONNECTIONS} connections for ${DURATION_S} s over the mix ` +
         `(list agents, call history x3 filters, get agent, update agent, refresh token), each connection on its own session and agent; ` +
-        `then ${FLOOD_CONNECTIONS} connections of wrong-password logins (a new email each) for ${FLOOD_DURATION_S} s beside the mix on ${FLOOD_MIX_CONNECTIONS} connections`,
+        `then ${FLOOD_CONNECTIONS} connections of wrong-password logins (a new email each) for ${FLOOD_DURATION_S} s beside the mix on ${FLOOD_MIX_CONNECTIONS} connections; latencies as autocannon measures them (from writing the request), each connection's first answer counted but not timed (it includes opening the connection)`,
     };
   } finally {
     await server.stop();
