@@ -59,6 +59,7 @@ export function budgetRows(sections) {
       measured: `${ms(st.medianMs)} (median of ${st.runsMs.map(fmt).join(', ')} ms)`,
       budget: `≤ ${ms(st.budgetMs)}`,
       met: st.pass,
+      cause: st.load_average ? load(st.load_average) : 'the machine load was not recorded',
     });
 
   const a = sections.agentsApi;
@@ -248,6 +249,10 @@ export function renderReport(results) {
     for (const r of missed) out.push(`- **${r.what}**: ${r.measured} against ${r.budget}. ${r.cause ?? ''}`);
     out.push('');
   }
+
+  // what profiles and query plans showed, written by hand (bench/analysis.md), after the measured budgets
+  const analysis = path.resolve(import.meta.dirname, 'analysis.md');
+  if (fs.existsSync(analysis)) block(fs.readFileSync(analysis, 'utf8').trim());
 
   if (s.bundle) {
     const b = s.bundle;

@@ -7,6 +7,7 @@
 // one Lighthouse run a page) into bench/results.quick.json and bench/REPORT.quick.md.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { writeReport } from '../bench/report.mjs';
@@ -177,6 +178,7 @@ export async function measureStartup(runs = STARTUP_RUNS) {
     medianMs: median,
     pass: median <= BUDGETS.startupReadyMs,
     runsMs: readyMs,
+    load_average: os.loadavg().map((l) => Math.round(l * 100) / 100),
     what: 'node scripts/start.mjs with SKIP_BUILD=1 on a built tree, fresh DATA_DIR (SQLite created and migrated), until GET /api/v1/health answers',
   };
 }
