@@ -6,6 +6,7 @@
  *   npx tsx bench/agents-api.ts            prints the table and writes the `agentsApi` section of bench/results.json
  *   import { run } from './agents-api.ts'  returns the figures (no file written)
  */
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import * as v from 'valibot';
@@ -40,6 +41,7 @@ export interface AgentsApiBench {
   measures: Measure[];
   /** reported, not held to the budget */
   unbudgeted: Measure[];
+  load_average: number[];
 }
 
 export async function run(): Promise<AgentsApiBench> {
@@ -117,6 +119,7 @@ export async function run(): Promise<AgentsApiBench> {
       within_budget: measures.every((m) => m.p95_ms < BUDGET_P95_MS),
       measures,
       unbudgeted: [unindexed],
+      load_average: os.loadavg().map((l) => Math.round(l * 100) / 100),
     };
   } finally {
     await close();

@@ -93,3 +93,24 @@ export async function timeRequests(
   times.sort((a, b) => a - b);
   return { median_ms: round(quantile(times, 0.5)), p95_ms: round(quantile(times, 0.95)) };
 }
+
+export { QUICK } from './results.mjs';
+
+export interface Percentiles {
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+/** p50, p95, p99 and max of a series of milliseconds (rounded to 0.01 ms). */
+export function percentiles(values: number[]): Percentiles {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return { p50: 0, p95: 0, p99: 0, max: 0 };
+  return {
+    p50: round(quantile(sorted, 0.5)),
+    p95: round(quantile(sorted, 0.95)),
+    p99: round(quantile(sorted, 0.99)),
+    max: round(sorted.at(-1) ?? 0),
+  };
+}

@@ -1,3 +1,4 @@
+export const QUICK: boolean;
 export const RESULTS_FILE: string;
 export interface BenchResults {
   generatedAt: string | null;

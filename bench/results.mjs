@@ -3,7 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const RESULTS_FILE = path.resolve(import.meta.dirname, 'results.json');
+/**
+ * A quick run (`npm run bench -- --quick`, or BENCH_QUICK=1 for one suite) measures less (fewer rows,
+ * shorter phases, fewer repeats) and writes bench/results.quick.json and bench/REPORT.quick.md instead, so
+ * it never replaces the full figures.
+ */
+export const QUICK = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
+export const RESULTS_FILE = path.resolve(import.meta.dirname, QUICK ? 'results.quick.json' : 'results.json');
 
 const sortKeys = (value) => {
   if (Array.isArray(value)) return value.map(sortKeys);

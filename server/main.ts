@@ -9,6 +9,7 @@ import { realHttpClient, systemClock } from './lib/deps.js';
 import { createLogger } from './lib/logger.js';
 import { loadSecrets } from './services/keys.js';
 import { outboxMailer, smtpMailer } from './services/mail.js';
+import { REFUSED_LOGIN_DELAY_MS } from './services/ratelimit.js';
 import { afterStart } from './startup.js';
 
 const startedAt = performance.now();
@@ -43,7 +44,14 @@ const deps = {
   clock: systemClock,
   mailer,
   secrets: loadSecrets(dataDir, env),
-  config: { dataDir, publicUrl, staticDir, requestAutoGrant: env.REQUEST_AUTO_GRANT === 'true', trustProxy: env.TRUST_PROXY },
+  config: {
+    dataDir,
+    publicUrl,
+    staticDir,
+    requestAutoGrant: env.REQUEST_AUTO_GRANT === 'true',
+    trustProxy: env.TRUST_PROXY,
+    refusedLoginDelayMs: REFUSED_LOGIN_DELAY_MS,
+  },
   logger,
   http: realHttpClient,
 };

@@ -7,4 +7,9 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 export function freePort(): Promise<number>;
-export function startServer(options?: { timeoutMs?: number; env?: Record<string, string> }): Promise<RunningServer>;
+export function startServer(options?: {
+  timeoutMs?: number;
+  env?: Record<string, string>;
+  /** an existing DATA_DIR to serve (removed on stop), instead of a fresh one */
+  dataDir?: string;
+}): Promise<RunningServer>;

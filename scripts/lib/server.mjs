@@ -20,11 +20,12 @@ export function freePort() {
 }
 
 /**
- * Spawns `node scripts/start.mjs` with SKIP_BUILD=1 on a free port, a fresh temporary DATA_DIR and
- * the embedded SQLite database (DATABASE_URL and SMTP_URL unset). Resolves once /api/v1/health answers.
+ * Spawns `node scripts/start.mjs` with SKIP_BUILD=1 on a free port, a fresh temporary DATA_DIR (or the
+ * given `dataDir`, e.g. one seeded beforehand; it is removed on stop all the same) and the embedded SQLite
+ * database (DATABASE_URL and SMTP_URL unset). Resolves once /api/v1/health answers.
  */
-export async function startServer({ timeoutMs = 30_000, env: extraEnv = {} } = {}) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-run-'));
+export async function startServer({ timeoutMs = 30_000, env: extraEnv = {}, dataDir: givenDir } = {}) {
+  const dataDir = givenDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-run-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env = {

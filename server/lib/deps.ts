@@ -46,6 +46,12 @@ export interface AppConfig {
    * 0 / undefined: the client IP is the socket's peer address.
    */
   trustProxy?: number;
+  /**
+   * How long a login refused with 429 waits before its answer (a tarpit: a client flooding wrong
+   * passwords past its limit gets one cheap answer per connection and delay, not thousands a second).
+   * main.ts sets REFUSED_LOGIN_DELAY_MS; undefined = answer at once (tests).
+   */
+  refusedLoginDelayMs?: number;
 }
 
 /** Everything the app needs from the outside world, injected so tests build one app per test. */

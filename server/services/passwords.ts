@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hash, parseOptions, verify } from '@node-rs/argon2';
+import { concurrencyLimit } from '../lib/concurrency.js';
+import { HttpError } from '../lib/http.js';
 
 /**
  * Password hashing policy: argon2id, m=19456 KiB, t=2, p=1 (OWASP's first recommended setting).
@@ -11,23 +14,43 @@ import { hash, parseOptions, verify } from '@node-rs/argon2';
  */
 export const ARGON2_POLICY = { algorithm: 2, version: 1, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+/**
+ * Argon2 computations at once: one core fewer than the machine has (at least 1, at most 4). Each takes
+ * 19 MiB and a core for tens of milliseconds on libuv's thread pool (4 threads), which every other
+ * route needs too (WebCrypto verifies the JWTs there): unbounded, a flood of logins fills the pool and
+ * the memory, and every route waits behind it (bench/load.ts measured p99 over 2 s with 200 concurrent
+ * wrong-password logins). The rest wait in a queue of HASHING_QUEUE_MAX; beyond it, 503 at once.
+ */
+export const HASHING_CONCURRENCY = Math.max(1, Math.min(4, os.availableParallelism() - 1));
+export const HASHING_QUEUE_MAX = 100;
+export const SERVER_BUSY_MSG = 'The server is busy. Please try again in a moment.';
+export const hashing = concurrencyLimit({
+  max: HASHING_CONCURRENCY,
+  queueMax: HASHING_QUEUE_MAX,
+  onFull: () => new HttpError(503, SERVER_BUSY_MSG, undefined, { 'Retry-After': '1' }),
+});
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, {
-    algorithm: ARGON2_POLICY.algorithm as 2,
-    version: ARGON2_POLICY.version as 1,
-    memoryCost: ARGON2_POLICY.memoryCost,
-    timeCost: ARGON2_POLICY.timeCost,
-    parallelism: ARGON2_POLICY.parallelism,
-  });
+  return hashing.run(() =>
+    hash(password, {
+      algorithm: ARGON2_POLICY.algorithm as 2,
+      version: ARGON2_POLICY.version as 1,
+      memoryCost: ARGON2_POLICY.memoryCost,
+      timeCost: ARGON2_POLICY.timeCost,
+      parallelism: ARGON2_POLICY.parallelism,
+    }),
+  );
 }
 
 /** Verifies a password against a PHC string. A malformed hash counts as a mismatch. */
-export async function verifyPassword(phc: string, password: string): Promise<boolean> {
-  try {
-    return await verify(phc, password);
-  } catch {
-    return false;
-  }
+export function verifyPassword(phc: string, password: string): Promise<boolean> {
+  return hashing.run(async () => {
+    try {
+      return await verify(phc, password);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** True when the stored hash was made with other parameters than today's policy (upgrade it at login). */

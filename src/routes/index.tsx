@@ -1,31 +1,24 @@
 import { createFileRoute, redirect, useRouter } from '@tanstack/react-router';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { Suspense, useEffect, useState } from 'react';
 import * as v from 'valibot';
-import { authDialogMachine } from '../machines/authDialog.machine';
-import { contactMachine } from '../machines/contact.machine';
-import { forgotPasswordMachine } from '../machines/forgotPassword.machine';
 import { isSignedIn, waitForHydration } from '../session';
 import { Spinner } from '../ui/spinner/spinner';
 import * as s from './-components/auth.css';
 import { Features } from './-components/Features';
 import { CallToAction, Footer } from './-components/Footer';
 import { Hero } from './-components/Hero';
+import type { DialogRequest } from './-components/LandingDialogs';
 import { Pricing } from './-components/Pricing';
 import { Testimonials } from './-components/Testimonials';
 import { TopBar } from './-components/TopBar';
 import { lazyNamed } from './-lib/lazy';
 import { optionalParam } from './-lib/search';
 
-// The dialogs load on first intent (hover/focus/click), keeping them out of the landing's first load.
-const AuthDialog = lazyNamed(() => import('./-components/AuthDialog'), 'AuthDialog');
-const ContactDialog = lazyNamed(() => import('./-components/ContactDialog'), 'ContactDialog');
-const ForgotPasswordDialog = lazyNamed(() => import('./-components/ForgotPasswordDialog'), 'ForgotPasswordDialog');
-const preloadDialogs = () => {
-  void AuthDialog.preload();
-  void ContactDialog.preload();
-  void ForgotPasswordDialog.preload();
-};
+// The dialogs and their machines load on first intent (hover/focus/click), keeping them out of the
+// landing's first load.
+const LandingDialogs = lazyNamed(() => import('./-components/LandingDialogs'), 'LandingDialogs');
+const preloadDialogs = () => void LandingDialogs.preload();
 
 /** `/?login=1` opens the login dialog (used after a password reset). */
 const LandingSearch = v.object({
@@ -50,52 +43,24 @@ function LandingSpinner() {
   );
 }
 
-/** True from the first time `flag` is true: a dialog stays mounted after opening so it can animate out. */
-function useLatch(flag: boolean): boolean {
-  const [latched, setLatched] = useState(flag);
-  if (flag && !latched) setLatched(true);
-  return latched || flag;
-}
-
 function LandingPage() {
   const router = useRouter();
   const { session } = Route.useRouteContext();
   const search = Route.useSearch();
   const hydrated = useSelector(session, (snap) => snap.context.hydrated);
-
-  const forgot = useActorRef(forgotPasswordMachine);
-  const contact = useActorRef(contactMachine);
-  const auth = useActorRef(
-    authDialogMachine.provide({
-      actions: {
-        startSession: (_, r) =>
-          session.send({
-            type: 'session.login',
-            accessToken: r.token,
-            refreshToken: r.refresh_token,
-            accountId: r.account._id,
-            companyId: r.account.companyId,
-          }),
-        // Back to where the guard stopped the visitor, else the dashboard.
-        enterDashboard: () => void router.navigate({ href: session.getSnapshot().context.previousUrl ?? '/dashboard' }),
-        openForgotPassword: () => forgot.send({ type: 'dialog.open' }),
-      },
-    }),
-  );
-  const authMounted = useLatch(useSelector(auth, (snap) => snap.hasTag('open')));
-  const contactMounted = useLatch(useSelector(contact, (snap) => snap.hasTag('open')));
-  const forgotMounted = useLatch(useSelector(forgot, (snap) => snap.hasTag('open')));
+  const [request, setRequest] = useState<DialogRequest | null>(null);
+  const ask = (dialog: DialogRequest['dialog']) => setRequest((r) => ({ dialog, seq: (r?.seq ?? 0) + 1 }));
 
   useEffect(() => {
     if (!search.login) return;
-    auth.send({ type: 'dialog.open', tab: 'login' });
+    setRequest((r) => ({ dialog: 'auth', tab: 'login', seq: (r?.seq ?? 0) + 1 }));
     void router.navigate({ to: '/', search: {}, replace: true });
-  }, [search.login, auth, router]);
+  }, [search.login, router]);
 
   if (!hydrated) return <LandingSpinner />;
 
-  const openAuth = () => auth.send({ type: 'dialog.open' });
-  const openContact = () => contact.send({ type: 'dialog.open' });
+  const openAuth = () => ask('auth');
+  const openContact = () => ask('contact');
   // 'Watch Demo' has no demo video yet (spec: no behaviour); it takes the visitor to the features.
   const watchDemo = () => document.getElementById('features')?.scrollIntoView({ behavior: 'smooth' });
   return (
@@ -109,11 +74,7 @@ function LandingPage() {
         <CallToAction onGetStarted={openAuth} onIntent={preloadDialogs} />
       </main>
       <Footer />
-      <Suspense fallback={null}>
-        {contactMounted ? <ContactDialog actor={contact} /> : null}
-        {authMounted ? <AuthDialog actor={auth} /> : null}
-        {forgotMounted ? <ForgotPasswordDialog actor={forgot} /> : null}
-      </Suspense>
+      <Suspense fallback={null}>{request ? <LandingDialogs request={request} session={session} /> : null}</Suspense>
     </>
   );
 }

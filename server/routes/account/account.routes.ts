@@ -18,7 +18,7 @@ import { HttpError, jsonBody, parseWith } from '../../lib/http.js';
 import { newId } from '../../lib/ids.js';
 import { insertCompanyWithAccount } from '../../services/accounts.js';
 import { dummyHash, hashPassword, isCommonPassword, needsRehash, verifyPassword } from '../../services/passwords.js';
-import { clear, enforce, hit, LIMITS } from '../../services/ratelimit.js';
+import { clear, enforce, forgive, hit, LIMITS, refuseIfBlocked } from '../../services/ratelimit.js';
 import { revokeAccountSessions, revokeSession, startSession } from '../../services/sessions.js';
 import { newOpaqueToken, sha256 } from '../../services/tokens.js';
 import { fileUrl, removeUpload, sniffImageType, storeUpload } from '../../services/uploads.js';
@@ -142,13 +142,31 @@ export function accountRoutes(deps: AppDeps) {
     return c.json(body, 201);
   });
 
+  /** Runs the limit checks; a 429 waits `refusedLoginDelayMs` first (the tarpit). */
+  const limitLogin = async (checks: () => Promise<void> | void) => {
+    try {
+      await checks();
+    } catch (e) {
+      const delay = deps.config.refusedLoginDelayMs ?? 0;
+      if (e instanceof HttpError && e.status === 429 && delay > 0) await new Promise((r) => setTimeout(r, delay));
+      throw e;
+    }
+  };
+
   app.post('/login', small, async (c) => {
+    const now = deps.clock.now();
+    const ip = clientIp(c, deps);
+    // an IP already over its limit is refused before anything else (no body parsed, no write)
+    await limitLogin(() => refuseIfBlocked(db, LIMITS.loginPerIp, ip, now));
     const body = await jsonBody(c, LoginBodySchema);
     const email = body.email.toLowerCase();
-    const now = deps.clock.now();
-    const subject = `${clientIp(c, deps)}|${email}`;
-    // Counted before verifying, so parallel guesses cannot slip past the limit; a success clears it.
-    await enforce(db, LIMITS.login, subject, now);
+    const subject = `${ip}|${email}`;
+    // Counted before verifying, so parallel guesses cannot slip past the limits, and a flood is answered
+    // 429 without hashing anything; a success clears its email's count and is forgiven to its IP.
+    await limitLogin(async () => {
+      await enforce(db, LIMITS.loginPerIp, ip, now);
+      await enforce(db, LIMITS.login, subject, now);
+    });
     const account = await db
       .selectFrom('accounts')
       .select(['id', 'company_id', 'password_hash'])
@@ -158,6 +176,7 @@ export function accountRoutes(deps: AppDeps) {
     const valid = await verifyPassword(account?.password_hash ?? (await dummyHash()), body.password);
     if (!account || !valid) throw new HttpError(401, M.invalidCredentials);
     await clear(db, LIMITS.login, subject, now);
+    await forgive(db, LIMITS.loginPerIp, ip, now);
     if (needsRehash(account.password_hash)) {
       const upgraded = await hashPassword(body.password);
       await db

@@ -14,7 +14,10 @@
  * GET /billing/usage?month=yyyy-MM, GET|PUT /billing/limits, GET|PUT /billing/contact.
  */
 import * as v from 'valibot';
+import { MONTH_INVALID, MonthSchema } from './month';
 import { objectRequiring } from './required';
+
+export { MonthSchema };
 
 export const PHONE_NUMBER_MONTHLY_FEE = 2;
 export const VOICE_ENGINE_SHARE = 0.6;
@@ -38,14 +41,11 @@ export const BILLING_MESSAGES = {
   contactEmailRequired: 'Email is required',
   contactEmailInvalid: 'Invalid email',
   tooLong: (field: string, max: number) => `${field} must be at most ${max} characters`,
-  monthInvalid: 'month must be in the format yyyy-MM',
+  monthInvalid: MONTH_INVALID,
   statementNotFound: 'Statement not found',
   legacyNote: 'Earlier statements are available in the legacy dashboard.',
   paymentsOutOfScope: 'Card payments are not available yet. Your billing contact is used on invoices.',
 } as const;
-
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-export const MonthSchema = v.pipe(v.string(BILLING_MESSAGES.monthInvalid), v.regex(MONTH, BILLING_MESSAGES.monthInvalid));
 
 // ---------------------------------------------------------------------------------------------
 // Statements

@@ -15,6 +15,7 @@
  * - `DELETE /provider/disconnect {name}`: forgets the connection and its secrets; 404 when not connected.
  */
 import * as v from 'valibot';
+import { PROVIDER_DEFAULT_PAGE_SIZE, PROVIDER_PAGE_SIZES } from './provider-pages';
 
 // ---------------------------------------------------------------------------------------------
 // Catalogue
@@ -91,9 +92,7 @@ export function providerInfo(name: ProviderName): ProviderInfo {
   return PROVIDERS.find((p) => p.name === name) as ProviderInfo;
 }
 
-/** Spec section 9: provider page sizes. */
-export const PROVIDER_PAGE_SIZES = [9, 12, 15] as const;
-export const PROVIDER_DEFAULT_PAGE_SIZE = 9;
+export { PROVIDER_DEFAULT_PAGE_SIZE, PROVIDER_PAGE_SIZES };
 /** Spec section 9: provider search debounce. */
 export const PROVIDER_SEARCH_DEBOUNCE_MS = 300;
 export const PROVIDER_VALUE_MAX = 4096;

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { MonthSchema } from '../../api/contract/billing';
+import { MonthSchema } from '../../api/contract/month';
 import { Button } from '../../ui/button/button';
 import { Tab, TabList, TabPanel, Tabs } from '../../ui/tabs/tabs';
 import { optionalParam } from '../-lib/search';

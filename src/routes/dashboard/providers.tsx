@@ -2,13 +2,12 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import * as v from 'valibot';
 import {
-  PROVIDER_DEFAULT_PAGE_SIZE,
   PROVIDER_MESSAGES,
-  PROVIDER_PAGE_SIZES,
   PROVIDER_SEARCH_DEBOUNCE_MS,
   type ProviderListResponse,
   type ProviderStatusResponse,
 } from '../../api/contract/provider';
+import { PROVIDER_DEFAULT_PAGE_SIZE, PROVIDER_PAGE_SIZES } from '../../api/contract/provider-pages';
 import { PROVIDER_STATUS_KEY, providerListKey, providers } from '../../api/providers';
 import { Button } from '../../ui/button/button';
 import { ChevronLeftIcon, ChevronRightIcon, PlugIcon, SearchIcon } from '../../ui/icons';

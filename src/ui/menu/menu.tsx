@@ -23,7 +23,10 @@ export interface MenuProps {
   className?: string;
 }
 
-/** A menu button plus its popup menu (role=menu). Items: MenuItem, MenuItemCheckbox, MenuSeparator, MenuGroupLabel. */
+/**
+ * A menu button plus its popup menu (role=menu). Items: MenuItem, MenuItemCheckbox, MenuSeparator, MenuGroupLabel.
+ * The items mount when the menu opens (`unmountOnHide`): a table with a menu per row stays cheap to render.
+ */
 export function Menu({
   label,
   'aria-label': ariaLabel,
@@ -44,7 +47,7 @@ export function Menu({
         {label}
         {showChevron ? <ChevronDownIcon className={s.chevron} /> : null}
       </Ariakit.MenuButton>
-      <Ariakit.Menu gutter={4} portal className={cx(s.menu, className)}>
+      <Ariakit.Menu gutter={4} portal unmountOnHide className={cx(s.menu, className)}>
         {children}
       </Ariakit.Menu>
     </Ariakit.MenuProvider>

@@ -1,0 +1,433 @@
+// bench/REPORT.md from bench/results.json: every figure with its budget (from the issue that set it) and
+// whether it is met; for a missed one, the measurements that explain it. Written by `npm run bench` at
+// the end; `node bench/report.mjs` rewrites it from the results alone (`--quick`: the quick files).
+import fs from 'node:fs';
+import path from 'node:path';
+import { QUICK, RESULTS_FILE, readResults } from './results.mjs';
+
+export const REPORT_FILE = path.resolve(import.meta.dirname, QUICK ? 'REPORT.quick.md' : 'REPORT.md');
+
+const KiB = 1024;
+const kib = (n) => `${(n / KiB).toFixed(1)} KiB`;
+const ms = (n) => (n === undefined || n === null || Number.isNaN(n) ? 'n/a' : `${Number(n).toLocaleString('en-US')} ms`);
+const s1 = (n) => `${(n / 1000).toFixed(1)} s`;
+const fmt = (n) => Number(n).toLocaleString('en-US');
+const esc = (text) => String(text).replaceAll('|', '\\|');
+const load = (l) => (Array.isArray(l) ? `load average ${l.map((x) => x.toFixed(2)).join(' / ')} (1 / 5 / 15 min)` : '');
+
+/**
+ * The budgeted figures: `{ id, issue, what, measured, budget, met, cause? }`, `met` undefined when the
+ * section was not measured. `cause` holds the measurements that explain a miss.
+ */
+export function budgetRows(sections) {
+  const rows = [];
+  const add = (row) => rows.push(row);
+  const missing = (issue, what, budget, section) =>
+    add({ issue, what, measured: `not measured (no \`${section}\` section)`, budget, met: undefined });
+
+  const b = sections.bundle;
+  if (b) {
+    add({
+      issue: 2,
+      what: 'Landing page first load, JS (gzip)',
+      measured: kib(b.landing.js.gzip),
+      budget: `≤ ${kib(b.budgets.landingJsGzipBytes)}`,
+      met: b.landing.pass.js,
+      cause: `entry chunk ${kib(b.entry.js.gzip)} (React, router, XState, valibot, session); landing files: ${b.routes.find((r) => r.file === 'src/routes/index.tsx')?.firstLoad?.files?.join(', ') ?? 'n/a'}`,
+    });
+    add({
+      issue: 2,
+      what: 'Landing page first load, CSS (gzip)',
+      measured: kib(b.landing.css.gzip),
+      budget: `≤ ${kib(b.budgets.landingCssGzipBytes)}`,
+      met: b.landing.pass.css,
+    });
+    add({
+      issue: 4,
+      what: 'Dashboard (/dashboard after login) first load, JS (gzip)',
+      measured: kib(b.dashboard.js.gzip),
+      budget: `< ${kib(b.budgets.dashboardJsGzipBytes)}`,
+      met: b.dashboard.pass.js,
+    });
+  } else missing(2, 'Bundle sizes', '', 'bundle');
+
+  const st = sections.startup;
+  if (st)
+    add({
+      issue: 2,
+      what: '`npm start` on a built tree: ready to answer',
+      measured: `${ms(st.medianMs)} (median of ${st.runsMs.map(fmt).join(', ')} ms)`,
+      budget: `≤ ${ms(st.budgetMs)}`,
+      met: st.pass,
+      cause: st.load_average ? load(st.load_average) : 'the machine load was not recorded',
+    });
+
+  const a = sections.agentsApi;
+  if (a) {
+    for (const m of a.measures)
+      add({
+        issue: 4,
+        what: `Agents API, ${fmt(a.agents)} agents: ${m.label}, p95 of ${m.requests}`,
+        measured: `${ms(m.p95_ms)} (median ${ms(m.median_ms)})`,
+        budget: `< ${ms(a.budget_p95_ms)}`,
+        met: m.p95_ms < a.budget_p95_ms,
+        cause: `median ${ms(m.median_ms)}; ${a.load_average ? load(a.load_average) : 'the machine load was not recorded'}`,
+      });
+  } else missing(4, 'Agents list API p95', '< 10 ms', 'agentsApi');
+
+  const e = sections.editor;
+  if (e) {
+    for (const r of e.bundle.routes)
+      add({
+        issue: 5,
+        what: `Editor route ${r.route}: JS on top of the dashboard's first load (gzip)`,
+        measured: kib(r.js.gzip),
+        budget: `< ${kib(e.bundle.budgetGzipBytes)}`,
+        met: r.pass,
+        cause: `files: ${r.files.join(', ')}`,
+      });
+    const t = e.typing;
+    add({
+      issue: 5,
+      what: `Typing in a ${fmt(t.promptChars)}-character prompt: every keystroke handled`,
+      measured: `max ${ms(t.handledMs.max)} (median ${ms(t.handledMs.median)}, p95 ${ms(t.handledMs.p95)}; ${t.overBudget} of ${t.keystrokes} at or over)`,
+      budget: `< ${ms(t.budgetMs)} each`,
+      met: t.pass,
+      cause: `the same typing in a bare textarea (the browser alone): max ${ms(t.bareTextareaHandledMs.max)}, ${t.bareTextareaHandledMs.overBudget} at or over; long tasks ${t.longTasksMs.length ? t.longTasksMs.join(', ') : 'none'}; ${load(t.loadAverage)}`,
+    });
+  } else missing(5, 'Editor route JS and typing latency', '< 80 KiB; < 16 ms', 'editor');
+
+  const c = sections.callsApi;
+  if (c) {
+    for (const m of c.measures)
+      add({
+        issue: 6,
+        what: `Call history API, ${fmt(c.calls)} calls: ${m.label}, p95 of ${m.requests}`,
+        measured: `${ms(m.p95_ms)} (median ${ms(m.median_ms)})`,
+        budget: `< ${ms(c.budget_p95_ms)}`,
+        met: m.p95_ms < c.budget_p95_ms,
+        cause: `median ${ms(m.median_ms)}; ${load(c.load_average)}`,
+      });
+    add({
+      issue: 6,
+      what: `Seed ${fmt(c.calls)} calls (npm run seed code, SQLite)`,
+      measured: `${s1(c.seed_ms)} (${fmt(c.seed_calls_per_s)} calls/s)`,
+      budget: '“within a few minutes”: ≤ 180 s',
+      met: c.seed_ms <= 180_000,
+      cause: load(c.load_average),
+    });
+  } else missing(6, 'Call history API p95 and seed time', '< 20 ms', 'callsApi');
+
+  const p = sections.csvParse;
+  if (p) {
+    add({
+      issue: 7,
+      what: `Recipients CSV ${(p.file.bytes / 1e6).toFixed(1)} MB (${fmt(p.file.rows)} rows) parsed in the worker`,
+      measured: `${s1(p.parse_ms)} (worker CPU ${s1(p.parse_worker_cpu_ms)})`,
+      budget: `< ${s1(p.budget.parse_ms)}`,
+      met: p.parse_ms < p.budget.parse_ms,
+      cause: `worker CPU time ${ms(p.parse_worker_cpu_ms)}; load average ${p.load?.avg1} on ${p.load?.cpus} CPUs`,
+    });
+    add({
+      issue: 7,
+      what: 'Longest main-thread task while parsing (CPU time, Chromium trace)',
+      measured: `${ms(p.longest_main_task_cpu_ms)} (Long Tasks API: ${p.long_tasks_over_50ms} over 50 ms; longest timer gap ${ms(p.longest_event_loop_gap_ms)})`,
+      budget: `≤ ${ms(p.budget.task_ms)}`,
+      met: p.within_budget_cpu ?? p.longest_main_task_cpu_ms <= p.budget.task_ms,
+      cause: `load average ${p.load?.avg1} on ${p.load?.cpus} CPUs`,
+    });
+  } else missing(7, 'CSV parse', '< 5 s', 'csvParse');
+
+  const l = sections.load;
+  if (l) {
+    const m = l.mix;
+    add({
+      issue: 8,
+      what: `Load: ${m.connections} clients × ${m.duration_s} s on ${fmt(l.calls)} calls, errors (errors + timeouts + non-2xx)`,
+      measured: `${m.errors + m.timeouts + m.non2xx} of ${fmt(m.requests)} (${fmt(m.throughput_rps)} req/s; p50 ${ms(m.latency_ms.p50)}, p95 ${ms(m.latency_ms.p95)}, p99 ${ms(m.latency_ms.p99)})`,
+      budget: `${m.budget_errors}`,
+      met: m.pass,
+      cause: `answers per route: ${m.routes.map((r) => `${r.route} ${JSON.stringify(r.statuses)}`).join('; ')}`,
+    });
+    const f = l.flood;
+    add({
+      issue: 8,
+      what: `Login flood (${f.login.connections} concurrent wrong passwords): other routes' p99`,
+      measured: `${ms(f.other_routes_during.latency_ms.p99)} (alone: ${ms(f.other_routes_alone.latency_ms.p99)})`,
+      budget: `≤ ${ms(f.budget_p99_ms)}`,
+      met: f.pass,
+      cause: `login answers ${JSON.stringify(f.login.routes[0]?.statuses ?? {})}; other routes ${fmt(f.other_routes_during.throughput_rps)} req/s during the flood vs ${fmt(f.other_routes_alone.throughput_rps)} alone; ${load(l.load_average)} on ${l.cpus} CPUs`,
+    });
+  } else missing(8, 'Load run', 'errors 0; flood p99 ≤ 250 ms', 'load');
+
+  const h = sections.lighthouse;
+  if (h) {
+    const lm = h.landing.median;
+    const why = (m) =>
+      `FCP ${ms(m.fcpMs)}, SI ${ms(m.speedIndexMs)}; LCP phases ${Object.entries(m.lcpPhases ?? {})
+        .map(([k, v]) => `${k} ${ms(v)}`)
+        .join(', ')}; main-thread work ${ms(m.mainThreadMs)}, JS boot-up ${ms(m.bootupMs)} (most: ${(m.topScripts ?? [])
+        .map((t) => `${t.url} ${ms(t.totalMs)}`)
+        .join(
+          ', ',
+        )}); transfer ${kib(m.transferBytes)}; Lighthouse's benchmarkIndex of this machine ${m.benchmarkIndex ?? 'n/a'}; ${load(h.load_average)} (simulated throttling multiplies the CPU time it observes by 4, so a busy machine inflates LCP and TBT)`;
+    add({
+      issue: 8,
+      what: `Lighthouse landing, performance (median of ${h.runs}: ${h.landing.runs.join(', ')})`,
+      measured: String(lm.performance),
+      budget: `≥ ${h.landing.budgets.performance}`,
+      met: h.landing.pass.performance,
+      cause: why(lm),
+    });
+    add({
+      issue: 8,
+      what: 'Lighthouse landing, LCP',
+      measured: ms(lm.lcpMs),
+      budget: `< ${ms(h.landing.budgets.lcpMs)}`,
+      met: h.landing.pass.lcp,
+      cause: why(lm),
+    });
+    add({
+      issue: 8,
+      what: 'Lighthouse landing, TBT',
+      measured: ms(lm.tbtMs),
+      budget: `< ${ms(h.landing.budgets.tbtMs)}`,
+      met: h.landing.pass.tbt,
+      cause: why(lm),
+    });
+    const dm = h.dashboard.median;
+    add({
+      issue: 8,
+      what: `Lighthouse dashboard after login, performance (median of ${h.runs}: ${h.dashboard.runs.join(', ')})`,
+      measured: `${dm.performance} (LCP ${ms(dm.lcpMs)}, TBT ${ms(dm.tbtMs)})`,
+      budget: `≥ ${h.dashboard.budgets.performance}`,
+      met: h.dashboard.pass.performance,
+      cause: why(dm),
+    });
+  } else missing(8, 'Lighthouse', '≥ 98 / ≥ 95', 'lighthouse');
+  return rows;
+}
+
+const mark = (met) => (met === undefined ? '–' : met ? '✅ met' : '❌ missed');
+
+function table(head, rows) {
+  return [
+    `| ${head.join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
+  ].join('\n');
+}
+
+export function renderReport(results) {
+  const s = results.sections;
+  const rows = budgetRows(s);
+  const missed = rows.filter((r) => r.met === false);
+  const out = [];
+  /** each part as its own paragraph (a blank line after it) */
+  const block = (...parts) => {
+    for (const part of parts) out.push(part, '');
+  };
+  block('# Parley benchmark report');
+  out.push(
+    `Generated by \`npm run bench\`${QUICK ? ' **--quick** (fewer rows, shorter phases, fewer runs: for development, not the reference figures)' : ''} from \`bench/${path.basename(RESULTS_FILE)}\` (last written ${results.generatedAt ?? 'never'}). Everything runs on this machine over loopback; each section notes the machine load it saw.`,
+  );
+  out.push('');
+  out.push(
+    `**${rows.filter((r) => r.met).length} of ${rows.length} budgets met${missed.length ? `, ${missed.length} missed` : ''}${rows.some((r) => r.met === undefined) ? `, ${rows.filter((r) => r.met === undefined).length} not measured` : ''}.**`,
+  );
+  out.push('');
+  block('## Budgets');
+  out.push(
+    table(
+      ['Issue', 'Figure', 'Measured', 'Budget', ''],
+      rows.map((r) => [`#${r.issue}`, r.what, r.measured, r.budget, mark(r.met)]),
+    ),
+  );
+  out.push('');
+  if (missed.length) {
+    block('## Missed budgets: the measurements behind them');
+    for (const r of missed) out.push(`- **${r.what}**: ${r.measured} against ${r.budget}. ${r.cause ?? ''}`);
+    out.push('');
+  }
+
+  // what profiles and query plans showed, written by hand (bench/analysis.md), after the measured budgets
+  const analysis = path.resolve(import.meta.dirname, 'analysis.md');
+  if (fs.existsSync(analysis)) block(fs.readFileSync(analysis, 'utf8').trim());
+
+  if (s.bundle) {
+    const b = s.bundle;
+    block('## JS and CSS per route (gzip level 9)');
+    out.push(
+      'Own chunks of each route, and its first load (the entry, its layouts, its own chunks and their static imports). The entry with what index.html preloads (the landing route): ' +
+        `JS ${kib(b.entry.js.gzip)}, CSS ${kib(b.entry.css.gzip)}.`,
+    );
+    out.push('');
+    out.push(
+      table(
+        ['Route', 'File', 'Own JS', 'Own CSS', 'First-load JS', 'First-load CSS'],
+        b.routes.map((r) => [
+          r.route,
+          r.file,
+          kib(r.js.gzip),
+          kib(r.css.gzip),
+          kib(r.firstLoad.js.gzip),
+          kib(r.firstLoad.css.gzip),
+        ]),
+      ),
+    );
+    out.push('');
+    if (b.lazyChunks?.length) {
+      block('Loaded on demand (beyond the entry):');
+      out.push(
+        table(
+          ['Chunk', 'JS', 'CSS'],
+          b.lazyChunks.map((c) => [c.name, kib(c.js.gzip), kib(c.css.gzip)]),
+        ),
+      );
+      out.push('');
+    }
+  }
+
+  const api = (title, sec, extra) => {
+    block(`## ${title}`);
+    if (extra) out.push(extra, '');
+    out.push(
+      table(
+        ['Request', 'Rows matching', 'Median', 'p95', 'Budget p95'],
+        [
+          ...sec.measures.map((m) => [m.label, fmt(m.total), ms(m.median_ms), ms(m.p95_ms), `< ${ms(sec.budget_p95_ms)}`]),
+          ...(sec.unbudgeted ?? []).map((m) => [m.label, fmt(m.total), ms(m.median_ms), ms(m.p95_ms), 'reported only']),
+        ],
+      ),
+    );
+    out.push('');
+  };
+  if (s.agentsApi)
+    api(
+      `Agents API: ${fmt(s.agentsApi.agents)} agents of one company (SQLite, through the app)`,
+      s.agentsApi,
+      `Seeded in ${ms(s.agentsApi.seed_ms)}.`,
+    );
+  if (s.callsApi)
+    api(
+      `Call history API: ${fmt(s.callsApi.calls)} calls of one company (SQLite, through the app)`,
+      s.callsApi,
+      `Seeded by the \`npm run seed\` code in ${s1(s.callsApi.seed_ms)} (${fmt(s.callsApi.seed_calls_per_s)} calls/s); ${load(s.callsApi.load_average)}.`,
+    );
+
+  if (s.load) {
+    const l = s.load;
+    const lat = (p) => [ms(p.p50), ms(p.p95), ms(p.p99), ms(p.max)];
+    out.push(`## Load: \`npm start\` on ${fmt(l.calls)} calls, autocannon over loopback`);
+    out.push('');
+    out.push(`${l.what}. Seeded in ${s1(l.seed_ms)}; ${load(l.load_average)} on ${l.cpus} CPUs.`);
+    out.push('');
+    out.push(
+      `The mix: ${fmt(l.mix.requests)} requests in ${l.mix.duration_s} s, **${fmt(l.mix.throughput_rps)} req/s**, errors ${l.mix.errors}, timeouts ${l.mix.timeouts}, non-2xx ${l.mix.non2xx}.`,
+    );
+    out.push('');
+    out.push(
+      table(
+        ['Route', 'Requests', 'p50', 'p95', 'p99', 'max', 'Answers'],
+        [
+          ['**all**', fmt(l.mix.requests), ...lat(l.mix.latency_ms), ''],
+          ...l.mix.routes.map((r) => [r.route, fmt(r.requests), ...lat(r.latency_ms), JSON.stringify(r.statuses)]),
+        ],
+      ),
+    );
+    out.push('');
+    const f = l.flood;
+    out.push(
+      `Login flood: ${f.login.connections} connections sending wrong passwords (a new email each time) for ${f.login.duration_s} s: ${fmt(f.login.requests)} answers ${JSON.stringify(f.login.routes[0]?.statuses ?? {})}. ` +
+        'The server counts failed logins per IP (50 per 15 minutes) and per IP and email (5), refuses an IP over its limit before parsing or hashing anything, answers refused logins after a 1 s tarpit, and runs at most one argon2 computation per spare core (a queue of 100, then 503).',
+    );
+    out.push('');
+    out.push(
+      table(
+        ['Other routes (the mix)', 'Clients', 'req/s', 'p50', 'p95', 'p99', 'max'],
+        [
+          [
+            'alone',
+            f.other_routes_alone.connections,
+            fmt(f.other_routes_alone.throughput_rps),
+            ...lat(f.other_routes_alone.latency_ms),
+          ],
+          [
+            'during the flood',
+            f.other_routes_during.connections,
+            fmt(f.other_routes_during.throughput_rps),
+            ...lat(f.other_routes_during.latency_ms),
+          ],
+        ],
+      ),
+    );
+    out.push('');
+  }
+
+  if (s.lighthouse) {
+    const h = s.lighthouse;
+    block(`## Lighthouse (${h.setting}; median of ${h.runs})`);
+    const row = (name, p) => [
+      name,
+      p.median.performance,
+      p.runs.join(', '),
+      ms(p.median.fcpMs),
+      ms(p.median.lcpMs),
+      ms(p.median.tbtMs),
+      p.median.cls,
+      ms(p.median.speedIndexMs),
+      ms(p.median.mainThreadMs),
+    ];
+    out.push(
+      table(
+        ['Page', 'Performance', 'Runs', 'FCP', 'LCP', 'TBT', 'CLS', 'Speed Index', 'Main-thread work'],
+        [row('landing /', h.landing), row('dashboard after login', h.dashboard)],
+      ),
+    );
+    out.push('');
+    out.push(`${load(h.load_average)}.`);
+    out.push('');
+  }
+
+  if (s.editor) {
+    const t = s.editor.typing;
+    block('## Agent editor');
+    out.push(`${t.what}. ${load(t.loadAverage)}.`);
+    out.push('');
+    out.push(
+      table(
+        ['', 'Median', 'p95', 'Max', 'At or over 16 ms'],
+        [
+          ['the editor', ms(t.handledMs.median), ms(t.handledMs.p95), ms(t.handledMs.max), `${t.overBudget} of ${t.keystrokes}`],
+          [
+            'a bare textarea (the browser alone)',
+            ms(t.bareTextareaHandledMs.median),
+            ms(t.bareTextareaHandledMs.p95),
+            ms(t.bareTextareaHandledMs.max),
+            String(t.bareTextareaHandledMs.overBudget),
+          ],
+        ],
+      ),
+    );
+    out.push('');
+  }
+
+  if (s.csvParse) {
+    const p = s.csvParse;
+    block('## Recipients CSV in the browser');
+    out.push(
+      `${(p.file.bytes / 1e6).toFixed(1)} MB, ${p.summary}: parsed in ${s1(p.parse_ms)} (counts shown after ${s1(p.until_counts_shown_ms)}), worker CPU ${s1(p.parse_worker_cpu_ms)}; longest main-thread task ${ms(p.longest_main_task_cpu_ms)} CPU; scrolling all rows: longest task ${ms(p.scroll?.longest_main_task_cpu_ms)} CPU. Load average ${p.load?.avg1} on ${p.load?.cpus} CPUs.`,
+    );
+    out.push('');
+  }
+  return `${out.join('\n')}\n`;
+}
+
+export function writeReport(results = readResults()) {
+  fs.writeFileSync(REPORT_FILE, renderReport(results));
+  return REPORT_FILE;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.stdout.write(`Wrote ${path.relative(process.cwd(), writeReport())}\n`);
+}
