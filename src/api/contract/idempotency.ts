@@ -1,6 +1,6 @@
 /**
  * Idempotency of create requests (POST /agent, /number/create, /provider/values, /knowledge-base,
- * /batch-call): a client may send `Idempotency-Key: <1-255 visible ASCII characters>`; repeating the
+ * /batch-call, /request): a client may send `Idempotency-Key: <1-255 visible ASCII characters>`; repeating the
  * request with the same key answers the first answer (header `Idempotent-Replayed: true`) and never
  * creates a second row. The same key with a different request answers 422.
  */
