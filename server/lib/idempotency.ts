@@ -66,7 +66,7 @@ export function idempotent(deps: AppDeps, options: IdempotencyOptions = {}): Mid
     };
     c.set('idempotency', claim);
     if (options.hash !== 'route') {
-      const replay = await claim(await requestHash(c.req.raw, c.req.method, c.req.routePath));
+      const replay = await claim(await requestHash(c.req.raw, c.req.method, c.req.path.replace(/\/+$/, '')));
       if (replay) return replay;
     }
     try {
@@ -154,7 +154,7 @@ function keySlot(deps: AppDeps, companyId: string, key: string) {
 }
 
 /**
- * What identifies "the same request": method, route and body. A multipart body's boundary is random per
+ * What identifies "the same request": method, path (with its ids, without a trailing slash) and body. A multipart body's boundary is random per
  * send, so it is replaced by a fixed token before hashing (the same form sent twice hashes the same).
  */
 export async function requestHash(req: Request, method: string, route: string): Promise<string> {

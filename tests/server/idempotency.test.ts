@@ -159,6 +159,36 @@ describeEachDb('Idempotency-Key on every create route', (kind) => {
 describeEachDb('Idempotency-Key on create requests', (kind) => {
   const t = useTestApp(kind);
 
+  it('a versioned agent update retried with its key answers the first answer instead of 409', async () => {
+    const a = await signUp(t());
+    const created = JSON.parse((await createAgent(t(), a.token, undefined, 'Front desk')).text);
+    const { _id: id, version } = created.data.agent;
+    const update = (key: string | undefined, name: string) =>
+      t().req('PUT', `/api/v1/agent/${id}`, {
+        token: a.token,
+        body: { agent_name: name, version },
+        ...(key ? { headers: { 'Idempotency-Key': key } } : {}),
+      });
+    const first = await update('save-1', 'Front desk 2');
+    expect(first.status).toBe(200);
+    const firstText = await first.text();
+    expect(JSON.parse(firstText).data.agent.version).toBe(version + 1);
+    // the answer was lost: the retry sends the same body and key
+    const retry = await update('save-1', 'Front desk 2');
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await retry.text()).toBe(firstText);
+    // without the key the same retry is refused for its old version; the key is bound to this agent's path
+    expect((await update(undefined, 'Front desk 2')).status).toBe(409);
+    const other = JSON.parse((await createAgent(t(), a.token, undefined, 'Back office')).text).data.agent;
+    const elsewhere = await t().req('PUT', `/api/v1/agent/${other._id}`, {
+      token: a.token,
+      body: { agent_name: 'Front desk 2', version },
+      headers: { 'Idempotency-Key': 'save-1' },
+    });
+    expect(elsewhere.status).toBe(422);
+  });
+
   it('a failed first request releases the key; without a key every request creates', async () => {
     const a = await signUp(t());
     const bad = await t().req('POST', '/api/v1/agent', {

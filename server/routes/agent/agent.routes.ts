@@ -61,7 +61,8 @@ export function agentRoutes(deps: AppDeps) {
     return ok(c, { msg: AGENT_MESSAGES.created, data: { agent } }, 201);
   });
 
-  r.put('/:id', async (c) => {
+  // a versioned update retried after a lost answer gets that answer again instead of 409
+  r.put('/:id', idempotent(deps), async (c) => {
     const id = agentId(c.req.param('id'));
     const body = await jsonBody(c, AgentUpdateBodySchema);
     const { version, ...fields } = body;
