@@ -1,4 +1,4 @@
-import type { ClaimIdempotencyKey } from './lib/idempotency.js';
+import type { IdempotencyHandle } from './lib/idempotency.js';
 
 /** What the auth middleware puts on the context: identity comes only from the verified token. */
 export interface AuthContext {
@@ -11,6 +11,6 @@ export interface AppEnv {
   Variables: {
     auth: AuthContext;
     /** set by the idempotency middleware on create routes (server/lib/idempotency.ts) */
-    idempotency: ClaimIdempotencyKey;
+    idempotency: IdempotencyHandle;
   };
 }

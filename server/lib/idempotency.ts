@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import type { Kysely } from 'kysely';
 import {
   IDEMPOTENCY_HEADER,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_MESSAGES,
   IDEMPOTENT_REPLAYED_HEADER,
 } from '../../src/api/contract/idempotency.js';
+import type { DB } from '../db/schema.js';
 import type { AppEnv } from '../types.js';
 import { isUniqueViolation } from './db-errors.js';
 import type { AppDeps } from './deps.js';
@@ -25,17 +27,26 @@ export interface IdempotencyOptions {
   /**
    * 'body' (default): the request is identified by its buffered body (JSON routes behind a body limit).
    * 'route': the body is a stream the route reads itself (uploads); the route computes the identity from
-   * what it read and calls `c.get('idempotency')(hash)` before any write (see {@link ClaimIdempotencyKey}).
+   * what it read and calls `c.get('idempotency').claim(hash)` before any write (see {@link IdempotencyHandle}).
    */
   hash?: 'body' | 'route';
 }
 
-/**
- * Set on the context by `idempotent(deps, { hash: 'route' })`: claims the request's key for `hash`.
- * Resolves null when the route should go on and create; or the stored answer of the first request, which
- * the route returns as is (after undoing what it prepared, e.g. files it streamed to disk).
- */
-export type ClaimIdempotencyKey = (hash: string) => Promise<Response | null>;
+/** What `idempotent()` puts on the context (`c.get('idempotency')`) for the route. */
+export interface IdempotencyHandle {
+  /**
+   * With `{ hash: 'route' }`: claims the request's key for `hash`. Resolves null when the route should go
+   * on and create; or the stored answer of the first request, which the route returns as is (after undoing
+   * what it prepared, e.g. files it streamed to disk). Without a key it resolves null at once.
+   */
+  claim(hash: string): Promise<Response | null>;
+  /**
+   * Stores the route's answer inside the route's own transaction, so the create and the answer commit
+   * together: a crash can never leave a created row whose key still looks unanswered (a retry would then
+   * create it again). `answer` must be exactly the JSON the route responds with. Does nothing without a key.
+   */
+  storeWith(trx: Kysely<DB>, status: number, answer: unknown): Promise<void>;
+}
 
 /**
  * Makes a create route idempotent per company and `Idempotency-Key` (see src/api/contract/idempotency.ts).
@@ -53,18 +64,26 @@ export function idempotent(deps: AppDeps, options: IdempotencyOptions = {}): Mid
     const key = c.req.header(IDEMPOTENCY_HEADER);
     if (key === undefined || key === '') {
       if (options.required) throw new HttpError(400, IDEMPOTENCY_MESSAGES.required);
-      c.set('idempotency', async () => null);
+      c.set('idempotency', { claim: async () => null, storeWith: async () => {} });
       return next();
     }
     if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new HttpError(400, IDEMPOTENCY_MESSAGES.invalid);
     const slot = keySlot(deps, c.get('auth').companyId, key);
     let claimed = false;
-    const claim: ClaimIdempotencyKey = async (hash) => {
+    let stored = false;
+    const claim = async (hash: string) => {
       const replay = await slot.claim(hash);
       claimed = replay === null;
       return replay;
     };
-    c.set('idempotency', claim);
+    c.set('idempotency', {
+      claim,
+      storeWith: async (trx, status, answer) => {
+        if (!claimed) return;
+        await slot.store(status, JSON.stringify(answer), trx);
+        stored = true;
+      },
+    });
     if (options.hash !== 'route') {
       const replay = await claim(await requestHash(c.req.raw, c.req.method, c.req.path.replace(/\/+$/, '')));
       if (replay) return replay;
@@ -72,10 +91,11 @@ export function idempotent(deps: AppDeps, options: IdempotencyOptions = {}): Mid
     try {
       await next();
     } catch (e) {
+      // (an answer stored in the route's transaction rolled back with it)
       if (claimed) await slot.release();
       throw e;
     }
-    if (!claimed) return;
+    if (!claimed || stored) return;
     const res = c.res;
     if (res.status >= 200 && res.status < 300) await slot.store(res.status, await res.clone().text());
     else await slot.release();
@@ -139,8 +159,8 @@ function keySlot(deps: AppDeps, companyId: string, key: string) {
       }
       return null;
     },
-    async store(status: number, body: string) {
-      await db
+    async store(status: number, body: string, trx: Kysely<DB> = db) {
+      await trx
         .updateTable('idempotency_keys')
         .set({ state: 'done', response_status: status, response_body: body })
         .where('company_id', '=', companyId)

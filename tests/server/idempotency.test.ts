@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_PENDING_STALE_MS, requestHash } from '../../server/lib/idempotency.js';
 import { SAMPLE_AGENT_PAYLOAD } from '../../server/routes/agent/sample-agent.js';
@@ -43,6 +44,8 @@ interface CreateRoute {
   setup?(t: TestApp, companyId: string): Promise<void>;
   /** what else the one create leaves behind (e.g. files on disk), checked after the concurrent sends */
   leftovers?(t: TestApp): unknown;
+  /** the row and the stored answer commit in one transaction (routes without a unique constraint of their own) */
+  atomic?: boolean;
 }
 
 const FROM = '+14155550101';
@@ -58,7 +61,13 @@ const kbForm = (variant: 'a' | 'b') => {
 
 /** Every route that creates a row for the caller's company. */
 const CREATE_ROUTES: CreateRoute[] = [
-  { name: 'agent', path: '/agent', body: (v) => agentBody(v === 'a' ? 'Triage line' : 'Other line'), table: 'agents' },
+  {
+    name: 'agent',
+    path: '/agent',
+    body: (v) => agentBody(v === 'a' ? 'Triage line' : 'Other line'),
+    table: 'agents',
+    atomic: true,
+  },
   {
     name: 'number',
     path: '/number/create',
@@ -82,6 +91,7 @@ const CREATE_ROUTES: CreateRoute[] = [
     path: '/knowledge-base',
     body: kbForm,
     table: 'knowledge_bases',
+    atomic: true,
     // the nine repeats streamed their files too: only the one knowledge base's file stays on disk
     leftovers: (t) => {
       const root = path.join(t.dataDir, 'knowledge-base');
@@ -130,6 +140,44 @@ const rowCount = async (t: TestApp, table: CreateRoute['table'], companyId: stri
 
 describeEachDb('Idempotency-Key on every create route', (kind) => {
   const t = useTestApp(kind);
+
+  /** Makes every write of a stored answer fail, as a crash right after the create would leave it. */
+  async function failAnswerStore(on: boolean) {
+    const db = t().deps.db;
+    if (db.kind === 'sqlite') {
+      await sql`drop trigger if exists fail_answer_store`.execute(db.db);
+      if (on)
+        await sql`create trigger fail_answer_store before update on idempotency_keys begin select raise(abort, 'store failed'); end`.execute(
+          db.db,
+        );
+      return;
+    }
+    await sql`drop trigger if exists fail_answer_store on idempotency_keys`.execute(db.db);
+    if (on) {
+      await sql`create or replace function fail_answer_store() returns trigger language plpgsql as $$ begin raise exception 'store failed'; end $$`.execute(
+        db.db,
+      );
+      await sql`create trigger fail_answer_store before update on idempotency_keys for each row execute function fail_answer_store()`.execute(
+        db.db,
+      );
+    }
+  }
+
+  for (const route of CREATE_ROUTES.filter((r) => r.atomic)) {
+    it(`${route.name}: the row and the stored answer commit together, so a retry after a failed store creates one row`, async () => {
+      const a = await signUp(t());
+      const before = await rowCount(t(), route.table, a.companyId);
+      await failAnswerStore(true);
+      const failed = await send(t(), a.token, route, 'key-atomic', 'a');
+      expect(failed.status).toBe(500);
+      // nothing of the failed request stayed: no row, and the key is free again
+      expect(await rowCount(t(), route.table, a.companyId)).toBe(before);
+      await failAnswerStore(false);
+      const retry = await send(t(), a.token, route, 'key-atomic', 'a');
+      expect(retry.status).toBe(201);
+      expect(await rowCount(t(), route.table, a.companyId)).toBe(before + 1);
+    });
+  }
 
   for (const route of CREATE_ROUTES) {
     it(`${route.name}: 10 concurrent sends with one key create one row and answer the same; another body answers 422`, async () => {

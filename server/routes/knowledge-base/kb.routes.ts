@@ -109,15 +109,20 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
         ...textSources(parts),
       ];
       if (sources.length === 0) throw new HttpError(400, KB_MESSAGES.noSources);
-      const replay = await c.get('idempotency')(kbFormHash(parts));
+      const idempotency = c.get('idempotency');
+      const replay = await idempotency.claim(kbFormHash(parts));
       if (replay) {
         await fs.promises.rm(dir, { recursive: true, force: true });
         return replay;
       }
-      const row = await insertKnowledgeBase(db, { id, companyId, accountId, name, enableAutoRefresh, sources, now });
+      let answer: Record<string, unknown> = {};
+      await insertKnowledgeBase(db, { id, companyId, accountId, name, enableAutoRefresh, sources, now }, async (trx, row) => {
+        answer = { success: true, msg: KB_MESSAGES.created, data: { knowledge_base: rowToKnowledgeBase(row) } };
+        await idempotency.storeWith(trx, 201, answer);
+      });
       knowledgeJobQueued();
       deps.logger.info('knowledge base created', { companyId, knowledgeBaseId: id, sources: sources.length });
-      return ok(c, { msg: KB_MESSAGES.created, data: { knowledge_base: rowToKnowledgeBase(row) } }, 201);
+      return c.json(answer, 201);
     } catch (e) {
       // nothing of a refused upload stays behind
       await fs.promises.rm(dir, { recursive: true, force: true });
