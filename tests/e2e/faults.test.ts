@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_AGENT_PAYLOAD } from '../../server/routes/agent/sample-agent.js';
 import type { Agent, AgentListItem } from '../../src/api/contract/agent.js';
 import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
-import { type ApiUser, apiCall, signedInPage, signUpViaApi } from './session.js';
+import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
  * Browser faults (docs/reliability.md): the network fails in the middle of a save. Two faults:
@@ -25,6 +25,7 @@ const writes: { method: string; path: string; key: string | undefined }[] = [];
 beforeAll(async () => {
   b = await openBrowser();
   user = await signUpViaApi(b.baseUrl, 'Faye Faults');
+  await createNumberViaApi(b.baseUrl, user, '+14155550181');
   page = await signedInPage(b, user);
   page.on('request', (r) => {
     const url = new URL(r.url());
@@ -227,6 +228,61 @@ describe.each<Fault>(['cut', 'lost'])('network fault while saving: %s', (fault) 
       `/provider/fields?name=${provider.name}`,
     );
     expect(stored.body.keys.find((k) => k.name === fields[1])?.value).toMatch(/3210$/);
+  });
+});
+
+describe.each<Fault>(['cut', 'lost'])('network fault while creating: %s', (fault) => {
+  it('knowledge-base upload (multipart): the reason in the dialog, the entries kept, Upload again creates one', async () => {
+    const name = `Faulty FAQ ${fault}`;
+    await page.goto(b.url('/dashboard/agents/single-prompt'));
+    await page.getByRole('button', { name: 'Upload a knowledge base' }).click();
+    const upload = page.getByRole('dialog', { name: 'Upload a knowledge base' });
+    await upload.getByRole('textbox', { name: 'Knowledge base name' }).fill(name);
+    await upload
+      .getByLabel('Files')
+      .setInputFiles([
+        { name: 'faq.md', mimeType: 'text/markdown', buffer: Buffer.from(`# FAQ\n\nParking is free (${fault}).`) },
+      ]);
+
+    const { reached } = await failNext('POST', /^\/api\/v1\/knowledge-base\/?$/, fault);
+    await upload.getByRole('button', { name: 'Upload' }).click();
+    await reached;
+    await upload.getByText(NETWORK_ERROR).waitFor();
+    expect(await upload.getByRole('textbox', { name: 'Knowledge base name' }).inputValue()).toBe(name);
+
+    await upload.getByRole('button', { name: 'Upload' }).click();
+    await expect.poll(() => upload.count()).toBe(0);
+    const list = await apiCall<{ data: { knowledge_bases: { knowledge_base_name: string }[] } }>(
+      b.baseUrl,
+      user,
+      'GET',
+      '/knowledge-base?limit=100',
+    );
+    expect(list.body.data.knowledge_bases.filter((kb) => kb.knowledge_base_name === name)).toHaveLength(1);
+    const keys = keysOf('POST', '/api/v1/knowledge-base').slice(-2);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('batch call saved as draft: the error, the form kept, Save as draft again creates one batch', async () => {
+    const name = `Reminders ${fault}`;
+    await page.goto(b.url('/dashboard/batch-call'));
+    await page.getByRole('button', { name: 'Create a batch call' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create a batch call' });
+    await expect.poll(() => dialog.getByRole('combobox', { name: 'From number' }).textContent()).toContain('+14155550181');
+    await dialog.getByRole('textbox', { name: 'Batch Call Name' }).fill(name);
+
+    const { reached } = await failNext('POST', /^\/api\/v1\/batch-call\/?$/, fault);
+    await dialog.getByRole('button', { name: 'Save as draft' }).click();
+    await reached;
+    await notification(NETWORK_ERROR).waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.getByRole('textbox', { name: 'Batch Call Name' }).inputValue()).toBe(name);
+
+    await dialog.getByRole('button', { name: 'Save as draft' }).click();
+    await notification('Batch call saved').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    const list = await apiCall<{ data: { batches: { name: string }[] } }>(b.baseUrl, user, 'GET', '/batch-call?limit=100');
+    expect(list.body.data.batches.filter((x) => x.name === name)).toHaveLength(1);
   });
 });
 
