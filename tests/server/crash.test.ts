@@ -80,8 +80,8 @@ function stopped(proc: ChildProcess): Promise<void> {
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary shapes
 type Body = any;
 
-async function call(base: string, method: string, url: string, token: string | null, body?: unknown) {
-  const headers: Record<string, string> = {};
+async function call(base: string, method: string, url: string, token: string | null, body?: unknown, key?: string) {
+  const headers: Record<string, string> = key ? { 'Idempotency-Key': key } : {};
   if (token) headers.Authorization = `Bearer ${token}`;
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
@@ -90,7 +90,7 @@ async function call(base: string, method: string, url: string, token: string | n
     headers['Content-Type'] = 'application/json';
   }
   const res = await fetch(`${base}/api/v1${url}`, { method, headers, body: payload });
-  return { status: res.status, body: (await res.json()) as Body };
+  return { status: res.status, body: (await res.json()) as Body, replayed: res.headers.get('Idempotent-Replayed') };
 }
 
 async function register(base: string): Promise<string> {
@@ -110,8 +110,16 @@ interface Known {
   inFlight: string | null;
 }
 
+/** An acknowledged agent create: its Idempotency-Key and body, to retry after the restart. */
+interface KeyedCreate {
+  key: string;
+  name: string;
+  id: string;
+}
+
 interface Ledger {
   agents: Known[];
+  creates: KeyedCreate[];
   numbers: (Known & { phone: string })[];
   acks: number;
   /** creates sent but never answered (they may or may not exist after the crash) */
@@ -131,11 +139,13 @@ async function worker(base: string, token: string, w: number, ledger: Ledger, on
     try {
       const name = `w${w}-agent-${i}`;
       ledger.unansweredCreates++;
-      const created = await call(base, 'POST', '/agent', token, { ...SAMPLE_AGENT_PAYLOAD, name });
+      const key = `crash-${w}-${i}`;
+      const created = await call(base, 'POST', '/agent', token, { ...SAMPLE_AGENT_PAYLOAD, name }, key);
       ledger.unansweredCreates--;
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const agent: Known = { id: created.body.data.agent._id, acked: name, inFlight: null };
       ledger.agents.push(agent);
+      ledger.creates.push({ key, name, id: agent.id });
       acked();
       for (let v = 1; v <= 2; v++) {
         agent.inFlight = `${name}-v${v}`;
@@ -219,7 +229,7 @@ describe.each(DB_KINDS)('crash safety [%s]', (kind) => {
     try {
       const first = await startServer(env);
       const token = await register(first.url);
-      const ledger: Ledger = { agents: [], numbers: [], acks: 0, unansweredCreates: 0 };
+      const ledger: Ledger = { agents: [], creates: [], numbers: [], acks: 0, unansweredCreates: 0 };
       let kill: Promise<NodeJS.Signals | null> | undefined;
       const onAck = () => {
         if (ledger.acks >= ACKS_BEFORE_KILL && !kill) kill = killed(first.proc);
