@@ -2,7 +2,6 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   AGENT_EDITOR_FORM_DEFAULTS,
   type AgentResponse,
-  type AgentSavePayload,
   editorFormToSavePayload,
 } from '../../src/api/contract/agent.js';
 import { AGENT_IMPORT_MAX_BYTES, AGENT_IMPORT_MESSAGES } from '../../src/api/contract/agent-export.js';
