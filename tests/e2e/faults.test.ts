@@ -99,6 +99,28 @@ async function createAgentViaApi(name: string): Promise<Agent> {
   return res.body.data.agent;
 }
 
+/** Empties the editor's drafts (IndexedDB myDatabase / myStore) of this origin. */
+async function clearDrafts() {
+  await page.goto(b.url('/dashboard'));
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const req = indexedDB.open('myDatabase', 1);
+        req.onupgradeneeded = () => req.result.createObjectStore('myStore', { keyPath: 'id' });
+        req.onerror = () => reject(req.error);
+        req.onsuccess = () => {
+          const tx = req.result.transaction('myStore', 'readwrite');
+          tx.objectStore('myStore').clear();
+          tx.oncomplete = () => {
+            req.result.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+  );
+}
+
 const keysOf = (method: string, path: string) => writes.filter((w) => w.method === method && w.path === path).map((w) => w.key);
 
 describe.each<Fault>(['cut', 'lost'])('network fault while saving: %s', (fault) => {
@@ -234,6 +256,8 @@ describe.each<Fault>(['cut', 'lost'])('network fault while saving: %s', (fault) 
 describe.each<Fault>(['cut', 'lost'])('network fault while creating: %s', (fault) => {
   it('knowledge-base upload (multipart): the reason in the dialog, the entries kept, Upload again creates one', async () => {
     const name = `Faulty FAQ ${fault}`;
+    // the upload selects the base for the new agent, an unsaved edit: a draft of an earlier run would be offered
+    await clearDrafts();
     await page.goto(b.url('/dashboard/agents/single-prompt'));
     await page.getByRole('button', { name: 'Upload a knowledge base' }).click();
     const upload = page.getByRole('dialog', { name: 'Upload a knowledge base' });
