@@ -1,3 +1,5 @@
+import type { IdempotencyHandle } from './lib/idempotency.js';
+
 /** What the auth middleware puts on the context: identity comes only from the verified token. */
 export interface AuthContext {
   accountId: string;
@@ -8,5 +10,7 @@ export interface AuthContext {
 export interface AppEnv {
   Variables: {
     auth: AuthContext;
+    /** set by the idempotency middleware on create routes (server/lib/idempotency.ts) */
+    idempotency: IdempotencyHandle;
   };
 }

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import type { Kysely } from 'kysely';
 import {
   IDEMPOTENCY_HEADER,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_MESSAGES,
   IDEMPOTENT_REPLAYED_HEADER,
 } from '../../src/api/contract/idempotency.js';
+import type { DB } from '../db/schema.js';
 import type { AppEnv } from '../types.js';
 import { isUniqueViolation } from './db-errors.js';
 import type { AppDeps } from './deps.js';
@@ -22,6 +24,28 @@ const POLL_MS = 20;
 export interface IdempotencyOptions {
   /** refuse requests without the header (400) instead of running them normally */
   required?: boolean;
+  /**
+   * 'body' (default): the request is identified by its buffered body (JSON routes behind a body limit).
+   * 'route': the body is a stream the route reads itself (uploads); the route computes the identity from
+   * what it read and calls `c.get('idempotency').claim(hash)` before any write (see {@link IdempotencyHandle}).
+   */
+  hash?: 'body' | 'route';
+}
+
+/** What `idempotent()` puts on the context (`c.get('idempotency')`) for the route. */
+export interface IdempotencyHandle {
+  /**
+   * With `{ hash: 'route' }`: claims the request's key for `hash`. Resolves null when the route should go
+   * on and create; or the stored answer of the first request, which the route returns as is (after undoing
+   * what it prepared, e.g. files it streamed to disk). Without a key it resolves null at once.
+   */
+  claim(hash: string): Promise<Response | null>;
+  /**
+   * Stores the route's answer inside the route's own transaction, so the create and the answer commit
+   * together: a crash can never leave a created row whose key still looks unanswered (a retry would then
+   * create it again). `answer` must be exactly the JSON the route responds with. Does nothing without a key.
+   */
+  storeWith(trx: Kysely<DB>, status: number, answer: unknown): Promise<void>;
 }
 
 /**
@@ -36,99 +60,121 @@ export interface IdempotencyOptions {
  * repeats of a running one wait for it; a different request under the same key answers 422.
  */
 export function idempotent(deps: AppDeps, options: IdempotencyOptions = {}): MiddlewareHandler<AppEnv> {
-  const db = deps.db.db;
   return async (c, next) => {
     const key = c.req.header(IDEMPOTENCY_HEADER);
     if (key === undefined || key === '') {
       if (options.required) throw new HttpError(400, IDEMPOTENCY_MESSAGES.required);
+      c.set('idempotency', { claim: async () => null, storeWith: async () => {} });
       return next();
     }
     if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new HttpError(400, IDEMPOTENCY_MESSAGES.invalid);
-    const { companyId } = c.get('auth');
-    const hash = await requestHash(c.req.raw, c.req.method, c.req.routePath);
-
-    const claim = async (): Promise<boolean> => {
-      const now = deps.clock.now();
-      try {
-        await db
-          .insertInto('idempotency_keys')
-          .values({
-            company_id: companyId,
-            key,
-            request_hash: hash,
-            state: 'pending',
-            response_status: null,
-            response_body: null,
-            created_at: now.toISOString(),
-            expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
-          })
-          .execute();
-        return true;
-      } catch (e) {
-        if (isUniqueViolation(e)) return false;
-        throw e;
-      }
+    const slot = keySlot(deps, c.get('auth').companyId, key);
+    let claimed = false;
+    let stored = false;
+    const claim = async (hash: string) => {
+      const replay = await slot.claim(hash);
+      claimed = replay === null;
+      return replay;
     };
-
-    const existing = () =>
-      db.selectFrom('idempotency_keys').selectAll().where('company_id', '=', companyId).where('key', '=', key).executeTakeFirst();
-
-    await db.deleteFrom('idempotency_keys').where('expires_at', '<', deps.clock.now().toISOString()).execute();
-    const started = Date.now();
-    while (!(await claim())) {
-      const row = await existing();
-      if (!row) continue; // released by a failed first request: claim again
-      if (row.request_hash !== hash) throw new HttpError(422, IDEMPOTENCY_MESSAGES.reused);
-      if (row.state === 'done' && row.response_status !== null) {
-        return c.newResponse(row.response_body, row.response_status as 200, {
-          'Content-Type': 'application/json',
-          [IDEMPOTENT_REPLAYED_HEADER]: 'true',
-        });
-      }
-      if (deps.clock.now().getTime() - Date.parse(row.created_at) > IDEMPOTENCY_PENDING_STALE_MS) {
-        // the first request died mid-way: release its claim and try again
-        await db
-          .deleteFrom('idempotency_keys')
-          .where('company_id', '=', companyId)
-          .where('key', '=', key)
-          .where('state', '=', 'pending')
-          .where('created_at', '=', row.created_at)
-          .execute();
-        continue;
-      }
-      if (Date.now() - started > WAIT_FOR_FIRST_MS) throw new HttpError(409, IDEMPOTENCY_MESSAGES.inProgress);
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    c.set('idempotency', {
+      claim,
+      storeWith: async (trx, status, answer) => {
+        if (!claimed) return;
+        await slot.store(status, JSON.stringify(answer), trx);
+        stored = true;
+      },
+    });
+    if (options.hash !== 'route') {
+      const replay = await claim(await requestHash(c.req.raw, c.req.method, c.req.path.replace(/\/+$/, '')));
+      if (replay) return replay;
     }
-
-    const release = () =>
-      db
-        .deleteFrom('idempotency_keys')
-        .where('company_id', '=', companyId)
-        .where('key', '=', key)
-        .where('state', '=', 'pending')
-        .execute();
     try {
       await next();
     } catch (e) {
-      await release();
+      // (an answer stored in the route's transaction rolled back with it)
+      if (claimed) await slot.release();
       throw e;
     }
+    if (!claimed || stored) return;
     const res = c.res;
-    if (res.status >= 200 && res.status < 300) {
+    if (res.status >= 200 && res.status < 300) await slot.store(res.status, await res.clone().text());
+    else await slot.release();
+  };
+}
+
+/** One company's key: claim it for a request hash, store the answer, or release it. */
+function keySlot(deps: AppDeps, companyId: string, key: string) {
+  const db = deps.db.db;
+  const mine = () => db.deleteFrom('idempotency_keys').where('company_id', '=', companyId).where('key', '=', key);
+
+  /** true when this request now owns the key */
+  const insert = async (hash: string): Promise<boolean> => {
+    const now = deps.clock.now();
+    try {
       await db
+        .insertInto('idempotency_keys')
+        .values({
+          company_id: companyId,
+          key,
+          request_hash: hash,
+          state: 'pending',
+          response_status: null,
+          response_body: null,
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+        })
+        .execute();
+      return true;
+    } catch (e) {
+      if (isUniqueViolation(e)) return false;
+      throw e;
+    }
+  };
+
+  const existing = () =>
+    db.selectFrom('idempotency_keys').selectAll().where('company_id', '=', companyId).where('key', '=', key).executeTakeFirst();
+
+  return {
+    /** null when claimed; the stored answer when the same request already finished; throws 422/409 */
+    async claim(hash: string): Promise<Response | null> {
+      await db.deleteFrom('idempotency_keys').where('expires_at', '<', deps.clock.now().toISOString()).execute();
+      const started = Date.now();
+      while (!(await insert(hash))) {
+        const row = await existing();
+        if (!row) continue; // released by a failed first request: claim again
+        if (row.request_hash !== hash) throw new HttpError(422, IDEMPOTENCY_MESSAGES.reused);
+        if (row.state === 'done' && row.response_status !== null) {
+          return new Response(row.response_body, {
+            status: row.response_status,
+            headers: { 'Content-Type': 'application/json', [IDEMPOTENT_REPLAYED_HEADER]: 'true' },
+          });
+        }
+        if (deps.clock.now().getTime() - Date.parse(row.created_at) > IDEMPOTENCY_PENDING_STALE_MS) {
+          // the first request died mid-way: release its claim and try again
+          await mine().where('state', '=', 'pending').where('created_at', '=', row.created_at).execute();
+          continue;
+        }
+        if (Date.now() - started > WAIT_FOR_FIRST_MS) throw new HttpError(409, IDEMPOTENCY_MESSAGES.inProgress);
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+      return null;
+    },
+    async store(status: number, body: string, trx: Kysely<DB> = db) {
+      await trx
         .updateTable('idempotency_keys')
-        .set({ state: 'done', response_status: res.status, response_body: await res.clone().text() })
+        .set({ state: 'done', response_status: status, response_body: body })
         .where('company_id', '=', companyId)
         .where('key', '=', key)
         .execute();
-    } else {
-      await release();
-    }
+    },
+    async release() {
+      await mine().where('state', '=', 'pending').execute();
+    },
   };
 }
 
 /**
- * What identifies "the same request": method, route and body. A multipart body's boundary is random per
+ * What identifies "the same request": method, path (with its ids, without a trailing slash) and body. A multipart body's boundary is random per
  * send, so it is replaced by a fixed token before hashing (the same form sent twice hashes the same).
  */
 export async function requestHash(req: Request, method: string, route: string): Promise<string> {

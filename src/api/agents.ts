@@ -5,7 +5,7 @@
  */
 
 import { type QueryCache, queryCache } from './cache';
-import { type ApiClient, api } from './client';
+import { type ApiClient, api, type CallOptions } from './client';
 import {
   AGENT_PATHS,
   AgentDeleteResponseSchema,
@@ -25,11 +25,7 @@ export interface AgentListParams {
   sort?: AgentSort;
 }
 
-export interface AgentCallOptions {
-  /** show the automatic 'Error' toast for a server msg (default true) */
-  notify?: boolean;
-  signal?: AbortSignal;
-}
+export type AgentCallOptions = CallOptions;
 
 /** Cache key prefix of everything agent-shaped (the list and single agents). */
 export const AGENT_CACHE_PREFIX = 'agent';
@@ -53,18 +49,8 @@ export function agentsApi(client: ApiClient, cache: QueryCache) {
       cache.load(agentKey(id), () => client.get(AGENT_PATHS.one(id), AgentResponseSchema, options)),
 
     /** POST /agent with the save payload */
-    create: async (payload: AgentSavePayloadInput, options?: AgentCallOptions & { idempotencyKey?: string }) =>
-      changed(
-        await client.post(
-          AGENT_PATHS.create,
-          AgentResponseSchema,
-          { ...payload },
-          {
-            ...options,
-            ...(options?.idempotencyKey ? { headers: { 'Idempotency-Key': options.idempotencyKey } } : {}),
-          },
-        ),
-      ),
+    create: async (payload: AgentSavePayloadInput, options?: AgentCallOptions) =>
+      changed(await client.post(AGENT_PATHS.create, AgentResponseSchema, { ...payload }, options)),
 
     /** PUT /agent/{id} with the full save payload (+ version) or an edit-dialog patch (+ version) */
     update: async (

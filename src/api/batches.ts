@@ -3,7 +3,7 @@
  * the query cache, so the list and the detail on screen reload.
  */
 import { type QueryCache, queryCache } from './cache';
-import { type ApiClient, api } from './client';
+import { type ApiClient, api, type CallOptions } from './client';
 import {
   BATCH_PATHS,
   BatchDetailResponseSchema,
@@ -13,13 +13,8 @@ import {
   RecipientsResponseSchema,
   UploadResponseSchema,
 } from './contract/batch';
-import { IDEMPOTENCY_HEADER } from './contract/idempotency';
 
-export interface BatchCallOptions {
-  /** show the automatic 'Error' toast for a server msg (default true) */
-  notify?: boolean;
-  signal?: AbortSignal;
-}
+export type BatchCallOptions = Omit<CallOptions, 'idempotencyKey'>;
 
 /** The upload streams up to 50 MB: give it longer than a form's request. */
 export const UPLOAD_TIMEOUT_MS = 10 * 60_000;
@@ -56,17 +51,7 @@ export function batchesApi(client: ApiClient, cache: QueryCache) {
 
     /** POST /batch-call with the Idempotency-Key: a repeat answers the batch the first request created */
     create: async (body: CreateBatchBody, idempotencyKey: string, options?: BatchCallOptions) =>
-      changed(
-        await client.post(
-          BATCH_PATHS.create,
-          BatchResponseSchema,
-          { ...body },
-          {
-            ...options,
-            headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
-          },
-        ),
-      ),
+      changed(await client.post(BATCH_PATHS.create, BatchResponseSchema, { ...body }, { ...options, idempotencyKey })),
 
     /** POST /batch-call/{id}/recipients with the file itself as text/csv (streamed by the browser) */
     upload: async (id: string, file: Blob, options?: BatchCallOptions) =>

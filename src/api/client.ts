@@ -17,6 +17,7 @@
 import { FetchError, type FetchOptions, ofetch } from 'ofetch';
 import * as v from 'valibot';
 import { toast } from '../ui/toast/toast';
+import { IDEMPOTENCY_HEADER } from './contract/idempotency';
 import { ApiError } from './errors';
 
 export const API_BASE_URL = '/api/v1';
@@ -56,7 +57,12 @@ export interface RequestOptions {
   notify?: boolean;
   signal?: AbortSignal;
   timeout?: number;
+  /** sent as the `Idempotency-Key` header (creates and versioned updates; see contract/idempotency.ts) */
+  idempotencyKey?: string;
 }
+
+/** The options every typed call of src/api/<resource>.ts takes. */
+export type CallOptions = Pick<RequestOptions, 'notify' | 'signal' | 'idempotencyKey'>;
 
 export interface ClientDeps {
   /** the fetch to use (tests pass a fake; default globalThis.fetch) */
@@ -136,6 +142,7 @@ export function createApiClient(deps: ClientDeps = {}) {
   function send(path: string, options: RequestOptions, token: string): Promise<unknown> {
     const method = options.method ?? 'GET';
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (options.idempotencyKey) headers[IDEMPOTENCY_HEADER] = options.idempotencyKey;
     if (token) headers.authorization = `Bearer ${token}`;
     const retry = method === 'GET' && !(session?.hydrated() ?? true) ? 1 : 0;
     const fetchOptions: FetchOptions<'json'> = {

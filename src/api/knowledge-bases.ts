@@ -3,7 +3,7 @@
  * array entries repeated) and delete. A change invalidates the cached list.
  */
 import { type QueryCache, queryCache } from './cache';
-import { type ApiClient, api } from './client';
+import { type ApiClient, api, type CallOptions } from './client';
 import {
   KB_FORM_FIELDS,
   KB_PATHS,
@@ -12,10 +12,7 @@ import {
   KnowledgeBaseResponseSchema,
 } from './contract/knowledge-base';
 
-export interface KnowledgeBaseCallOptions {
-  notify?: boolean;
-  signal?: AbortSignal;
-}
+export type KnowledgeBaseCallOptions = CallOptions;
 
 /** What the upload dialog sends. */
 export interface NewKnowledgeBase {

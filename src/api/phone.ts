@@ -11,8 +11,7 @@
  */
 
 import { type QueryCache, queryCache } from './cache';
-import { type ApiClient, api } from './client';
-import { IDEMPOTENCY_HEADER } from './contract/idempotency';
+import { type ApiClient, api, type CallOptions } from './client';
 import {
   FreeNumberListResponseSchema,
   NumberRequestResponseSchema,
@@ -28,11 +27,7 @@ import {
 
 export type { PhoneListParams };
 
-export interface PhoneCallOptions {
-  /** show the automatic 'Error' toast for a server msg (default true) */
-  notify?: boolean;
-  signal?: AbortSignal;
-}
+export type PhoneCallOptions = CallOptions;
 
 /** Cache key prefix of everything phone-number shaped (both tabs, GET /number and single numbers). */
 export const PHONE_CACHE_PREFIX = 'phone';
@@ -71,25 +66,13 @@ export function phoneApi(client: ApiClient, cache: QueryCache) {
     get: (id: string, options?: PhoneCallOptions) =>
       cache.load(phoneNumberKey(id), () => client.get(PHONE_PATHS.one(id), PhoneNumberResponseSchema, options)),
 
-    /** POST /request/ {phone}: idempotent; 404 when the number is no longer free */
+    /** POST /request/ {phone}: idempotent (and takes an idempotencyKey); 404 when the number is no longer free */
     request: async (phone: string, options?: PhoneCallOptions) =>
       changed(await client.post(PHONE_PATHS.request, NumberRequestResponseSchema, { phone }, options)),
 
     /** POST /number/create: a number the company brings itself (pass the same idempotencyKey when retrying) */
-    create: async (body: PhoneNumberFormInput, options?: PhoneCallOptions & { idempotencyKey?: string }) => {
-      const { idempotencyKey, ...rest } = options ?? {};
-      return changed(
-        await client.post(
-          PHONE_PATHS.create,
-          PhoneNumberResponseSchema,
-          { ...body },
-          {
-            ...rest,
-            ...(idempotencyKey ? { headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } } : {}),
-          },
-        ),
-      );
-    },
+    create: async (body: PhoneNumberFormInput, options?: PhoneCallOptions) =>
+      changed(await client.post(PHONE_PATHS.create, PhoneNumberResponseSchema, { ...body }, options)),
 
     /** PUT /number/{id} with any subset of the form's fields (the assign dialog: `assignPatch(form)`) */
     update: async (id: string, body: PhoneNumberUpdateInput, options?: PhoneCallOptions) =>

@@ -6,7 +6,7 @@
  */
 
 import { type QueryCache, queryCache } from './cache';
-import { type ApiClient, api } from './client';
+import { type ApiClient, api, type CallOptions } from './client';
 import {
   type ConnectProviderBody,
   PROVIDER_PATHS,
@@ -25,11 +25,7 @@ export interface ProviderListParams {
   search?: string;
 }
 
-export interface ProviderCallOptions {
-  /** show the automatic 'Error' toast for a server msg (default true) */
-  notify?: boolean;
-  signal?: AbortSignal;
-}
+export type ProviderCallOptions = CallOptions;
 
 /** Cache key prefix of everything provider-shaped (the catalogue pages and the status). */
 export const PROVIDER_CACHE_PREFIX = 'provider';

@@ -10,6 +10,7 @@ import {
   agentToEditorForm,
   editorFormToSavePayload,
 } from '../api/contract/agent';
+import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import { isApiError } from '../api/errors';
 import { type AgentDraft, draftIdOf, drafts } from '../drafts/drafts';
 import { toast } from '../ui/toast/toast';
@@ -65,6 +66,8 @@ export interface AgentEditorContext {
   /** a draft found when the editor opened, offered for restore */
   draft: AgentDraft | undefined;
   loadError: string | undefined;
+  /** the Idempotency-Key of the save being attempted: a retry of the same save sends it again */
+  attempt: ActionKey | undefined;
 }
 
 export type AgentEditorEvent =
@@ -84,7 +87,16 @@ export interface SaveInput {
   agentId: string | undefined;
   version: number | undefined;
   form: AgentEditorForm;
+  /** the same for every attempt of one save (a lost answer never makes a second agent) */
+  idempotencyKey: string;
 }
+
+/** What one save sends: a retry of the same save (same agent, version and form) reuses its Idempotency-Key. */
+const saveRequestOf = (context: AgentEditorContext) => ({
+  agentId: context.agent?._id,
+  version: context.agent?.version,
+  form: context.form,
+});
 
 /** Same content (the prompt, the likeliest difference, is compared first). */
 export const sameForm = (a: AgentEditorForm, b: AgentEditorForm) =>
@@ -155,9 +167,10 @@ export const agentEditorMachine = setup({
     readDraft: fromPromise<AgentDraft | undefined, { id: string }>(({ input }) => drafts.get(input.id)),
     saveAgent: fromPromise<Agent, SaveInput>(async ({ input }) => {
       const payload = editorFormToSavePayload(input.form);
+      const options = { notify: false, idempotencyKey: input.idempotencyKey };
       const res = input.agentId
-        ? await agents.update(input.agentId, { ...payload, version: input.version }, { notify: false })
-        : await agents.create(payload, { notify: false });
+        ? await agents.update(input.agentId, { ...payload, version: input.version }, options)
+        : await agents.create(payload, options);
       return res.data.agent;
     }),
   },
@@ -190,7 +203,9 @@ export const agentEditorMachine = setup({
     }),
     /** the server's answer becomes the agent; what was sent becomes what is saved */
     acceptSaved: assign(({ context, event }) =>
-      'output' in event ? { agent: event.output as Agent, baseline: context.saving ?? context.form, saving: undefined } : {},
+      'output' in event
+        ? { agent: event.output as Agent, baseline: context.saving ?? context.form, saving: undefined, attempt: undefined }
+        : {},
     ),
     showErrors: assign({ errors: ({ context }) => validateEditorForm(context.form) }),
     clearErrors: assign({ errors: {} }),
@@ -230,6 +245,7 @@ export const agentEditorMachine = setup({
     errors: {},
     draft: undefined,
     loadError: undefined,
+    attempt: undefined,
   }),
   initial: 'starting',
   states: {
@@ -378,7 +394,13 @@ export const agentEditorMachine = setup({
     saving: {
       description: 'POST /agent (new) or PUT /agent/{id} with the loaded version. The draft is flushed first.',
       tags: ['saving', 'unsaved'],
-      entry: ['writeDraft', assign({ saving: ({ context }) => context.form })],
+      entry: [
+        'writeDraft',
+        assign({
+          saving: ({ context }) => context.form,
+          attempt: ({ context }) => actionKey(context.attempt, saveRequestOf(context)),
+        }),
+      ],
       on: {
         'field.change': { actions: 'applyChange', description: 'Typing goes on while the save is in flight.' },
         'voice.choose': { actions: 'applyChange', description: 'Choosing a voice while the save is in flight.' },
@@ -387,7 +409,7 @@ export const agentEditorMachine = setup({
       invoke: {
         id: 'saveAgent',
         src: 'saveAgent',
-        input: ({ context }) => ({ agentId: context.agent?._id, version: context.agent?.version, form: context.form }),
+        input: ({ context }) => ({ ...saveRequestOf(context), idempotencyKey: context.attempt?.key ?? newIdempotencyKey() }),
         onDone: [
           {
             guard: 'wasCreate',

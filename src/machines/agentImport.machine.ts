@@ -2,6 +2,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import { agents } from '../api/agents';
 import type { AgentResponse, AgentSavePayload } from '../api/contract/agent';
 import { AGENT_IMPORT_MAX_BYTES, AGENT_IMPORT_MESSAGES, parseAgentImport } from '../api/contract/agent-export';
+import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import { isApiError } from '../api/errors';
 import { type AgentToast, agentEffects } from './agent-effects';
 
@@ -24,6 +25,16 @@ export type AgentImportEvent = { type: 'file.pick'; file: ImportFile };
 export interface AgentImportContext {
   file: ImportFile | undefined;
   payload: AgentSavePayload | undefined;
+  /**
+   * The Idempotency-Key of the import being attempted: importing the same agent again after a failure
+   * reuses it (a create whose answer was lost is answered, not repeated); a success forgets it.
+   */
+  attempt: ActionKey | undefined;
+}
+
+export interface CreateInput {
+  payload: AgentSavePayload;
+  idempotencyKey: string;
 }
 
 /** Reads and validates an export file; rejects with the message the toast shows. */
@@ -50,15 +61,15 @@ export const agentImportMachine = setup({
   },
   actors: {
     readFile: fromPromise<AgentSavePayload, ImportFile>(({ input }) => readAgentFile(input)),
-    createAgent: fromPromise<AgentResponse, AgentSavePayload>(({ input, signal }) =>
-      agents.create(input, { notify: false, signal }),
+    createAgent: fromPromise<AgentResponse, CreateInput>(({ input, signal }) =>
+      agents.create(input.payload, { notify: false, signal, idempotencyKey: input.idempotencyKey }),
     ),
   },
   actions: { notify: agentEffects.notify },
 }).createMachine({
   id: 'agentImport',
   description: 'Import an agent from a file made by Export.',
-  context: { file: undefined, payload: undefined },
+  context: { file: undefined, payload: undefined, attempt: undefined },
   initial: 'idle',
   states: {
     idle: {
@@ -73,7 +84,15 @@ export const agentImportMachine = setup({
         id: 'readFile',
         src: 'readFile',
         input: ({ context }) => context.file!,
-        onDone: { target: 'creating', actions: assign({ file: undefined, payload: ({ event }) => event.output }) },
+        onDone: {
+          target: 'creating',
+          description: 'The same agent imported again after a failure reuses the Idempotency-Key of that attempt.',
+          actions: assign({
+            file: undefined,
+            payload: ({ event }) => event.output,
+            attempt: ({ context, event }) => actionKey(context.attempt, event.output),
+          }),
+        },
         onError: {
           target: 'idle',
           description: 'Not JSON, not an agent export, or an invalid agent: nothing is created.',
@@ -93,11 +112,11 @@ export const agentImportMachine = setup({
       invoke: {
         id: 'createAgent',
         src: 'createAgent',
-        input: ({ context }) => context.payload!,
+        input: ({ context }) => ({ payload: context.payload!, idempotencyKey: context.attempt?.key ?? newIdempotencyKey() }),
         onDone: {
           target: 'idle',
           actions: [
-            assign({ payload: undefined }),
+            assign({ payload: undefined, attempt: undefined }),
             { type: 'notify', params: ({ event }) => AGENT_IMPORT_TOASTS.imported(event.output.data.agent.name) },
           ],
         },

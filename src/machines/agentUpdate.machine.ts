@@ -9,6 +9,7 @@ import {
   type AgentResponse,
   agentToDialogForm,
 } from '../api/contract/agent';
+import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import { isApiError } from '../api/errors';
 import { type AgentToast, agentEffects } from './agent-effects';
 
@@ -33,6 +34,8 @@ export type AgentDialogRecord = Pick<AgentListItem, '_id' | 'version'> & Partial
 export interface AgentUpdateInput {
   id: string;
   body: AgentDialogForm & { version?: number };
+  /** the same for every attempt of one save (a retry after a lost answer is answered, not refused as stale) */
+  idempotencyKey: string;
 }
 
 export type AgentUpdateEvent =
@@ -46,9 +49,23 @@ export interface AgentUpdateContext {
   version: number | undefined;
   values: AgentDialogForm;
   errors: AgentDialogErrors;
+  /** the Idempotency-Key of the save being attempted */
+  attempt: ActionKey | undefined;
 }
 
-const closedContext: AgentUpdateContext = { agentId: '', version: undefined, values: agentToDialogForm({}), errors: {} };
+const closedContext: AgentUpdateContext = {
+  agentId: '',
+  version: undefined,
+  values: agentToDialogForm({}),
+  errors: {},
+  attempt: undefined,
+};
+
+/** What one Save sends (PUT /agent/{id}): the dialog's fields with the version the row was loaded at. */
+const updateRequestOf = (context: AgentUpdateContext) => ({
+  id: context.agentId,
+  body: { ...v.parse(AgentDialogFormSchema, context.values), version: context.version },
+});
 
 /** The first message per field of the dialog form (spec section 5 messages). */
 export function dialogErrorsOf(values: AgentDialogForm): AgentDialogErrors {
@@ -84,7 +101,7 @@ export const agentUpdateMachine = setup({
   },
   actors: {
     saveAgent: fromPromise<AgentResponse, AgentUpdateInput>(({ input, signal }) =>
-      agents.update(input.id, input.body, { notify: false, signal }),
+      agents.update(input.id, input.body, { notify: false, signal, idempotencyKey: input.idempotencyKey }),
     ),
   },
   actions: agentEffects,
@@ -108,6 +125,7 @@ export const agentUpdateMachine = setup({
             version: event.agent.version,
             values: agentToDialogForm(event.agent),
             errors: {},
+            attempt: undefined,
           })),
         },
       },
@@ -123,7 +141,12 @@ export const agentUpdateMachine = setup({
           })),
         },
         'form.submit': [
-          { guard: 'isValid', target: 'saving', actions: assign({ errors: {} }) },
+          {
+            guard: 'isValid',
+            target: 'saving',
+            description: 'A retry of the same save reuses its Idempotency-Key; changed fields get a new one.',
+            actions: assign({ errors: {}, attempt: ({ context }) => actionKey(context.attempt, updateRequestOf(context)) }),
+          },
           {
             description: "Shows the spec's messages under the fields; nothing is sent.",
             actions: assign({ errors: ({ context }) => dialogErrorsOf(context.values) }),
@@ -137,10 +160,7 @@ export const agentUpdateMachine = setup({
       invoke: {
         id: 'saveAgent',
         src: 'saveAgent',
-        input: ({ context }) => ({
-          id: context.agentId,
-          body: { ...v.parse(AgentDialogFormSchema, context.values), version: context.version },
-        }),
+        input: ({ context }) => ({ ...updateRequestOf(context), idempotencyKey: context.attempt?.key ?? newIdempotencyKey() }),
         onDone: {
           target: 'closed',
           actions: [assign(closedContext), { type: 'notify', params: AGENT_UPDATE_TOASTS.updated }],

@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import type { KnowledgeBase } from '../api/contract/knowledge-base';
 import { isApiError } from '../api/errors';
 import { knowledgeBases, type NewKnowledgeBase } from '../api/knowledge-bases';
@@ -6,7 +7,17 @@ import { knowledgeBases, type NewKnowledgeBase } from '../api/knowledge-bases';
 export interface KnowledgeBaseUploadContext {
   /** why the last upload was refused (shown in the dialog; the entries stay) */
   error: string | undefined;
+  /** the Idempotency-Key of the upload being attempted (the same entries sent again reuse it) */
+  attempt: ActionKey | undefined;
 }
+
+export interface UploadInput {
+  knowledgeBase: NewKnowledgeBase;
+  idempotencyKey: string;
+}
+
+const submitted = (event: KnowledgeBaseUploadEvent) =>
+  (event as Extract<KnowledgeBaseUploadEvent, { type: 'upload.submit' }>).knowledgeBase;
 
 export type KnowledgeBaseUploadEvent =
   | { type: 'dialog.open' }
@@ -25,8 +36,10 @@ export const knowledgeBaseUploadMachine = setup({
     tags: {} as 'open' | 'uploading',
   },
   actors: {
-    upload: fromPromise<KnowledgeBase, NewKnowledgeBase>(
-      async ({ input, signal }) => (await knowledgeBases.create(input, { notify: false, signal })).data.knowledge_base,
+    upload: fromPromise<KnowledgeBase, UploadInput>(
+      async ({ input, signal }) =>
+        (await knowledgeBases.create(input.knowledgeBase, { notify: false, signal, idempotencyKey: input.idempotencyKey })).data
+          .knowledge_base,
     ),
   },
   actions: {
@@ -35,17 +48,21 @@ export const knowledgeBaseUploadMachine = setup({
 }).createMachine({
   id: 'knowledgeBaseUpload',
   description: 'Upload a new knowledge base from the agent editor.',
-  context: { error: undefined },
+  context: { error: undefined, attempt: undefined },
   initial: 'closed',
   states: {
     closed: {
-      on: { 'dialog.open': { target: 'open', actions: assign({ error: undefined }) } },
+      on: { 'dialog.open': { target: 'open', actions: assign({ error: undefined, attempt: undefined }) } },
     },
     open: {
       tags: ['open'],
       on: {
         'dialog.close': 'closed',
-        'upload.submit': 'uploading',
+        'upload.submit': {
+          target: 'uploading',
+          description: 'The same entries sent again (a retry) reuse the Idempotency-Key of the first attempt.',
+          actions: assign({ attempt: ({ context, event }) => actionKey(context.attempt, event.knowledgeBase) }),
+        },
       },
     },
     uploading: {
@@ -54,8 +71,14 @@ export const knowledgeBaseUploadMachine = setup({
       invoke: {
         id: 'upload',
         src: 'upload',
-        input: ({ event }) => (event as Extract<KnowledgeBaseUploadEvent, { type: 'upload.submit' }>).knowledgeBase,
-        onDone: { target: 'closed', actions: { type: 'uploaded', params: ({ event }) => event.output } },
+        input: ({ context, event }) => ({
+          knowledgeBase: submitted(event),
+          idempotencyKey: context.attempt?.key ?? newIdempotencyKey(),
+        }),
+        onDone: {
+          target: 'closed',
+          actions: [assign({ attempt: undefined }), { type: 'uploaded', params: ({ event }) => event.output }],
+        },
         onError: {
           target: 'open',
           actions: assign({

@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import {
   type KeyValue,
   PROVIDER_MESSAGES,
@@ -58,6 +59,8 @@ export interface ProviderConnectionContext {
   fields: CredentialField[];
   /** what the dialog's inputs hold: '' for a new connection, the server's mask for a stored value */
   values: Record<string, string>;
+  /** the Idempotency-Key of the save being attempted (a retried Connect never connects twice) */
+  attempt: ActionKey | undefined;
 }
 
 export type ProviderConnectionEvent =
@@ -76,13 +79,21 @@ export interface SaveInput {
   /** null: connect (POST /provider/values); else update (PUT /provider/{id}) */
   connectionId: string | null;
   keys: KeyValue[];
+  idempotencyKey: string;
 }
 
 /** Names of the fields left empty (spaces only counts as empty), in the dialog's order. */
 export const missingFields = (c: Pick<ProviderConnectionContext, 'fields' | 'values'>): string[] =>
   c.fields.filter((f) => (c.values[f.name] ?? '').trim() === '').map((f) => f.name);
 
-const forgetForm = { fields: [], values: {} } satisfies Partial<ProviderConnectionContext>;
+const forgetForm = { fields: [], values: {}, attempt: undefined } satisfies Partial<ProviderConnectionContext>;
+
+/** What one Save sends: a retry of the same values reuses the attempt's Idempotency-Key. */
+const saveRequestOf = (context: ProviderConnectionContext) => ({
+  name: context.name,
+  connectionId: context.connectionId,
+  keys: context.fields.map((f) => ({ name: f.name, value: (context.values[f.name] ?? '').trim() })),
+});
 
 /**
  * One provider card's connection (issue 7): connect, update and disconnect, each in its own dialog.
@@ -101,11 +112,12 @@ export const providerConnectionMachine = setup({
     loadFields: fromPromise<ProviderFieldsResponse, { name: string }>(({ input, signal }) =>
       providers.fields(input.name, { notify: false, signal }),
     ),
-    saveConnection: fromPromise<ProviderSaveResponse, SaveInput>(({ input }) =>
-      input.connectionId
-        ? providers.update(input.connectionId, { keys: input.keys }, { notify: false })
-        : providers.connect({ name: input.name, keys: input.keys }, { notify: false }),
-    ),
+    saveConnection: fromPromise<ProviderSaveResponse, SaveInput>(({ input }) => {
+      const options = { notify: false, idempotencyKey: input.idempotencyKey };
+      return input.connectionId
+        ? providers.update(input.connectionId, { keys: input.keys }, options)
+        : providers.connect({ name: input.name, keys: input.keys }, options);
+    }),
     disconnect: fromPromise<ProviderDisconnectResponse, { name: string }>(({ input }) =>
       providers.disconnect(input.name, { notify: false }),
     ),
@@ -211,7 +223,11 @@ export const providerConnectionMachine = setup({
           target: 'editing',
           actions: { type: 'notify', params: ({ context }) => PROVIDER_TOASTS.missing(missingFields(context)) },
         },
-        { target: 'saving' },
+        {
+          target: 'saving',
+          description: 'A retry of the same values reuses the Idempotency-Key of the first attempt.',
+          actions: assign({ attempt: ({ context }) => actionKey(context.attempt, saveRequestOf(context)) }),
+        },
       ],
     },
     saving: {
@@ -220,11 +236,7 @@ export const providerConnectionMachine = setup({
       invoke: {
         id: 'saveConnection',
         src: 'saveConnection',
-        input: ({ context }) => ({
-          name: context.name,
-          connectionId: context.connectionId,
-          keys: context.fields.map((f) => ({ name: f.name, value: (context.values[f.name] ?? '').trim() })),
-        }),
+        input: ({ context }) => ({ ...saveRequestOf(context), idempotencyKey: context.attempt?.key ?? newIdempotencyKey() }),
         onDone: [
           {
             guard: 'isUpdate',

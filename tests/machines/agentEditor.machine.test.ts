@@ -219,6 +219,33 @@ describe('agentEditor behaviour', () => {
     expect(h.drafts.size).toBe(0);
   });
 
+  it('a failed create retried as is reuses its Idempotency-Key; an edited form is a new create with a new key', async () => {
+    vi.useFakeTimers();
+    let fail = true;
+    const h = editor({
+      save: async (i) => {
+        if (fail) throw new ApiError({ kind: 'network' });
+        return agentFixture(i.form, { version: 1 });
+      },
+    });
+    await settle();
+    h.actor.send({ type: 'voice.choose', voiceId: 'v1', name: 'Rachel' });
+    h.actor.send({ type: 'agent.save' });
+    await settle();
+    h.actor.send({ type: 'agent.save' });
+    await settle();
+    expect(h.actor.getSnapshot().matches({ editing: 'failed' })).toBe(true);
+    h.actor.send({ type: 'name.commit', value: 'Renamed' });
+    fail = false;
+    h.actor.send({ type: 'agent.save' });
+    await settle();
+    expect(h.actor.getSnapshot().matches('created')).toBe(true);
+    const keys = h.saves.map((x) => x.idempotencyKey);
+    expect(keys).toHaveLength(3);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
   it('updates with the loaded version; typing during the save stays dirty', async () => {
     vi.useFakeTimers();
     let release: (a: Agent) => void = () => {};
@@ -271,6 +298,8 @@ describe('agentEditor behaviour', () => {
       { title: 'Error', description: 'Failed to update agent', variant: 'destructive' },
       { title: 'Error', description: 'Could not reach the server. Check your connection and try again.', variant: 'destructive' },
     ]);
+    // retries of the same save are one action: one Idempotency-Key (a lost answer is replayed, never repeated)
+    expect(new Set(h.saves.map((x) => x.idempotencyKey)).size).toBe(1);
     h.actor.send({ type: 'agent.save' });
     await settle();
     expect(h.actor.getSnapshot().hasTag('conflict')).toBe(true);

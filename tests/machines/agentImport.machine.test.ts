@@ -1,15 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  AGENT_EDITOR_FORM_DEFAULTS,
-  type AgentResponse,
-  type AgentSavePayload,
-  editorFormToSavePayload,
-} from '../../src/api/contract/agent.js';
+import { AGENT_EDITOR_FORM_DEFAULTS, type AgentResponse, editorFormToSavePayload } from '../../src/api/contract/agent.js';
 import { AGENT_IMPORT_MAX_BYTES, AGENT_IMPORT_MESSAGES } from '../../src/api/contract/agent-export.js';
 import { ApiError } from '../../src/api/errors.js';
 import {
   AGENT_CREATE_FAILED,
   agentImportMachine,
+  type CreateInput,
   type ImportFile,
   readAgentFile,
 } from '../../src/machines/agentImport.machine.js';
@@ -36,18 +32,20 @@ describeModel('agentImport', agentImportMachine, {
   },
 });
 
-const flow = (create: (p: AgentSavePayload) => Promise<AgentResponse>) => {
+const flow = (create: (p: CreateInput) => Promise<AgentResponse>) => {
   const r = recordingActor(agentImportMachine, 'createAgent', create);
   return { ...r, created: r.calls };
 };
 
 describe('agentImport behaviour', () => {
   it('creates the agent of a valid export file and toasts its name', async () => {
-    const { actor, toasts, created } = flow(async (p) => ({ success: true, data: { agent: { name: p.name } } }) as AgentResponse);
+    const { actor, toasts, created } = flow(
+      async (p) => ({ success: true, data: { agent: { name: p.payload.name } } }) as AgentResponse,
+    );
     actor.send({ type: 'file.pick', file: fileOf(exportText) });
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     await vi.waitFor(() => expect(toasts).toHaveLength(1));
-    expect(created).toEqual([payload]);
+    expect(created).toEqual([{ payload, idempotencyKey: expect.any(String) }]);
     expect(toasts[0]).toEqual({ title: 'Agent imported', description: '“Imported” has been added to your agents.' });
     expect(actor.getSnapshot().matches('idle')).toBe(true);
   });
@@ -68,7 +66,7 @@ describe('agentImport behaviour', () => {
 
   it("the server's refusal is toasted with its msg, a network failure with a plain message", async () => {
     let answer: Error = new ApiError({ kind: 'http', status: 413, serverMessage: 'Agent is too large' });
-    const { actor, toasts } = flow(async () => {
+    const { actor, toasts, created } = flow(async () => {
       throw answer;
     });
     actor.send({ type: 'file.pick', file: fileOf(exportText) });
@@ -78,6 +76,8 @@ describe('agentImport behaviour', () => {
     actor.send({ type: 'file.pick', file: fileOf(exportText) });
     await vi.waitFor(() => expect(toasts).toHaveLength(2));
     expect(toasts[1]?.description).toBe(AGENT_CREATE_FAILED);
+    // importing the same agent again after a failure is a retry of that create: the same Idempotency-Key
+    expect(created[1]?.idempotencyKey).toBe(created[0]?.idempotencyKey);
   });
 
   it('readAgentFile answers the payload of a bare save payload too', async () => {

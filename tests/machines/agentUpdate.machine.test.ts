@@ -116,14 +116,16 @@ describe('agentUpdate behaviour', () => {
     actor.send({ type: 'dialog.close' });
     await vi.waitFor(() => expect(actor.getSnapshot().matches('closed')).toBe(true));
     const { _id, version, ...fields } = row;
-    expect(saved).toEqual([{ id: 'agent-1', body: { ...fields, agent_name: 'Reception', version: 3 } }]);
+    expect(saved).toEqual([
+      { id: 'agent-1', body: { ...fields, agent_name: 'Reception', version: 3 }, idempotencyKey: expect.any(String) },
+    ]);
     expect(toasts).toEqual([AGENT_UPDATE_TOASTS.updated]);
     expect(toasts[0]).toEqual({ title: 'Agent updated', description: 'The agent has been updated successfully.' });
   });
 
   it('a failure keeps the dialog open with the input; 409 shows the server msg and reloads the list', async () => {
     let answer: Error = http(409, AGENT_MESSAGES.conflict);
-    const { actor, toasts, refreshes } = flow(async () => {
+    const { actor, toasts, refreshes, calls } = flow(async () => {
       throw answer;
     });
     actor.send({ type: 'dialog.open', agent: row });
@@ -140,6 +142,9 @@ describe('agentUpdate behaviour', () => {
     expect(toasts[1]).toEqual({ title: 'Error', description: 'Failed to update agent', variant: 'destructive' });
     expect(actor.getSnapshot().matches('editing')).toBe(true);
     expect(refreshes()).toBe(1);
+
+    // the retry of the same save carried the same Idempotency-Key (a lost answer is replayed, not refused)
+    expect(calls.map((c) => c.idempotencyKey)).toEqual([calls[0]?.idempotencyKey, calls[0]?.idempotencyKey]);
 
     answer = http(400, "Invalid field 'voice_id'", { voice_id: 'Must be at most 200 characters' });
     actor.send({ type: 'form.submit' });

@@ -113,6 +113,9 @@ export function stableStringify(value: unknown): string {
     if (v instanceof Map) return { map: [...v.entries()] };
     if (v instanceof Set) return { set: [...v.values()] };
     if (typeof v === 'function') return undefined;
+    // an Idempotency-Key of a user action (src/api/contract/idempotency.ts) is random: compare what it is for
+    if (v && typeof v === 'object' && 'key' in v && 'fingerprint' in v)
+      return { actionKey: (v as { fingerprint: string }).fingerprint };
     if (v && typeof v === 'object' && 'sessionId' in v && 'send' in v) return `actor:${(v as unknown as { id: string }).id}`;
     return v;
   });

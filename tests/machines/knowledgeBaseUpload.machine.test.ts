@@ -3,7 +3,7 @@ import { createActor, fromPromise } from 'xstate';
 import type { KnowledgeBase } from '../../src/api/contract/knowledge-base.js';
 import { ApiError } from '../../src/api/errors.js';
 import type { NewKnowledgeBase } from '../../src/api/knowledge-bases.js';
-import { knowledgeBaseUploadMachine } from '../../src/machines/knowledgeBaseUpload.machine.js';
+import { knowledgeBaseUploadMachine, type UploadInput } from '../../src/machines/knowledgeBaseUpload.machine.js';
 import { describeModel } from './harness.js';
 
 const KB: KnowledgeBase = {
@@ -43,12 +43,12 @@ describeModel('knowledgeBaseUpload', knowledgeBaseUploadMachine, {
 describe('knowledgeBaseUpload behaviour', () => {
   it('uploads, hands the new base over and closes; a refusal keeps the dialog open with the reason', async () => {
     const uploaded: KnowledgeBase[] = [];
-    const sent: NewKnowledgeBase[] = [];
+    const sent: UploadInput[] = [];
     let refuse = true;
     const actor = createActor(
       knowledgeBaseUploadMachine.provide({
         actors: {
-          upload: fromPromise<KnowledgeBase, NewKnowledgeBase>(async ({ input }) => {
+          upload: fromPromise<KnowledgeBase, UploadInput>(async ({ input }) => {
             sent.push(input);
             if (refuse) throw new ApiError({ kind: 'http', status: 413, serverMessage: 'big.pdf is larger than 10 MB' });
             return KB;
@@ -68,8 +68,19 @@ describe('knowledgeBaseUpload behaviour', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(actor.getSnapshot().matches('closed')).toBe(true);
     expect(uploaded).toEqual([KB]);
-    expect(sent).toEqual([NEW, NEW]);
+    expect(sent.map((x) => x.knowledgeBase)).toEqual([NEW, NEW]);
+    // the retry of the same entries is the same action: the server answers it once
+    expect(sent[1]?.idempotencyKey).toBe(sent[0]?.idempotencyKey);
     actor.send({ type: 'dialog.open' });
     expect(actor.getSnapshot().context.error).toBeUndefined();
+    // a new upload after success is a new action, and so are changed entries after a refusal
+    refuse = true;
+    actor.send({ type: 'upload.submit', knowledgeBase: NEW });
+    await new Promise((r) => setTimeout(r, 0));
+    actor.send({ type: 'upload.submit', knowledgeBase: { ...NEW, name: 'FAQ 2' } });
+    await new Promise((r) => setTimeout(r, 0));
+    const keys = sent.map((x) => x.idempotencyKey);
+    expect(new Set(keys).size).toBe(3);
+    expect(keys[2]).not.toBe(keys[0]);
   });
 });

@@ -150,6 +150,7 @@ describe('providerConnection behaviour', () => {
           { name: 'Account SID', value: 'AC123' },
           { name: 'Auth Token', value: 'secret-token' },
         ],
+        idempotencyKey: expect.any(String),
       },
     ]);
     expect(toasts).toEqual([{ title: 'Success', description: 'Twilio has been successfully connected.' }]);
@@ -173,6 +174,7 @@ describe('providerConnection behaviour', () => {
         { name: 'Account SID', value: 'ACx…abcd' },
         { name: 'Auth Token', value: 'rotated' },
       ],
+      idempotencyKey: expect.any(String),
     });
     expect(toasts).toEqual([{ title: 'Success', description: 'Twilio has been updated.' }]);
   });
@@ -182,7 +184,9 @@ describe('providerConnection behaviour', () => {
       () => Promise.reject(new ApiError({ kind: 'http', status: 409, serverMessage: 'Twilio is already connected.' })),
       () => Promise.reject(new ApiError({ kind: 'network' })),
     ];
-    const { actor, toasts } = flow(notConnected, { save: () => (answers.shift() as () => Promise<ProviderSaveResponse>)() });
+    const { actor, toasts, saves } = flow(notConnected, {
+      save: () => (answers.shift() ?? (async () => savedResponse))(),
+    });
     actor.send({ type: 'dialog.open' });
     await settled(actor);
     actor.send({ type: 'field.change', name: 'Account SID', value: 'AC1' });
@@ -197,6 +201,15 @@ describe('providerConnection behaviour', () => {
       { title: 'Error', description: 'Twilio is already connected.', variant: 'destructive' },
       { title: 'Error', description: 'Failed to connect the provider. Please try again.', variant: 'destructive' },
     ]);
+    // every retry of the same values is one action: one Idempotency-Key; changed values are a new action
+    expect(new Set(saves.map((x) => x.idempotencyKey)).size).toBe(1);
+    actor.send({ type: 'field.change', name: 'Auth Token', value: 'tok2' });
+    actor.send({ type: 'form.submit' });
+    await settled(actor);
+    expect(saves).toHaveLength(3);
+    expect(saves[2]?.idempotencyKey).not.toBe(saves[0]?.idempotencyKey);
+    // connected: the dialog forgot the input and the key
+    expect(actor.getSnapshot().context.attempt).toBeUndefined();
 
     const update = flow(connected, {
       fields: async () => maskedFields,

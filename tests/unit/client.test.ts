@@ -257,6 +257,20 @@ describe('api client: headers, errors and toasts', () => {
     ]);
   });
 
+  it('sends idempotencyKey as the Idempotency-Key header, and no such header without one', async () => {
+    const keys: (string | null)[] = [];
+    const c = createApiClient({
+      fetch: (async (_input: RequestInfo | URL, init?: RequestInit) => {
+        keys.push(new Headers(init?.headers).get('idempotency-key'));
+        return json({ success: true, msg: 'ok' }, 201);
+      }) as typeof globalThis.fetch,
+    });
+    await c.post('/agent', MessageResponseSchema, { x: 1 }, { idempotencyKey: 'save-1' });
+    await c.put('/agent/a1', MessageResponseSchema, { x: 1 }, { idempotencyKey: 'save-2' });
+    await c.post('/agent', MessageResponseSchema, { x: 1 });
+    expect(keys).toEqual(['save-1', 'save-2', null]);
+  });
+
   it('delete sends no body by default, and a JSON body when given one', async () => {
     const seen: { method: string; body: unknown; contentType: string | null }[] = [];
     const { client: c } = client(({ method, body, contentType }) => {

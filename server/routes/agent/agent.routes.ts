@@ -57,11 +57,18 @@ export function agentRoutes(deps: AppDeps) {
   r.post('/', idempotent(deps), async (c) => {
     const payload = await jsonBody(c, AgentSavePayloadSchema);
     const { companyId, accountId } = c.get('auth');
-    const agent = await insertAgent(db, { companyId, accountId, doc: docOf(payload), now: deps.clock.now() });
-    return ok(c, { msg: AGENT_MESSAGES.created, data: { agent } }, 201);
+    // the agent and the stored answer of its Idempotency-Key commit together (docs/reliability.md)
+    const answer = await db.transaction().execute(async (trx) => {
+      const agent = await insertAgent(trx, { companyId, accountId, doc: docOf(payload), now: deps.clock.now() });
+      const body = { success: true, msg: AGENT_MESSAGES.created, data: { agent } };
+      await c.get('idempotency').storeWith(trx, 201, body);
+      return body;
+    });
+    return c.json(answer, 201);
   });
 
-  r.put('/:id', async (c) => {
+  // a versioned update retried after a lost answer gets that answer again instead of 409
+  r.put('/:id', idempotent(deps), async (c) => {
     const id = agentId(c.req.param('id'));
     const body = await jsonBody(c, AgentUpdateBodySchema);
     const { version, ...fields } = body;

@@ -50,8 +50,15 @@ export interface NewKnowledgeBase {
   now: Date;
 }
 
-/** Inserts the knowledge base ('pending') and its queued job in one transaction. */
-export async function insertKnowledgeBase(db: Kysely<DB>, kb: NewKnowledgeBase): Promise<KbRow> {
+/**
+ * Inserts the knowledge base ('pending') and its queued job in one transaction; `alsoInTransaction` runs
+ * in it too (the route stores its idempotent answer there).
+ */
+export async function insertKnowledgeBase(
+  db: Kysely<DB>,
+  kb: NewKnowledgeBase,
+  alsoInTransaction: (trx: Kysely<DB>, row: KbRow) => Promise<void> = async () => {},
+): Promise<KbRow> {
   const at = kb.now.toISOString();
   const row: KbRow = {
     id: kb.id,
@@ -86,6 +93,7 @@ export async function insertKnowledgeBase(db: Kysely<DB>, kb: NewKnowledgeBase):
         updated_at: at,
       })
       .execute();
+    await alsoInTransaction(trx, row);
   });
   return row;
 }

@@ -15,6 +15,7 @@ import {
 import { requireAuth } from '../../lib/auth.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, ok, parseWith, query } from '../../lib/http.js';
+import { idempotent } from '../../lib/idempotency.js';
 import { isId, newId } from '../../lib/ids.js';
 import type { AppEnv } from '../../types.js';
 import {
@@ -26,7 +27,7 @@ import {
   rowToKnowledgeBase,
   type StoredKbSource,
 } from './kb.repo.js';
-import { type KbFormParts, readKnowledgeBaseForm } from './kb.upload.js';
+import { type KbFormParts, kbFormHash, readKnowledgeBaseForm } from './kb.upload.js';
 import { knowledgeJobQueued } from './kb.worker.js';
 
 const notFound = () => new HttpError(404, KB_MESSAGES.notFound);
@@ -78,7 +79,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     return ok(c, { data: { knowledge_base: rowToKnowledgeBase(row, true) } });
   });
 
-  r.post('/', async (c) => {
+  // the upload is streamed to disk, so the Idempotency-Key is claimed once the form has been read
+  r.post('/', idempotent(deps, { hash: 'route' }), async (c) => {
     const { companyId, accountId } = c.get('auth');
     const now = deps.clock.now();
     const id = newId(now);
@@ -107,10 +109,20 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
         ...textSources(parts),
       ];
       if (sources.length === 0) throw new HttpError(400, KB_MESSAGES.noSources);
-      const row = await insertKnowledgeBase(db, { id, companyId, accountId, name, enableAutoRefresh, sources, now });
+      const idempotency = c.get('idempotency');
+      const replay = await idempotency.claim(kbFormHash(parts));
+      if (replay) {
+        await fs.promises.rm(dir, { recursive: true, force: true });
+        return replay;
+      }
+      let answer: Record<string, unknown> = {};
+      await insertKnowledgeBase(db, { id, companyId, accountId, name, enableAutoRefresh, sources, now }, async (trx, row) => {
+        answer = { success: true, msg: KB_MESSAGES.created, data: { knowledge_base: rowToKnowledgeBase(row) } };
+        await idempotency.storeWith(trx, 201, answer);
+      });
       knowledgeJobQueued();
       deps.logger.info('knowledge base created', { companyId, knowledgeBaseId: id, sources: sources.length });
-      return ok(c, { msg: KB_MESSAGES.created, data: { knowledge_base: rowToKnowledgeBase(row) } }, 201);
+      return c.json(answer, 201);
     } catch (e) {
       // nothing of a refused upload stays behind
       await fs.promises.rm(dir, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -38,6 +39,8 @@ export interface UploadedFile {
   size: number;
   /** file name inside the knowledge base's directory */
   stored: string;
+  /** SHA-256 of the content (hex), computed while streaming: identifies the upload for idempotency */
+  sha256: string;
 }
 
 export interface KbFormParts {
@@ -190,7 +193,9 @@ export async function readKnowledgeBaseForm(
         mime: KB_FILE_KINDS[kind].mime,
         size: 0,
         stored: `${parts.files.length}.${kind}`,
+        sha256: '',
       };
+      const digest = createHash('sha256');
       parts.files.push(entry);
       const check = kind === 'pdf' ? pdfCheck() : textCheck();
       const out = fs.createWriteStream(path.join(dir, entry.stored), { mode: 0o600, flags: 'wx' });
@@ -198,6 +203,7 @@ export async function readKnowledgeBaseForm(
       open.add(out);
       stream.on('data', (chunk: Buffer) => {
         entry.size += chunk.length;
+        digest.update(chunk);
         check.push(chunk);
       });
       stream.on('limit', () => fail(new HttpError(413, KB_MESSAGES.fileTooLarge(filename))));
@@ -206,6 +212,7 @@ export async function readKnowledgeBaseForm(
           () => {
             open.delete(stream);
             open.delete(out);
+            entry.sha256 = digest.digest('hex');
             if (failure) return;
             if (entry.size === 0) return fail(new HttpError(400, KB_MESSAGES.emptyFile(filename)));
             const problem = check.end(filename);
@@ -230,6 +237,14 @@ export async function readKnowledgeBaseForm(
     throw e instanceof HttpError ? e : malformed();
   }
   return parts;
+}
+
+/** What identifies one upload (for the Idempotency-Key): its text fields in order and its files' names and content. */
+export function kbFormHash(parts: KbFormParts): string {
+  const identity = { fields: [...parts.fields], files: parts.files.map((f) => [f.filename, f.sha256]) };
+  return createHash('sha256')
+    .update(`POST /knowledge-base\n${JSON.stringify(identity)}`)
+    .digest('hex');
 }
 
 const malformed = () => new HttpError(400, KB_MESSAGES.malformed);

@@ -12,9 +12,11 @@ import {
   UpdateProviderBodySchema,
 } from '../../../src/api/contract/provider.js';
 import { requireAuth } from '../../lib/auth.js';
+import { JSON_BODY_MAX, limitBody } from '../../lib/body-limit.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, jsonBody, notFound, ok, query } from '../../lib/http.js';
+import { idempotent } from '../../lib/idempotency.js';
 import { newId } from '../../lib/ids.js';
 import type { AppEnv } from '../../types.js';
 import { connectionByProvider, connectionsOf, listItem, maskedKeys, sealKeys } from './provider.store.js';
@@ -50,7 +52,7 @@ export function providerRoutes(deps: AppDeps) {
     });
   });
 
-  r.post('/values', async (c) => {
+  r.post('/values', limitBody(JSON_BODY_MAX), idempotent(deps), async (c) => {
     const body = await jsonBody(c, ConnectProviderBodySchema);
     const info = known(body.name, 400);
     const { companyId } = c.get('auth');

@@ -4,6 +4,7 @@ import { requireAuth } from '../../lib/auth.js';
 import { JSON_BODY_MAX, limitBody } from '../../lib/body-limit.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, jsonBody, ok } from '../../lib/http.js';
+import { idempotent } from '../../lib/idempotency.js';
 import type { AppEnv } from '../../types.js';
 import { grantNumberRequests, requestNumber } from './request.repo.js';
 
@@ -17,7 +18,7 @@ export function requestRoutes(deps: AppDeps) {
   const r = new Hono<AppEnv>();
   r.use('*', requireAuth(deps), limitBody(JSON_BODY_MAX));
 
-  r.post('/', async (c) => {
+  r.post('/', idempotent(deps), async (c) => {
     const { phone } = await jsonBody(c, NumberRequestBodySchema);
     const { companyId, accountId } = c.get('auth');
     const now = deps.clock.now();

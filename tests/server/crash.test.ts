@@ -1,0 +1,293 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MIGRATION_LOCK_KEY } from '../../server/db/migrate.js';
+import { SAMPLE_AGENT_PAYLOAD } from '../../server/routes/agent/sample-agent.js';
+import { DB_KINDS } from './helpers.js';
+import { numberBody } from './phone-helpers.js';
+
+/**
+ * Crash safety: the real server (server/main.ts, as `npm start` runs it) takes a stream of concurrent
+ * creates and updates, is killed with SIGKILL in the middle of it, and is started again on the same data.
+ * Every request it answered 2xx must be there with its latest acknowledged value (or the value of a
+ * request that was in flight at the kill: it may have committed without its answer reaching us), and the
+ * SQLite file the kill left behind passes `PRAGMA integrity_check`. On PostgreSQL the server is killed and
+ * the database stays up. See docs/reliability.md.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** workers sending at the same time */
+const WORKERS = 8;
+/** acknowledged writes before the kill (the kill lands while every worker has a request in flight) */
+const ACKS_BEFORE_KILL = 120;
+
+interface Server {
+  proc: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const p of running) p.kill('SIGKILL');
+  running.clear();
+});
+
+/** Starts server/main.ts in its own Node process (tsx as a loader: one process, so SIGKILL kills the server). */
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(proc);
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      const m = /running at (http:\/\/localhost:\d+)/.exec(output);
+      if (m?.[1]) resolve(m[1].replace('localhost', '127.0.0.1'));
+    };
+    proc.stdout?.on('data', onData);
+    proc.stderr?.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`server exited (${code}) before it listened:\n${output}`)));
+  });
+  return { proc, url, output: () => output };
+}
+
+function killed(proc: ChildProcess): Promise<NodeJS.Signals | null> {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve(proc.signalCode);
+    proc.once('exit', (_code, signal) => resolve(signal));
+    proc.kill('SIGKILL');
+  });
+}
+
+/** Stops a server cleanly (SIGTERM: it closes the database). */
+function stopped(proc: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+    proc.once('exit', () => resolve());
+    proc.kill('SIGTERM');
+  });
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary shapes
+type Body = any;
+
+async function call(base: string, method: string, url: string, token: string | null, body?: unknown, key?: string) {
+  const headers: Record<string, string> = key ? { 'Idempotency-Key': key } : {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['Content-Type'] = 'application/json';
+  }
+  const res = await fetch(`${base}/api/v1${url}`, { method, headers, body: payload });
+  return { status: res.status, body: (await res.json()) as Body, replayed: res.headers.get('Idempotent-Replayed') };
+}
+
+async function register(base: string): Promise<string> {
+  const form = new FormData();
+  form.set('name', 'Crash Tester');
+  form.set('email', `crash-${randomBytes(4).toString('hex')}@example.com`);
+  form.set('password', 'correct horse battery staple');
+  const res = await call(base, 'POST', '/account/register', null, form);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.token as string;
+}
+
+/** What the client knows of one row: the value last acknowledged, and the value of an unanswered write. */
+interface Known {
+  id: string;
+  acked: string;
+  inFlight: string | null;
+}
+
+/** An acknowledged agent create: its Idempotency-Key and body, to retry after the restart. */
+interface KeyedCreate {
+  key: string;
+  name: string;
+  id: string;
+}
+
+interface Ledger {
+  agents: Known[];
+  creates: KeyedCreate[];
+  numbers: (Known & { phone: string })[];
+  acks: number;
+  /** creates sent but never answered (they may or may not exist after the crash) */
+  unansweredCreates: number;
+}
+
+/**
+ * One worker: create an agent, rename it twice, create a number, rename it, and again, until the server
+ * stops answering. Every answered write goes into the ledger; a write in flight is remembered as such.
+ */
+async function worker(base: string, token: string, w: number, ledger: Ledger, onAck: () => void): Promise<void> {
+  const acked = () => {
+    ledger.acks++;
+    onAck();
+  };
+  for (let i = 0; ; i++) {
+    try {
+      const name = `w${w}-agent-${i}`;
+      ledger.unansweredCreates++;
+      const key = `crash-${w}-${i}`;
+      const created = await call(base, 'POST', '/agent', token, { ...SAMPLE_AGENT_PAYLOAD, name }, key);
+      ledger.unansweredCreates--;
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const agent: Known = { id: created.body.data.agent._id, acked: name, inFlight: null };
+      ledger.agents.push(agent);
+      ledger.creates.push({ key, name, id: agent.id });
+      acked();
+      for (let v = 1; v <= 2; v++) {
+        agent.inFlight = `${name}-v${v}`;
+        const res = await call(base, 'PUT', `/agent/${agent.id}`, token, { agent_name: agent.inFlight });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        agent.acked = agent.inFlight;
+        agent.inFlight = null;
+        acked();
+      }
+
+      const phone = `+1312${String(w).padStart(2, '0')}${String(i).padStart(5, '0')}`;
+      ledger.unansweredCreates++;
+      const num = await call(base, 'POST', '/number/create', token, numberBody(phone, { nickname: `n${w}-${i}` }));
+      ledger.unansweredCreates--;
+      expect(num.status, JSON.stringify(num.body)).toBe(201);
+      const number = { id: num.body.data.number._id as string, phone, acked: `n${w}-${i}`, inFlight: null as string | null };
+      ledger.numbers.push(number);
+      acked();
+      number.inFlight = `n${w}-${i}-renamed`;
+      const renamed = await call(base, 'PUT', `/number/${number.id}`, token, { nickname: number.inFlight });
+      expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+      number.acked = number.inFlight;
+      number.inFlight = null;
+      acked();
+    } catch (e) {
+      // the server is gone: a failed fetch ends this worker; anything else is a real failure
+      if (e instanceof TypeError && /fetch failed|terminated/.test(e.message)) return;
+      throw e;
+    }
+  }
+}
+
+/** A PostgreSQL schema of its own for the server (DATABASE_URL with a search_path), dropped afterwards. */
+async function pgSchema(): Promise<{ url: string; tables: () => Promise<number>; drop: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL as string;
+  const schema = `crash_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA "${schema}"`);
+  await admin.end();
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    tables: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      try {
+        const r = await c.query('select count(*)::int as n from information_schema.tables where table_schema = $1', [schema]);
+        return r.rows[0].n as number;
+      } finally {
+        await c.end();
+      }
+    },
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      try {
+        await c.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await c.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+describe.each(DB_KINDS)('crash safety [%s]', (kind) => {
+  it('SIGKILL in the middle of concurrent writes loses no acknowledged write and leaves a sound database', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-crash-'));
+    const database = kind === 'postgres' ? await pgSchema() : null;
+    const env = {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEMO: 'off',
+      LOG_LEVEL: 'error',
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    };
+    try {
+      const first = await startServer(env);
+      const token = await register(first.url);
+      const ledger: Ledger = { agents: [], creates: [], numbers: [], acks: 0, unansweredCreates: 0 };
+      let kill: Promise<NodeJS.Signals | null> | undefined;
+      const onAck = () => {
+        if (ledger.acks >= ACKS_BEFORE_KILL && !kill) kill = killed(first.proc);
+      };
+      await Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(first.url, token, w, ledger, onAck)));
+      expect(await kill).toBe('SIGKILL');
+      expect(ledger.acks).toBeGreaterThanOrEqual(ACKS_BEFORE_KILL);
+      expect(ledger.agents.length).toBeGreaterThan(WORKERS);
+      expect(ledger.numbers.length).toBeGreaterThan(0);
+
+      if (kind === 'sqlite') {
+        // the file exactly as the kill left it (opening it replays the write-ahead log, as a restart does)
+        const file = new Database(path.join(dataDir, 'parley.sqlite'));
+        try {
+          expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
+          expect(file.pragma('foreign_key_check')).toEqual([]);
+        } finally {
+          file.close();
+        }
+      }
+
+      const second = await startServer(env);
+      // the access token is still good: sessions and the signing key live in the database and DATA_DIR
+      for (const a of ledger.agents) {
+        const res = await call(second.url, 'GET', `/agent/${a.id}`, token);
+        expect(res.status, `agent ${a.acked}`).toBe(200);
+        expect([a.acked, a.inFlight]).toContain(res.body.data.agent.name);
+      }
+      for (const n of ledger.numbers) {
+        const res = await call(second.url, 'GET', `/number/${n.id}`, token);
+        expect(res.status, `number ${n.phone}`).toBe(200);
+        expect(res.body.data.number.phone).toBe(n.phone);
+        expect([n.acked, n.inFlight]).toContain(res.body.data.number.nickname);
+      }
+      // nothing more exists than was sent: at most the unanswered creates came on top (+1: the sample agent)
+      const agents = await call(second.url, 'GET', '/agent?limit=1', token);
+      const total = agents.body.data.total as number;
+      expect(total).toBeGreaterThanOrEqual(ledger.agents.length + 1);
+      expect(total).toBeLessThanOrEqual(ledger.agents.length + 1 + ledger.unansweredCreates);
+      // and the restarted server takes writes again
+      expect((await call(second.url, 'POST', '/agent', token, { ...SAMPLE_AGENT_PAYLOAD, name: 'after the crash' })).status).toBe(
+        201,
+      );
+      await stopped(second.proc);
+      // the server wrote to its own schema, not to the shared database's default one
+      if (database) expect(await database.tables()).toBeGreaterThan(10);
+
+      if (kind === 'sqlite') {
+        const file = new Database(path.join(dataDir, 'parley.sqlite'), { readonly: true });
+        try {
+          expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
+        } finally {
+          file.close();
+        }
+      }
+    } finally {
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
