@@ -17,7 +17,7 @@ const toCompany = (row: { id: string; name: string; created_at: string }) => ({
 });
 
 /** Every table of this database (current schema on PostgreSQL) with a company_id column. */
-async function companyScopedTables(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): Promise<string[]> {
+export async function companyScopedTables(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): Promise<string[]> {
   if (kind === 'postgres') {
     // the catalogue of this schema only (Kysely's introspection reads every schema of the database)
     const { rows } = await sql<{ table_name: string }>`
