@@ -1,11 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, DB_KINDS, type TestApp } from '../helpers.js';
 import { ROUTES, splitRoute } from './matrix.js';
-import { buildTenant, endpointsOf, type Tenant } from './world.js';
+import { buildTenant, dumpDatabase, endpointsOf, providerHttp, type Tenant } from './world.js';
 
 /**
  * Input fuzzing (issue 8): every endpoint gets generated bodies (wrong types, huge strings, unicode,
@@ -181,42 +178,13 @@ const STACK = /\n\s+at |\bat [\w.<>]+ \(|node_modules|\.(ts|js|mjs):\d+/;
 const SQL =
   /\b(select|insert into|update|delete from) ["*]|\bfrom "\w+"|SQLITE_[A-Z]|SqliteError|no such (table|column)|syntax error at|relation "|duplicate key value|violates [\w ]*constraint|\bkysely\b/;
 
-/** Every table (but the rate-limit counters) and every file under the data directory. */
-async function snapshotAll(t: TestApp): Promise<Record<string, string[]>> {
-  const db = t.deps.db.db;
-  const tables =
-    t.deps.db.kind === 'postgres'
-      ? (
-          await sql<{ name: string }>`select table_name as name from information_schema.tables
-            where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)
-        ).rows
-      : (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)).rows;
-  const out: Record<string, string[]> = {};
-  for (const { name } of tables.sort((x, y) => x.name.localeCompare(y.name))) {
-    if (name === 'rate_limits') continue;
-    const rows = (await sql`select * from ${sql.table(name)}`.execute(db)).rows as Record<string, unknown>[];
-    out[name] = rows.map((r) => JSON.stringify(Object.entries(r).sort(([x], [y]) => x.localeCompare(y)))).sort();
-  }
-  out.data_dir = fs.existsSync(t.dataDir)
-    ? fs
-        .readdirSync(t.dataDir, { recursive: true, withFileTypes: true })
-        .filter((e) => e.isFile())
-        .map(
-          (e) =>
-            `${path.relative(t.dataDir, path.join(e.parentPath, e.name))} ${fs.statSync(path.join(e.parentPath, e.name)).size}`,
-        )
-        .sort()
-    : [];
-  return out;
-}
-
 for (const kind of DB_KINDS) {
   describe(`security: input fuzzing [${kind}]`, () => {
     let t: TestApp;
     let c: Tenant;
 
     beforeAll(async () => {
-      t = await buildTestApp(kind);
+      t = await buildTestApp(kind, { http: providerHttp() });
       c = await buildTenant(t, 'FUZZ');
       return () => t.close();
     }, 120_000);
@@ -226,7 +194,7 @@ for (const kind of DB_KINDS) {
     });
 
     it(`answers ${RUNS_PER_ROUTE} generated requests per endpoint without a 5xx, a stack trace, SQL, or a change on 4xx`, async () => {
-      let last = await snapshotAll(t);
+      let last = await dumpDatabase(t);
       const statuses = new Map<number, number>();
       const ids = [c.agentIds[0], c.ownNumberId, c.kbId, c.batchId, c.providerIds[0], c.companyId] as string[];
       const request = fc.record({
@@ -261,7 +229,7 @@ for (const kind of DB_KINDS) {
           expect(res.status, where).toBeLessThan(500);
           expect(text, where).not.toMatch(STACK);
           expect(text, where).not.toMatch(SQL);
-          const now = await snapshotAll(t);
+          const now = await dumpDatabase(t);
           if (res.status >= 400) expect(now, where).toEqual(last);
           last = now;
         }),

@@ -5,7 +5,16 @@ import { buildTestApp, DB_KINDS, type TestApp } from '../helpers.js';
 import { numberBody } from '../phone-helpers.js';
 import { call } from '../seed.js';
 import { INJECTED_KEYS, ROUTES, type RouteClass, splitRoute } from './matrix.js';
-import { agentPayload, buildTenant, emptyTables, endpointsOf, idsOf, snapshotCompany, type Tenant } from './world.js';
+import {
+  agentPayload,
+  buildTenant,
+  emptyTables,
+  endpointsOf,
+  idsOf,
+  providerHttp,
+  snapshotCompany,
+  type Tenant,
+} from './world.js';
 
 /**
  * Tenant isolation (issue 8): company B tries company A's ids on every route that takes one, lists every
@@ -103,7 +112,7 @@ for (const kind of DB_KINDS) {
     let before: Record<string, string[]>;
 
     beforeAll(async () => {
-      t = await buildTestApp(kind);
+      t = await buildTestApp(kind, { http: providerHttp() });
       a = await buildTenant(t, 'ALPHA');
       b = await buildTenant(t, 'BRAVO');
       before = await snapshotCompany(t, a.companyId);

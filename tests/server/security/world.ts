@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
+import type { HttpClient } from '../../../server/lib/deps.js';
 import { companyScopedTables } from '../../../server/routes/company/company.routes.js';
 import { kbDir } from '../../../server/routes/knowledge-base/kb.repo.js';
 import { createKnowledgeWorker } from '../../../server/routes/knowledge-base/kb.worker.js';
@@ -221,4 +222,49 @@ export function endpointsOf(t: TestApp): string[] {
     .filter((r) => r.handler.length < 2)
     .map((r) => `${r.method} ${r.path}`);
   return [...new Set(keys)].sort();
+}
+
+/** Every table (but the rate-limit counters) and every file under the data directory. */
+export async function dumpDatabase(t: TestApp): Promise<Record<string, string[]>> {
+  const db = t.deps.db.db;
+  const tables =
+    t.deps.db.kind === 'postgres'
+      ? (
+          await sql<{ name: string }>`select table_name as name from information_schema.tables
+            where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)
+        ).rows
+      : (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)).rows;
+  const out: Record<string, string[]> = {};
+  for (const { name } of tables.sort((x, y) => x.name.localeCompare(y.name))) {
+    if (name === 'rate_limits') continue;
+    const rows = (await sql`select * from ${sql.table(name)}`.execute(db)).rows as Record<string, unknown>[];
+    out[name] = rows.map((r) => JSON.stringify(Object.entries(r).sort(([x], [y]) => x.localeCompare(y)))).sort();
+  }
+  out.data_dir = fs.existsSync(t.dataDir)
+    ? fs
+        .readdirSync(t.dataDir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map(
+          (e) =>
+            `${path.relative(t.dataDir, path.join(e.parentPath, e.name))} ${fs.statSync(path.join(e.parentPath, e.name)).size}`,
+        )
+        .sort()
+    : [];
+  return out;
+}
+
+/** Outbound provider HTTP for tests: every call is refused like a bad key, with the key echoed in the body. */
+export function providerHttp(): HttpClient & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    async fetch(url, init) {
+      calls.push(url);
+      const key = new Headers(init?.headers).get('xi-api-key') ?? '';
+      return new Response(JSON.stringify({ detail: { status: 'invalid_api_key', message: `Invalid API key: ${key}` } }), {
+        status: 401,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    },
+  };
 }
