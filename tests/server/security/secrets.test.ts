@@ -4,7 +4,7 @@ import { PROVIDERS } from '../../../src/api/contract/provider.js';
 import { buildTestApp, DB_KINDS } from '../helpers.js';
 import { call } from '../seed.js';
 import { ROUTES, splitRoute } from './matrix.js';
-import { buildTenant, canary, dumpDatabase, providerHttp } from './world.js';
+import { buildTenant, canary, dumpDatabase, ownUrl, providerHttp } from './world.js';
 
 /**
  * Secrets (issue 8): canary values are planted for every field of all eleven providers, for passwords and
@@ -69,22 +69,10 @@ for (const kind of DB_KINDS) {
         expect(http.calls.length).toBeGreaterThan(0);
 
         // every route once with the caller's own ids
-        const ownIds: Record<string, string> = {
-          agent: a.agentIds[0] as string,
-          number: a.ownNumberId,
-          'knowledge-base': a.kbId,
-          'batch-call': a.batchId,
-          provider: a.providerIds[0] as string,
-          company: a.companyId,
-          statements: '2026-11',
-          files: a.photoUrl.split('/').pop() as string,
-        };
         for (const key of Object.keys(ROUTES)) {
           const { method, path } = splitRoute(key);
           if (method === 'ALL' || method === 'DELETE' || key.includes('/logout')) continue;
-          const resource = Object.keys(ownIds).find((r) => path.includes(`/${r}/`)) as string;
-          const url = path.replace('/api/v1', '').replace(/:(id|name)/, ownIds[resource] ?? 'x');
-          await t.req(method, `/api/v1${url}`, {
+          await t.req(method, ownUrl(a, path), {
             token: a.token,
             ...(method === 'GET' ? {} : { body: {} }),
           });

@@ -268,3 +268,19 @@ export function providerHttp(): HttpClient & { calls: string[] } {
     },
   };
 }
+
+/** `path` of the route matrix (`/api/v1/agent/:id`) with the tenant's own id of that resource filled in. */
+export function ownUrl(x: Tenant, path: string): string {
+  const own: Record<string, string> = {
+    agent: x.agentIds[0] as string,
+    number: x.ownNumberId,
+    'knowledge-base': x.kbId,
+    'batch-call': x.batchId,
+    provider: x.providerIds[0] as string,
+    company: x.companyId,
+    statements: '2026-11',
+    files: x.photoUrl.split('/').pop() as string,
+  };
+  const resource = Object.keys(own).find((r) => path.includes(`/${r}/`));
+  return path.replace(/:(id|name)/, resource ? (own[resource] as string) : 'x');
+}
