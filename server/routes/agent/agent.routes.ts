@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import {
   AGENT_MESSAGES,
   type AgentDoc,
@@ -14,6 +13,7 @@ import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, jsonBody, ok } from '../../lib/http.js';
 import { idempotent } from '../../lib/idempotency.js';
 import { isId } from '../../lib/ids.js';
+import { listQuery } from '../../lib/list-query.js';
 import { onCompanyCreated } from '../../services/company-hooks.js';
 import type { AppEnv } from '../../types.js';
 import { deleteAgent, docOf, findAgent, insertAgent, listAgents, updateAgent } from './agent.repo.js';
@@ -39,13 +39,7 @@ export function agentRoutes(deps: AppDeps) {
   r.on(['POST', 'PUT'], '*', limitBody(AGENT_BODY_MAX, 'Agent is too large'));
 
   r.get('/', async (c) => {
-    const parsed = v.safeParse(AgentListQuerySchema, c.req.query());
-    if (!parsed.success) {
-      const issue = parsed.issues[0];
-      const name = String(issue.path?.[0]?.key ?? 'query');
-      throw new HttpError(400, `Invalid query parameter '${name}': ${issue.message}`, { errors: { [name]: issue.message } });
-    }
-    return ok(c, { data: await listAgents(db, c.get('auth').companyId, parsed.output) });
+    return ok(c, { data: await listAgents(db, c.get('auth').companyId, listQuery(c, AgentListQuerySchema)) });
   });
 
   r.get('/:id', async (c) => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { NUL_MESSAGE } from '../../../server/lib/http.js';
 import { buildTestApp, DB_KINDS, type TestApp } from '../helpers.js';
 import { ROUTES, splitRoute } from './matrix.js';
 import { buildTenant, dumpDatabase, endpointsOf, providerHttp, type Tenant } from './world.js';
@@ -191,6 +192,29 @@ for (const kind of DB_KINDS) {
 
     it('covers every registered endpoint', () => {
       expect(endpointsOf(t).filter((r) => !(r in ROUTES))).toEqual([]);
+    });
+
+    it('answers 400 to a NUL in a path, a query, a JSON body or a form field (PostgreSQL text cannot hold one)', async () => {
+      const form = new FormData();
+      form.set('knowledge_base_name', 'ok');
+      form.append('knowledge_base_texts', JSON.stringify({ title: 't', text: 'a\u0000b' }));
+      const cases: [string, string, { body?: unknown }][] = [
+        ['GET', `/api/v1/batch-call/${c.batchId}%00/recipients`, {}],
+        ['PUT', '/api/v1/provider/%00', { body: { keys: [] } }],
+        ['GET', '/api/v1/agent?search=a%00b', {}],
+        ['GET', '/api/v1/phone/free?search=%00', {}],
+        ['POST', '/api/v1/agent', { body: { agent_name: 'a\u0000b' } }],
+        ['PUT', '/api/v1/billing/contact', { body: { name: 'x\u0000', email: 'a@b.co', address: 'x', taxId: 'x' } }],
+        ['POST', '/api/v1/company', { body: { name: { '\u0000': 1 } } }],
+        ['POST', '/api/v1/knowledge-base', { body: form }],
+      ];
+      const before = await dumpDatabase(t);
+      for (const [method, url, init] of cases) {
+        const res = await t.req(method, url, { token: c.token, ...init });
+        expect(res.status, `${method} ${url}`).toBe(400);
+        expect(await res.json(), `${method} ${url}`).toMatchObject({ success: false, msg: NUL_MESSAGE });
+      }
+      expect(await dumpDatabase(t)).toEqual(before);
     });
 
     it(`answers ${RUNS_PER_ROUTE} generated requests per endpoint without a 5xx, a stack trace, SQL, or a change on 4xx`, async () => {
