@@ -155,7 +155,7 @@ for (const kind of DB_KINDS) {
       expect(runs).toBeGreaterThanOrEqual(ATTEMPTS);
     });
 
-    it("assigning A's agents to B's number answers 'Agent not found', like an id that does not exist", async () => {
+    it("assigning A's agents to B's number answers 'Agent not found'; A's knowledge base never links to B's agent", async () => {
       const own = (await call(t, 'GET', '/number?limit=100', { token: b.token })).body.data.numbers as { _id: string }[];
       await fc.assert(
         fc.asyncProperty(
@@ -170,6 +170,38 @@ for (const kind of DB_KINDS) {
         ),
         { numRuns: 40, seed: 8 },
       );
+      // B links A's knowledge base to B's agents (create and full update): the link is dropped, B's copy stays
+      const selecting = (id: string, name: string) => ({
+        selectedKnowledgeBases: [
+          {
+            knowledge_base_id: id,
+            knowledge_base_name: name,
+            knowledge_base_sources: [],
+            enable_auto_refresh: false,
+            status: 'complete' as const,
+          },
+        ],
+      });
+      const stolen = selecting(a.kbId, 'Stolen');
+      const made = await call(t, 'POST', '/agent', { token: b.token, body: agentPayload('B with a foreign KB', stolen) });
+      expect(made.status).toBe(201);
+      const updated = await call(t, 'PUT', `/agent/${b.agentIds[0]}`, {
+        token: b.token,
+        body: agentPayload('B updated', stolen),
+      });
+      expect(updated.status).toBe(200);
+      for (const res of [made, updated]) {
+        const kbs = res.body.data.agent.editor.selectedKnowledgeBases;
+        expect(kbs).toEqual([expect.objectContaining({ knowledge_base_name: 'Stolen' })]);
+        expect(JSON.stringify(res.body)).not.toContain(a.kbId);
+      }
+      const stored = await t.deps.db.db.selectFrom('agents').select('doc').where('company_id', '=', b.companyId).execute();
+      expect(JSON.stringify(stored)).not.toContain(a.kbId);
+      // B's own knowledge base stays linked
+      const mineKb = selecting(b.kbId, 'Mine');
+      const mine = await call(t, 'POST', '/agent', { token: b.token, body: agentPayload('B with its KB', mineKb) });
+      expect(mine.body.data.agent.editor.selectedKnowledgeBases[0].knowledge_base_id).toBe(b.kbId);
+
       // B requests A's numbers: not free, so 404
       for (const phone of [a.poolPhone, numberBody().phone_number]) {
         const res = await call(t, 'POST', '/request', { token: b.token, body: { phone } });

@@ -45,8 +45,14 @@ let serial = 0;
 const phoneOf = (n: number) => `+1312555${String(n).padStart(4, '0')}`;
 
 /** A valid agent save payload (the editor's defaults) named `name`. */
-export function agentPayload(name: string) {
-  return editorFormToSavePayload({ ...AGENT_EDITOR_FORM_DEFAULTS, voice: 'Rachel', voiceId: 'voice-a', agentName: name });
+export function agentPayload(name: string, over: Partial<typeof AGENT_EDITOR_FORM_DEFAULTS> = {}) {
+  return editorFormToSavePayload({
+    ...AGENT_EDITOR_FORM_DEFAULTS,
+    voice: 'Rachel',
+    voiceId: 'voice-a',
+    agentName: name,
+    ...over,
+  });
 }
 
 /** A provider credential value that is unmistakable when it leaks. */
