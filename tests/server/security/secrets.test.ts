@@ -33,6 +33,7 @@ for (const kind of DB_KINDS) {
 
         const a = await buildTenant(t, 'SECRET-A');
         const b = await buildTenant(t, 'SECRET-B');
+        expect(PROVIDERS).toHaveLength(11);
         expect(Object.keys(a.providerSecrets)).toHaveLength(PROVIDERS.length);
         const passwords = [a.password, b.password];
         const providerValues = [...Object.values(a.providerSecrets).flat(), ...Object.values(b.providerSecrets).flat()];
