@@ -2,11 +2,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_EDITOR_FORM_DEFAULTS, type AgentListItem, editorFormToSavePayload } from '../../src/api/contract/agent.js';
 import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
+import { insertCalls } from './seed-db.js';
 import { type ApiUser, apiCall, signedInPage, signUpViaApi } from './session.js';
 
 /**
  * Issue 8, in Chromium: agent names that are markup render as text everywhere they appear (the Agents
- * table, its row actions, the Update Agent dialog, the delete confirmation, the editor's header), nothing
+ * table, its row actions, the Update Agent dialog, the delete confirmation, the editor's header, the billing
+ * usage by agent), nothing
  * of them runs, and the Content-Security-Policy refuses inline script: a script element added with inline
  * text does not run and is reported as a violation.
  */
@@ -124,6 +126,20 @@ describe('markup in agent names, in Chromium', () => {
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(name);
       await expectInert(page);
     }
+  });
+
+  it("the billing usage breakdown shows the agents' names as text", async () => {
+    const now = new Date();
+    const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1, 1));
+    await insertCalls(
+      user.companyId,
+      '+14155550162',
+      NAMES.map((name) => ({ time: first, duration: 60, cost: 0.1, agentId: ids.get(name) ?? null })),
+    );
+    await page.goto(b.url('/dashboard/billing?tab=usage'));
+    const byAgent = page.getByRole('table', { name: 'Usage by agent' });
+    for (const name of NAMES) await byAgent.getByRole('rowheader', { name, exact: true }).waitFor();
+    await expectInert(page);
   });
 
   it('an inline script added to the page does not run, and the CSP reports it', async () => {
