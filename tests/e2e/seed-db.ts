@@ -8,12 +8,18 @@ import { inject } from 'vitest';
 import { openDatabase } from '../../server/db/index.js';
 import { newId } from '../../server/lib/ids.js';
 import { insertCalls as storeCalls } from '../../server/routes/call/call.repo.js';
+import type { CallStatus } from '../../src/api/contract/call.js';
 
 export interface E2eCall {
   time: Date;
   duration: number;
   cost: number;
   agentId?: string | null;
+  /** an inbound call from this caller to the line (default: an outbound call from the line) */
+  caller?: string;
+  status?: CallStatus;
+  disconnectionReason?: string;
+  successful?: boolean;
 }
 
 export async function insertCalls(companyId: string, line: string, calls: E2eCall[]): Promise<void> {
@@ -26,15 +32,15 @@ export async function insertCalls(companyId: string, line: string, calls: E2eCal
         company_id: companyId,
         agent_id: c.agentId ?? null,
         time: c.time.toISOString(),
-        from_number: line,
-        to_number: '+14155550199',
+        from_number: c.caller ?? line,
+        to_number: c.caller ? line : '+14155550199',
         phone_number: line,
         duration: c.duration,
-        type: 'outbound',
+        type: c.caller ? 'inbound' : 'outbound',
         cost: c.cost,
-        disconnection_reason: 'user_hangup',
-        status: 'ended',
-        call_successful: 1,
+        disconnection_reason: c.disconnectionReason ?? 'user_hangup',
+        status: c.status ?? 'ended',
+        call_successful: (c.successful ?? true) ? 1 : 0,
       })),
     );
   } finally {

@@ -1,15 +1,24 @@
 import * as v from 'valibot';
 import { expect, it } from 'vitest';
-import { type CallRow, insertCalls, recountCalls, rowToCall } from '../../server/routes/call/call.repo.js';
+import {
+  type CallRow,
+  fromNumberRange,
+  insertCalls,
+  listCalls,
+  recountCalls,
+  rowToCall,
+} from '../../server/routes/call/call.repo.js';
 import { seededRng } from '../../server/services/call-generator.js';
 import { addPoolNumbers, seedCalls } from '../../server/services/workspace.js';
 import {
   CALL_STATUSES,
   type Call,
   type CallListParams,
+  CallListQuerySchema,
   CallListResponseSchema,
   type CallSortField,
   callListParams,
+  callSearchPrefix,
 } from '../../src/api/contract/call.js';
 import { type SignedUp, signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
@@ -20,7 +29,7 @@ const list = (t: TestApp, token: string, q: Record<string, string>) =>
 
 /** The contract's order, written out independently: keys, then time opposite to the last key, then id with time. */
 function expectedPage(all: Call[], q: CallListParams): { ids: string[]; total: number } {
-  const digits = (q.search ?? '').replace(/\D/g, '');
+  const prefix = callSearchPrefix(q.search ?? '');
   const matching = all.filter(
     (c) =>
       (!q.status || c.status === q.status) &&
@@ -28,7 +37,7 @@ function expectedPage(all: Call[], q: CallListParams): { ids: string[]; total: n
       (!q.phoneNumber || c.phoneNumber === q.phoneNumber) &&
       (!q.dateFrom || c.time.slice(0, 10) >= q.dateFrom) &&
       (!q.dateTo || c.time.slice(0, 10) <= q.dateTo) &&
-      (!q.search || (digits !== '' && c.from.includes(digits))),
+      (!q.search || (prefix !== null && c.from.startsWith(prefix))),
   );
   const keys: [keyof Call, 1 | -1][] = (q.sort?.length ? q.sort : [['time', -1] as [CallSortField, -1]]).map(([f, d]) => [
     f === 'from' ? 'from' : f,
@@ -141,12 +150,12 @@ describeEachDb('call history', (kind) => {
       { dateTo: to },
       { dateFrom: from, dateTo: to },
       { dateFrom: from, dateTo: from },
-      { search: all[0]!.from.slice(-4) },
-      { search: '555' },
+      { search: all[0]!.from },
+      { search: '415' },
       { search: 'no digits' },
       { status: 'completed', dateFrom: from, dateTo: to },
       { status: 'ended', type: 'outbound', phoneNumber: lines[0] },
-      { status: 'completed', type: 'inbound', phoneNumber: lines[1], dateFrom: from, dateTo: to, search: '5' },
+      { status: 'completed', type: 'inbound', phoneNumber: lines[1], dateFrom: from, dateTo: to, search: '2' },
     ];
     for (const q of cases) for (const page of [0, 1, 3]) await expectPage(t(), user, all, { ...q, page, limit: 7 });
     // a phone number in any formatting
@@ -186,6 +195,72 @@ describeEachDb('call history', (kind) => {
     // 'sorted by duration' really is by duration
     const longest = (await list(t(), user.token, { sort: '{"duration":-1}', limit: '50' })).body.data.calls as Call[];
     expect(longest.map((c) => c.duration)).toEqual([...longest.map((c) => c.duration)].sort((a, b) => b - a));
+  });
+
+  it('searches the start of the caller number, with or without +1, formatting ignored', async () => {
+    const { companyId, token } = await signUp(t());
+    const other = await signUp(t());
+    const at = (h: number) => `2026-11-10T${String(h).padStart(2, '0')}:00:00.000Z`;
+    await insertCalls(t().deps.db.db, [
+      call(companyId, { id: 'a'.repeat(24), time: at(1), from_number: '+14155550123', duration: 30 }),
+      call(companyId, { id: 'b'.repeat(24), time: at(2), from_number: '+14155559999', duration: 90, status: 'failed' }),
+      call(companyId, { id: 'c'.repeat(24), time: at(3), from_number: '+14165550123', duration: 60 }),
+      call(companyId, { id: 'd'.repeat(24), time: at(4), from_number: '+442079460000', duration: 10 }),
+      call(companyId, { id: 'e'.repeat(24), time: at(5), from_number: '+12125550123', duration: 20 }),
+      call(other.companyId, { id: 'f'.repeat(24), time: at(6), from_number: '+14155550123' }),
+    ]);
+    const ids = async (q: Record<string, string>) => {
+      const res = await list(t(), token, q);
+      expect(res.status, JSON.stringify(q)).toBe(200);
+      const found = (res.body.data.calls as Call[]).map((c) => c._id[0]).join('');
+      if (!q.page) expect(res.body.data.pagination.totalCalls, JSON.stringify(q)).toBe(found.length);
+      return found;
+    };
+    expect(await ids({ search: '415 555' })).toBe('ba');
+    expect(await ids({ search: '(415) 555-0123' })).toBe('a');
+    expect(await ids({ search: '1 415' })).toBe('ba');
+    expect(await ids({ search: '+1 (415)' })).toBe('ba');
+    expect(await ids({ search: '+14155550123' })).toBe('a');
+    expect(await ids({ search: '41' })).toBe('cba');
+    expect(await ids({ search: '212-555' })).toBe('e');
+    expect(await ids({ search: '+44 20 7946' })).toBe('d');
+    // without '+', digits not starting with 1 are a North American number
+    expect(await ids({ search: '4420' })).toBe('');
+    // the start of the number, not any part of it
+    expect(await ids({ search: '5550123' })).toBe('');
+    expect(await ids({ search: 'reception' })).toBe('');
+    expect(await ids({ search: '' })).toBe('edcba');
+    // with a filter, a sort and paging
+    expect(await ids({ search: '415', status: 'ended' })).toBe('a');
+    expect(await ids({ search: '41', sort: '{"duration":-1}' })).toBe('bca');
+    expect(await ids({ search: '41', sort: '{"duration":1}', limit: '2', page: '1' })).toBe('b');
+    expect((await list(t(), token, { search: '41', limit: '2', page: '1' })).body.data.pagination.totalCalls).toBe(3);
+    expect(await ids({ search: '1', sort: '{"from":1}' })).toBe('eabc');
+    // the other company's call never shows
+    expect(await ids({ search: '+14155550123', limit: '100' })).toBe('a');
+    expect(fromNumberRange('415')).toEqual({ from: '+1415', before: '+1415:' });
+    expect(fromNumberRange('no digits')).toBeNull();
+  });
+
+  it('pages a search the same whether it sorts its matches or walks the order index (few or many matches)', async () => {
+    const { user, all, lines } = await companyWithCalls(t());
+    const db = t().deps.db.db;
+    const searches = [lines[0]!, lines[1]!.slice(0, 6), '2', '+1'];
+    const sorts = [[], [['time', 1]], [['duration', -1]], [['cost', 1]], [['status', -1]]] as CallListParams['sort'][];
+    for (const search of searches)
+      for (const sort of sorts)
+        for (const page of [0, 2]) {
+          const q = v.parse(CallListQuerySchema, callListParams({ search, sort, page, limit: 7 }));
+          const want = expectedPage(all, { search, sort, page, limit: 7 });
+          expect(want.total, search).toBeGreaterThan(0);
+          for (const searchSortMax of [0, 1_000_000]) {
+            const got = await listCalls(db, user.companyId, q, { searchSortMax });
+            expect(
+              { ids: got.calls.map((c) => c._id), total: got.totalCalls },
+              JSON.stringify({ search, sort, page, searchSortMax }),
+            ).toEqual(want);
+          }
+        }
   });
 
   it('takes date ranges as whole UTC days, inclusive at both ends', async () => {
@@ -256,7 +331,7 @@ describeEachDb('call history', (kind) => {
     const theirs = await list(t(), other.token, { phoneNumber: all[0]!.phoneNumber, page: '0' });
     expect(theirs.body.data).toEqual({ calls: [], pagination: { totalCalls: 0, page: 0, limit: 10 } });
     expect((await list(t(), user.token, {})).body.data.pagination.totalCalls).toBe(300);
-    expect((await list(t(), user.token, { search: '5' })).body.data.calls.every((c: Call) => c._id !== 'f'.repeat(24))).toBe(
+    expect((await list(t(), user.token, { search: '1' })).body.data.calls.every((c: Call) => c._id !== 'f'.repeat(24))).toBe(
       true,
     );
   });

@@ -1,6 +1,9 @@
+import fs from 'node:fs';
 import { type Kysely, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import type { DB } from '../../server/db/schema.js';
+import { companyScopedTables } from '../../server/routes/company/company.routes.js';
+import { companyKbDir } from '../../server/routes/knowledge-base/kb.repo.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
 import { insertCalls, insertNumber } from './seed.js';
@@ -11,20 +14,15 @@ async function call(t: TestApp, method: string, url: string, init: { body?: unkn
   return { status: res.status, body: (await res.json()) as any };
 }
 
-/** Rows per table (every table with a company_id column, plus accounts' sessions) that belong to `companyId`. */
+/** Rows per table (every table with a company_id column, plus the company row) that belong to `companyId`. */
 async function rowsOf(t: TestApp, companyId: string): Promise<Record<string, number>> {
   const db = t.deps.db.db as Kysely<DB>;
-  let schema: string | undefined;
-  if (t.deps.db.kind === 'postgres') schema = (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s;
-  const tables = (await db.introspection.getTables()).filter(
-    (tb) => (schema === undefined || tb.schema === schema) && tb.columns.some((c) => c.name === 'company_id'),
-  );
   const out: Record<string, number> = {};
-  for (const tb of tables) {
+  for (const table of await companyScopedTables(db, t.deps.db.kind)) {
     const { rows } = await sql<{
       n: number;
-    }>`select count(*) as n from ${sql.table(tb.name)} where company_id = ${companyId}`.execute(db);
-    out[tb.name] = Number(rows[0]?.n ?? 0);
+    }>`select count(*) as n from ${sql.table(table)} where company_id = ${companyId}`.execute(db);
+    out[table] = Number(rows[0]?.n ?? 0);
   }
   out.companies = Number(
     (
@@ -72,6 +70,7 @@ describeEachDb('company', (kind) => {
     const a = await signUp(t());
     const b = await signUp(t());
     const sealedKey = [{ name: 'API Key', value: 'sk-aaaaaaaaaaaaaaaaaaaaaaaa' }];
+    let aNumber = '';
     for (const s of [a, b]) {
       expect(
         (await call(t(), 'POST', '/provider/values', { token: s.token, body: { name: 'openai', keys: sealedKey } })).status,
@@ -82,7 +81,12 @@ describeEachDb('company', (kind) => {
       ).toBe(200);
       // a number, a call and a batch call with its recipients
       const phone = s === a ? '+14155550101' : '+14155550102';
-      await insertNumber(t(), s.companyId, phone);
+      const numberId = await insertNumber(t(), s.companyId, phone);
+      if (s === a) aNumber = numberId;
+      const kb = new FormData();
+      kb.set('knowledge_base_name', 'Opening hours');
+      kb.append('knowledge_base_files', new Blob(['We open at 10:00 AM.'], { type: 'text/plain' }), 'hours.txt');
+      expect((await t().req('POST', '/api/v1/knowledge-base', { token: s.token, body: kb })).status).toBe(201);
       await insertCalls(t(), s.companyId, [{ time: '2026-11-02T08:00:00.000Z', duration: 60, cost: 0.1 }]);
       const batch = await t().req('POST', '/api/v1/batch-call', {
         token: s.token,
@@ -127,6 +131,15 @@ describeEachDb('company', (kind) => {
 
     const after = await rowsOf(t(), a.companyId);
     expect(Object.entries(after).filter(([, n]) => n > 0)).toEqual([]);
+    // the pool number A held is free again for anyone; A's knowledge-base files are gone
+    const released = await t()
+      .deps.db.db.selectFrom('phone_numbers')
+      .select(['company_id', 'inbound_agent_id'])
+      .where('id', '=', aNumber)
+      .executeTakeFirst();
+    expect(released).toEqual({ company_id: null, inbound_agent_id: null });
+    expect(fs.existsSync(companyKbDir(t().dataDir, a.companyId))).toBe(false);
+    expect(fs.readdirSync(companyKbDir(t().dataDir, b.companyId)).length).toBe(1);
     const sessions = await t().deps.db.db.selectFrom('sessions').select('id').where('account_id', '=', a.accountId).execute();
     expect(sessions).toEqual([]);
     // the old tokens stop working

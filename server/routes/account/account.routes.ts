@@ -12,6 +12,7 @@ import {
 } from '../../../src/api/contract/account.js';
 import { clientIp, requireAuth } from '../../lib/auth.js';
 import { JSON_BODY_MAX, limitBody } from '../../lib/body-limit.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AppDeps, MailMessage } from '../../lib/deps.js';
 import { HttpError, jsonBody, parseWith } from '../../lib/http.js';
 import { newId } from '../../lib/ids.js';
@@ -36,12 +37,6 @@ const fieldError = (status: 400 | 401 | 409 | 413, field: string, msg: string) =
 
 function refuseCommon(field: string, password: string) {
   if (isCommonPassword(password)) throw fieldError(400, field, M.passwordTooCommon);
-}
-
-/** Unique-index violation on SQLite or PostgreSQL. */
-function isUniqueViolation(e: unknown): boolean {
-  const code = (e as { code?: string })?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /** Email goes out after the answer so its latency never reveals anything; failures are logged. */

@@ -1,8 +1,13 @@
 import { CompiledQuery, type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
-import type { Call, CallListQuery, CallSortField, CallStatus, CallType } from '../../../src/api/contract/call.js';
-import { searchDigits } from '../../../src/api/contract/phone.js';
+import {
+  type Call,
+  type CallListQuery,
+  type CallSortField,
+  type CallStatus,
+  type CallType,
+  callSearchPrefix,
+} from '../../../src/api/contract/call.js';
 import type { CallCountsTable, CallsTable, DB } from '../../db/schema.js';
-import { likeContains } from '../../lib/list-query.js';
 
 /**
  * Call records of a company and the call history list.
@@ -15,8 +20,10 @@ import { likeContains } from '../../lib/list-query.js';
  * - a deep page of a time-ordered list is found day by day: the counts say on which day the page's
  *   first row falls and how many rows come before that day, so the page query starts at that day's
  *   boundary and skips only the rows of that one day instead of every row before the page.
- * Only a list with `search` (a substring of the caller's number, which no summary can answer) counts
- * its rows and skips with a plain OFFSET.
+ * Only a list with `search` (the start of the caller's number, which no summary can answer) counts its
+ * rows and skips with a plain OFFSET: the search is a range of `from_number` (E.164 text, so a digit
+ * prefix is a prefix of the text after '+'), read from the index (company_id, from_number, time, ...) of
+ * migration 004, whose trailing columns carry the other filters: counting never reads the table.
  */
 
 export type CallRow = Selectable<CallsTable>;
@@ -231,8 +238,11 @@ interface TimeRange {
   before?: string | undefined;
 }
 
-/** The calls of the company matching the filters (everything but paging and order) within `within`. */
-function matching(db: Kysely<DB>, companyId: string, q: CallListQuery, within: TimeRange) {
+/**
+ * The calls of the company matching the filters (everything but paging and order) within `within`.
+ * `searchIndexed: false` words the search so that no index ranges on it (the order's index is walked).
+ */
+function matching(db: Kysely<DB>, companyId: string, q: CallListQuery, within: TimeRange, searchIndexed = true) {
   let qb = db.selectFrom('calls').where('company_id', '=', companyId);
   if (q.status) qb = qb.where('status', '=', q.status);
   if (q.type) qb = qb.where('type', '=', q.type);
@@ -241,11 +251,22 @@ function matching(db: Kysely<DB>, companyId: string, q: CallListQuery, within: T
   if (within.from) qb = qb.where('time', '>=', within.from);
   if (within.before) qb = qb.where('time', '<', within.before);
   if (q.search) {
-    const digits = searchDigits(q.search);
-    // text without a digit is in no phone number
-    qb = digits ? qb.where('from_number', 'like', likeContains(digits)) : qb.where(sql<boolean>`1 = 0`);
+    const range = fromNumberRange(q.search);
+    // text without a digit starts no phone number
+    const from = searchIndexed ? sql.ref('from_number') : sql`${sql.ref('from_number')} || ''`;
+    qb = range ? qb.where(from, '>=', range.from).where(from, '<', range.before) : qb.where(sql<boolean>`1 = 0`);
   }
   return qb;
+}
+
+/**
+ * The `from_number` values a search matches, as a range of the text: every E.164 number starting with
+ * the search's prefix lies in [prefix, prefix + ':') (':' follows '9'; both databases compare the column
+ * byte by byte: SQLite's BINARY, PostgreSQL's "C" collation of migration 004).
+ */
+export function fromNumberRange(search: string): { from: string; before: string } | null {
+  const prefix = callSearchPrefix(search);
+  return prefix ? { from: prefix, before: `${prefix}:` } : null;
 }
 
 /** The counts rows matching the equality filters and the date range (one per day). */
@@ -280,6 +301,12 @@ async function countMatching(db: Kysely<DB>, companyId: string, q: CallListQuery
 
 /** Up to this many matching calls, a filtered list sorted by a non-time key sorts the matching rows. */
 export const SORT_MATCHING_MAX = 50_000;
+/**
+ * Up to this many matching calls, a search reads its range of the caller-number index and sorts the
+ * matches; beyond, the matches are dense (e.g. a company line, the caller of every outbound call) and the
+ * order's own index is walked, checking the number, which reaches a page after few rows.
+ */
+export const SEARCH_SORT_MAX = 20_000;
 
 const isFiltered = (q: CallListQuery) => Boolean(q.status || q.type || q.phoneNumber || q.dateFrom || q.dateTo);
 
@@ -292,6 +319,7 @@ export async function listCalls(
   db: Kysely<DB>,
   companyId: string,
   q: CallListQuery,
+  { searchSortMax = SEARCH_SORT_MAX }: { searchSortMax?: number } = {},
 ): Promise<{ calls: Call[]; totalCalls: number }> {
   const order = callOrder(q.sort);
   const [firstColumn, firstDesc] = order[0]!;
@@ -327,17 +355,20 @@ export async function listCalls(
     }
   }
   if (q.page * q.limit >= totalCalls) return { calls: [], totalCalls };
-  const base = matching(db, companyId, q, within);
 
   // A filtered list sorted by another key than time: a small filtered set is read through its filter's
   // index and sorted (the sort key is wrapped in an expression so no index offers its order); walking the
   // sort key's index instead may pass most of the table before the matching rows (e.g. failed calls,
-  // which last 0 s, sorted longest first).
-  const sortMatching = firstColumn !== 'time' && !q.search && isFiltered(q) && totalCalls <= SORT_MATCHING_MAX;
-  let page = base.select('id');
+  // which last 0 s, sorted longest first). A search likewise sorts its few matches (every key wrapped,
+  // time too) or, when they are many, walks the order's index (the search worded so no index ranges on it).
+  const sortMatching = q.search
+    ? firstColumn !== 'from_number' && totalCalls <= searchSortMax
+    : firstColumn !== 'time' && isFiltered(q) && totalCalls <= SORT_MATCHING_MAX;
+  const walkOrder = Boolean(q.search) && firstColumn !== 'from_number' && !sortMatching;
+  let page = matching(db, companyId, q, within, !walkOrder).select('id');
   for (const [column, desc] of order)
     page = page.orderBy(
-      sortMatching && column !== 'time' && column !== 'id' ? withoutIndex(column) : column,
+      sortMatching && (q.search || column !== 'time') && column !== 'id' ? withoutIndex(column) : column,
       desc ? 'desc' : 'asc',
     );
   const ids = (await page.limit(q.limit).offset(offset).execute()).map((r) => r.id);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Hono } from 'hono';
 import { type Kysely, sql } from 'kysely';
 import { COMPANY_MESSAGES, DeleteCompanyBodySchema, UpdateCompanyBodySchema } from '../../../src/api/contract/company.js';
@@ -9,6 +10,8 @@ import { HttpError, jsonBody, notFound, ok } from '../../lib/http.js';
 import { verifyPassword } from '../../services/passwords.js';
 import { removeUpload } from '../../services/uploads.js';
 import type { AppEnv } from '../../types.js';
+import { companyKbDir } from '../knowledge-base/kb.repo.js';
+import { releasePoolNumbers } from '../number/number.repo.js';
 
 const toCompany = (row: { id: string; name: string; created_at: string }) => ({
   _id: row.id,
@@ -38,17 +41,20 @@ export async function companyScopedTables(db: Kysely<DB>, kind: 'sqlite' | 'post
  * Removes a company and everything it owns, in one transaction: deleting the company row lets the
  * foreign keys cascade (accounts -> sessions -> refresh tokens, agents, numbers, calls, providers,
  * batches...), then any remaining row of a table with a company_id column is deleted too. Stored files
- * are unlinked after the commit.
+ * (uploads, knowledge-base sources) are removed after the commit. Pool numbers return to the pool.
  */
 export async function deleteCompany(deps: AppDeps, companyId: string): Promise<void> {
   const db = deps.db.db;
   const tables = await companyScopedTables(db, deps.db.kind);
   const files = await db.selectFrom('files').select('name').where('company_id', '=', companyId).execute();
   await db.transaction().execute(async (trx) => {
+    // numbers taken from the platform pool go back to it; numbers the company added itself go with it
+    await releasePoolNumbers(trx, companyId, deps.clock.now());
     await trx.deleteFrom('companies').where('id', '=', companyId).execute();
     for (const table of tables) await sql`delete from ${sql.table(table)} where company_id = ${companyId}`.execute(trx);
   });
   for (const f of files) await removeUpload(deps.config.dataDir, f.name).catch(() => undefined);
+  await fs.promises.rm(companyKbDir(deps.config.dataDir, companyId), { recursive: true, force: true });
 }
 
 /** /company: the caller's own company only (an account belongs to exactly one). */

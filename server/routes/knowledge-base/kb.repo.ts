@@ -15,7 +15,8 @@ export type StoredKbSource =
 type KbRow = Selectable<KnowledgeBasesTable>;
 
 /** Where a knowledge base's files live: DATA_DIR/knowledge-base/<company>/<knowledge base>/. */
-export const kbDir = (dataDir: string, companyId: string, kbId: string) => path.join(dataDir, 'knowledge-base', companyId, kbId);
+export const kbDir = (dataDir: string, companyId: string, kbId: string) => path.join(companyKbDir(dataDir, companyId), kbId);
+export const companyKbDir = (dataDir: string, companyId: string) => path.join(dataDir, 'knowledge-base', companyId);
 
 export const parseSources = (row: Pick<KbRow, 'sources'>): StoredKbSource[] => JSON.parse(row.sources) as StoredKbSource[];
 

@@ -319,7 +319,7 @@ export async function deleteCompanyNumber(
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('phone_numbers')
-      .select(['origin', 'provider', 'phone_number'])
+      .select('origin')
       .where('company_id', '=', companyId)
       .where('id', '=', id)
       .executeTakeFirst();
@@ -328,7 +328,25 @@ export async function deleteCompanyNumber(
       await trx.deleteFrom('phone_numbers').where('company_id', '=', companyId).where('id', '=', id).execute();
       return { released: false };
     }
-    await trx.deleteFrom('number_requests').where('phone_number_id', '=', id).execute();
+    await releasePoolNumbers(trx, companyId, now, id);
+    return { released: true };
+  });
+}
+
+/**
+ * Returns a company's pool numbers (one, or all of them) to the free pool with their settings reset, and
+ * forgets every request for them, so any company may ask for them again. Run inside a transaction.
+ */
+export async function releasePoolNumbers(trx: Kysely<DB>, companyId: string, now: Date, id?: string): Promise<number> {
+  let query = trx
+    .selectFrom('phone_numbers')
+    .select(['id', 'provider', 'phone_number'])
+    .where('company_id', '=', companyId)
+    .where('origin', '=', 'pool');
+  if (id !== undefined) query = query.where('id', '=', id);
+  const rows = await query.execute();
+  for (const row of rows) {
+    await trx.deleteFrom('number_requests').where('phone_number_id', '=', row.id).execute();
     await trx
       .updateTable('phone_numbers')
       .set({
@@ -344,8 +362,8 @@ export async function deleteCompanyNumber(
         updated_at: now.toISOString(),
       })
       .where('company_id', '=', companyId)
-      .where('id', '=', id)
+      .where('id', '=', row.id)
       .execute();
-    return { released: true };
-  });
+  }
+  return rows.length;
 }

@@ -12,11 +12,12 @@ import {
   UpdateProviderBodySchema,
 } from '../../../src/api/contract/provider.js';
 import { requireAuth } from '../../lib/auth.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, jsonBody, notFound, ok, query } from '../../lib/http.js';
 import { newId } from '../../lib/ids.js';
 import type { AppEnv } from '../../types.js';
-import { connectionByProvider, connectionsOf, isUniqueViolation, listItem, maskedKeys, sealKeys } from './provider.store.js';
+import { connectionByProvider, connectionsOf, listItem, maskedKeys, sealKeys } from './provider.store.js';
 
 /** Resolves a provider slug; unknown names answer `status` (404 for look-ups, 400 in bodies). */
 function known(name: string, status: 400 | 404): ProviderInfo {

@@ -13,12 +13,6 @@ import { decryptSecret, encryptSecret, SecretDecryptError } from '../../services
 
 export type ConnectionRow = ProviderConnectionsTable;
 
-/** True when a database error is a unique-constraint violation (SQLite or PostgreSQL). */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: unknown } | null;
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
 export async function connectionsOf(deps: AppDeps, companyId: string): Promise<Map<string, ConnectionRow>> {
   const rows = await deps.db.db.selectFrom('provider_connections').selectAll().where('company_id', '=', companyId).execute();
   return new Map(rows.map((r) => [r.provider, r]));

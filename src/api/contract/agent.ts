@@ -33,6 +33,10 @@
  * rejected by a later editor save; the editor FORM (`AgentEditorFormSchema`) keeps section 5's bounds.
  */
 import * as v from 'valibot';
+import { intParam, type SortPairs, searchParam, sortParam, sortToParam } from './list';
+
+export type { SortDirection } from './list';
+
 import {
   DEFAULT_LANGUAGE,
   DEFAULT_LLM_MODEL,
@@ -609,61 +613,13 @@ export const AGENT_SEARCH_MAX = 200;
 /** Fields the list may be sorted by (JSON keys of `sort`). */
 export const AGENT_SORT_FIELDS = ['agent_name', 'updatedAt', 'createdAt', 'voice_id', 'voice_model'] as const;
 export type AgentSortField = (typeof AGENT_SORT_FIELDS)[number];
-export type SortDirection = 1 | -1;
-export type AgentSort = [AgentSortField, SortDirection][];
-
-const SORT_HELP = `a JSON object of field to 1 or -1 over ${AGENT_SORT_FIELDS.join(', ')}`;
-
-export const intParam = (fallback: string, min: number, max: number, help: string) =>
-  v.pipe(
-    v.optional(v.string(), fallback),
-    v.transform((s) => (s === '' ? fallback : s)),
-    v.regex(/^\d{1,9}$/, help),
-    v.transform(Number),
-    v.minValue(min, help),
-    v.maxValue(max, help),
-  );
-
-/** Parses the `sort` parameter into ordered [field, direction] pairs. */
-export const AgentSortParamSchema = v.pipe(
-  v.string(),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const fail = (message: string) => {
-      addIssue({ message });
-      return NEVER;
-    };
-    if (dataset.value.trim() === '') return [] as AgentSort;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(dataset.value);
-    } catch {
-      return fail(`expected ${SORT_HELP}`);
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail(`expected ${SORT_HELP}`);
-    const out: AgentSort = [];
-    for (const [field, dir] of Object.entries(parsed)) {
-      if (!(AGENT_SORT_FIELDS as readonly string[]).includes(field))
-        return fail(`cannot sort by '${field.slice(0, 50)}' (allowed: ${AGENT_SORT_FIELDS.join(', ')})`);
-      if (dir !== 1 && dir !== -1) return fail(`direction of '${field}' must be 1 or -1`);
-      out.push([field as AgentSortField, dir]);
-    }
-    return out;
-  }),
-);
+export type AgentSort = SortPairs<AgentSortField>;
 
 export const AgentListQuerySchema = v.object({
-  page: intParam('1', 1, 1_000_000, 'expected a whole number of at least 1'),
-  limit: intParam(
-    String(AGENT_LIST_LIMIT_DEFAULT),
-    1,
-    AGENT_LIST_LIMIT_MAX,
-    `expected a whole number from 1 to ${AGENT_LIST_LIMIT_MAX}`,
-  ),
-  search: v.optional(
-    v.pipe(v.string(), v.trim(), v.maxLength(AGENT_SEARCH_MAX, `expected at most ${AGENT_SEARCH_MAX} characters`)),
-    '',
-  ),
-  sort: v.optional(AgentSortParamSchema, ''),
+  page: intParam(1, 1, 1_000_000),
+  limit: intParam(AGENT_LIST_LIMIT_DEFAULT, 1, AGENT_LIST_LIMIT_MAX),
+  search: searchParam(AGENT_SEARCH_MAX),
+  sort: sortParam(AGENT_SORT_FIELDS),
 });
 export type AgentListQuery = v.InferOutput<typeof AgentListQuerySchema>;
 
@@ -671,7 +627,8 @@ export type AgentListQuery = v.InferOutput<typeof AgentListQuerySchema>;
 export function agentListParams(q: { page: number; limit: number; search?: string; sort?: AgentSort }): Record<string, string> {
   const params: Record<string, string> = { page: String(q.page), limit: String(q.limit) };
   if (q.search) params.search = q.search;
-  if (q.sort?.length) params.sort = JSON.stringify(Object.fromEntries(q.sort));
+  const sort = sortToParam(q.sort);
+  if (sort) params.sort = sort;
   return params;
 }
 

@@ -9,7 +9,7 @@
  * |-------------|-----------------------------------------------------------------------------------------------|
  * | page        | ZERO-based page index, as the data table keeps it in the URL (default 0)                     |
  * | limit       | rows per page, 1..100 (default 10)                                                            |
- * | search      | digits contained in the caller's (from) number; formatting is ignored ('415 555' finds +14155550123). Text without a digit matches nothing |
+ * | search      | the START of the caller's (from) number, formatting ignored (see callSearchPrefix): '415 555', '1 415 555', '+1 (415) 555' all find +14155550123. Text without a digit matches nothing. A prefix, not a substring, so an index answers it on a million calls |
  * | sort        | JSON object of field to 1 / -1 over CALL_SORT_FIELDS, keys in priority order (default `{"time":-1}`, newest first). Ties break by time in the direction opposite to the last key, then id, so -1 is the exact reverse of 1 |
  * | dateFrom    | yyyy-MM-dd: calls on or after the start of that day                                          |
  * | dateTo      | yyyy-MM-dd: calls up to the end of that day (inclusive). Days are UTC until companies have a time zone. dateFrom after dateTo answers 400 |
@@ -18,8 +18,9 @@
  * | status      | one of CALL_STATUSES                                                                          |
  */
 import * as v from 'valibot';
+import { isCalendarDay } from './day';
 import { intParam, PAGE_MAX, queryParams, type SortPairs, searchParam, sortParam, sortToParam } from './list';
-import { normalizePhoneNumber } from './phone';
+import { normalizePhoneNumber, searchDigits } from './phone';
 
 // ---------------------------------------------------------------------------------------------
 // Values real voice platforms report
@@ -155,12 +156,7 @@ export const CALL_MESSAGES = {
   invalidPhoneNumber: 'expected a phone number',
 } as const;
 
-/** True for a real calendar day written yyyy-MM-dd. */
-export function isCalendarDay(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00.000Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
+export { isCalendarDay };
 
 const dayParam = v.optional(
   v.pipe(
@@ -213,6 +209,18 @@ export const CallListQuerySchema = v.pipe(
   ),
 );
 export type CallListQuery = v.InferOutput<typeof CallListQuerySchema>;
+
+/**
+ * The E.164 prefix a call search asks for: the search box matches the START of the caller's number (an
+ * index range, fast at any size). Formatting is ignored. Text starting with '+', or digits starting with
+ * 1, carry their country code; other digits are a North American number without its +1 ('415 555' ->
+ * '+1415555'; North American area codes never start with 0 or 1). null when the text has no digit.
+ */
+export function callSearchPrefix(search: string): string | null {
+  const digits = searchDigits(search);
+  if (!digits) return null;
+  return search.trim().startsWith('+') || digits.startsWith('1') ? `+${digits}` : `+1${digits}`;
+}
 
 /** The filters of the Filter Call History dialog and the date-range picker (spec 3 'Call filters'). */
 export interface CallFilters {

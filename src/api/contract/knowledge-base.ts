@@ -21,7 +21,6 @@
 import * as v from 'valibot';
 import {
   AGENT_MESSAGES,
-  intParam,
   isWebUrl,
   KNOWLEDGE_BASE_STATUSES,
   type KnowledgeBaseSelection,
@@ -29,6 +28,7 @@ import {
   type KnowledgeBaseStatus,
   requiredText,
 } from './agent';
+import { intParam, searchParam } from './list';
 
 export const KB_FILE_MAX_BYTES = 10 * 1024 * 1024;
 export const KB_FILES_MAX = 20;
@@ -179,12 +179,10 @@ export const KnowledgeBaseDeleteResponseSchema = v.object({
 export const KB_LIST_LIMIT_MAX = 100;
 export const KB_LIST_LIMIT_DEFAULT = 50;
 
-const limitHelp = `expected a whole number from 1 to ${KB_LIST_LIMIT_MAX}`;
-
 export const KnowledgeBaseListQuerySchema = v.object({
-  page: intParam('1', 1, 1_000_000, 'expected a whole number of at least 1'),
-  limit: intParam(String(KB_LIST_LIMIT_DEFAULT), 1, KB_LIST_LIMIT_MAX, limitHelp),
-  search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'expected at most 200 characters')), ''),
+  page: intParam(1, 1, 1_000_000),
+  limit: intParam(KB_LIST_LIMIT_DEFAULT, 1, KB_LIST_LIMIT_MAX),
+  search: searchParam(200),
 });
 export type KnowledgeBaseListQuery = v.InferOutput<typeof KnowledgeBaseListQuerySchema>;
 

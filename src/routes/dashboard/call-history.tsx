@@ -1,18 +1,170 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { HistoryIcon } from '../../ui/icons';
-import { noSearch } from '../-lib/search';
+import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { CALL_CACHE_PREFIX, calls } from '../../api/calls';
+import { type Call, hasCallFilters } from '../../api/contract/call';
+import { type CallDialogFilters, callFiltersMachine } from '../../machines/callFilters.machine';
+import type { ListPage } from '../../machines/listQuery.machine';
+import { Button } from '../../ui/button/button';
+import { TABLE_FIRST_PAGE_INDEX } from '../../ui/constants';
+import { DataTable } from '../../ui/data-table/data-table';
+import { parseSort, type TableQuery } from '../../ui/data-table/table-query';
+import { useListQuery } from '../../ui/data-table/use-list-query';
+import { HistoryIcon, LayersIcon } from '../../ui/icons';
+import { CustomizeFieldsDialog } from './-components/call-history/CustomizeFieldsDialog';
+import { CALL_COLUMN_IDS, callColumnLabel, callColumns } from './-components/call-history/call-columns';
+import * as s from './-components/call-history/call-history.css';
+import {
+  CALL_HISTORY_SEARCH_DEFAULTS,
+  CALL_SORT_FIELDS,
+  type CallHistorySearch,
+  callHistorySearchSchema,
+} from './-components/call-history/call-search';
+import { columnLayoutKey, useColumnLayout } from './-components/call-history/column-layout';
+import { DateRangePicker } from './-components/call-history/DateRangePicker';
+import { FilterDialog } from './-components/call-history/FilterDialog';
 import { EmptyState, PageHeader } from './-components/PageHeader';
 
+/**
+ * Call History (spec sections 2, 3, 4, 7 and 9): the company's calls, filtered by a date range, a
+ * phone number, the call type and status, searched by the caller's number, sorted and paged by the
+ * server. Everything is in the URL (see call-search.ts), so a view can be bookmarked and reloaded.
+ */
 export const Route = createFileRoute('/dashboard/call-history')({
-  validateSearch: noSearch,
+  validateSearch: callHistorySearchSchema,
+  search: { middlewares: [stripSearchParams(CALL_HISTORY_SEARCH_DEFAULTS)] },
   component: CallHistoryPage,
 });
 
+/** One page of calls from GET /call/ (ZERO-based page; sort as field -> 1 / -1) through the query cache. */
+function loadCalls(q: CallHistorySearch): Promise<ListPage<Call>> {
+  const sort = parseSort(q.sort, CALL_SORT_FIELDS).map((s): [(typeof s)['id'], 1 | -1] => [s.id, s.desc ? -1 : 1]);
+  return calls
+    .list(
+      {
+        page: q.page,
+        limit: q.size,
+        search: q.search || undefined,
+        sort,
+        dateFrom: q.dateFrom,
+        dateTo: q.dateTo,
+        phoneNumber: q.phoneNumber,
+        type: q.type,
+        status: q.status,
+      },
+      { notify: false },
+    )
+    .then((r) => ({ rows: r.data.calls, total: r.data.pagination.totalCalls }));
+}
+
 function CallHistoryPage() {
+  const query = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const { session } = Route.useRouteContext();
+  const accountId = useSelector(session, (snap) => snap.context.accountId);
+  const data = useListQuery({ query, load: loadCalls, resource: CALL_CACHE_PREFIX });
+  const filtersActor = useActorRef(callFiltersMachine);
+  const [layout, saveLayout] = useColumnLayout(columnLayoutKey(accountId), CALL_COLUMN_IDS);
+  const [customizing, setCustomizing] = useState(false);
+
+  const onQueryChange = useCallback(
+    (patch: Partial<CallHistorySearch>, options?: { replace?: boolean }) =>
+      void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: options?.replace }),
+    [navigate],
+  );
+  /** a new filter starts at the first page */
+  const setFilters = useCallback(
+    (patch: Partial<CallHistorySearch>) => onQueryChange({ ...patch, page: TABLE_FIRST_PAGE_INDEX }),
+    [onQueryChange],
+  );
+
+  useEffect(() => {
+    const sub = filtersActor.on('filters.applied', ({ filters }) =>
+      setFilters({
+        phoneNumber: filters.phoneNumber || undefined,
+        type: filters.type || undefined,
+        status: filters.status || undefined,
+      }),
+    );
+    return () => sub.unsubscribe();
+  }, [filtersActor, setFilters]);
+
+  const filtered = hasCallFilters(query);
+  const dialogFilters: CallDialogFilters = {
+    phoneNumber: query.phoneNumber ?? '',
+    type: query.type ?? '',
+    status: query.status ?? '',
+  };
+  const visibility = useMemo(() => Object.fromEntries(layout.hidden.map((id) => [id, false])), [layout.hidden]);
+
   return (
     <>
       <PageHeader title="Call History" description="Every inbound and outbound call your agents handled." />
-      <EmptyState icon={HistoryIcon} title="Nothing here yet" text="Calls will appear here once your agents start talking." />
+      <div className={s.toolbar}>
+        <DateRangePicker
+          value={{ from: query.dateFrom, to: query.dateTo }}
+          onChange={(range) => setFilters({ dateFrom: range?.from, dateTo: range?.to })}
+        />
+        <Button variant="secondary" onClick={() => filtersActor.send({ type: 'dialog.open', filters: dialogFilters })}>
+          {filtered ? 'Filters Applied' : 'Filter'}
+        </Button>
+        <Button variant="secondary" onClick={() => setCustomizing(true)}>
+          <LayersIcon />
+          Customize Field
+        </Button>
+      </div>
+      <DataTable<Call>
+        label="Call history"
+        columns={callColumns}
+        data={data}
+        getRowId={(call) => call._id}
+        query={query as TableQuery}
+        onQueryChange={onQueryChange}
+        sortFields={CALL_SORT_FIELDS}
+        searchLabel="Search calls by phone number"
+        searchPlaceholder="Search by phone number..."
+        columnOrder={layout.order}
+        columnVisibility={visibility}
+        onColumnVisibilityChange={(next) => saveLayout({ ...layout, hidden: CALL_COLUMN_IDS.filter((id) => next[id] === false) })}
+        empty={
+          <EmptyState
+            icon={HistoryIcon}
+            title={filtered ? 'No calls match these filters' : 'No calls yet'}
+            text={
+              filtered
+                ? 'Try another date range, or clear the filters.'
+                : 'Calls will appear here once your agents start talking.'
+            }
+            action={
+              filtered ? (
+                <Button
+                  variant="secondary"
+                  onClick={() =>
+                    setFilters({
+                      dateFrom: undefined,
+                      dateTo: undefined,
+                      phoneNumber: undefined,
+                      type: undefined,
+                      status: undefined,
+                    })
+                  }
+                >
+                  Clear filters
+                </Button>
+              ) : undefined
+            }
+          />
+        }
+      />
+      <FilterDialog actor={filtersActor} />
+      <CustomizeFieldsDialog
+        open={customizing}
+        onClose={() => setCustomizing(false)}
+        layout={layout}
+        columnIds={CALL_COLUMN_IDS}
+        labelOf={callColumnLabel}
+        onSave={saveLayout}
+      />
     </>
   );
 }

@@ -1,18 +1,200 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useCallback, useEffect, useMemo } from 'react';
+import * as v from 'valibot';
+import { queryCache } from '../../api/cache';
+import { type FreeNumber, PHONE_TEXTS, type PhoneNumber, type PhoneSortField } from '../../api/contract/phone';
+import { PHONE_CACHE_PREFIX, type PhoneListParams, phone } from '../../api/phone';
+import { assignAgentMachine } from '../../machines/assignAgent.machine';
+import type { ListPage } from '../../machines/listQuery.machine';
+import { phoneNumberDeleteMachine } from '../../machines/phoneNumberDelete.machine';
+import { phoneNumberUpdateMachine } from '../../machines/phoneNumberUpdate.machine';
+import { phoneRequestMachine } from '../../machines/phoneRequest.machine';
+import { Button } from '../../ui/button/button';
+import { DataTable } from '../../ui/data-table/data-table';
+import { parseSort, TABLE_QUERY_DEFAULTS, type TableQuery, tableSearchSchema } from '../../ui/data-table/table-query';
+import { useListQuery } from '../../ui/data-table/use-list-query';
 import { PhoneIcon } from '../../ui/icons';
-import { noSearch } from '../-lib/search';
+import { Tab, TabList, TabPanel, Tabs } from '../../ui/tabs/tabs';
 import { EmptyState, PageHeader } from './-components/PageHeader';
+import { AssignAgentDialog } from './-components/phone/AssignAgentDialog';
+import { DeletePhoneNumberDialog } from './-components/phone/DeletePhoneNumberDialog';
+import { assignedColumns, availableColumns } from './-components/phone/phone-columns';
+import { UpdatePhoneNumberDialog } from './-components/phone/UpdatePhoneNumberDialog';
+
+/**
+ * The columns that sort (a subset of the contract's PHONE_SORT_FIELDS, checked against its type).
+ * Spelled out here because `validateSearch` stays in the entry chunk (see the Agents page).
+ */
+const SORT_FIELDS = ['phone', 'provider'] as const satisfies readonly PhoneSortField[];
+
+/** The two tabs (spec section 2); the URL keeps the one on screen. */
+const TABS = ['assigned', 'available'] as const;
+type PhoneTab = (typeof TABS)[number];
+const DEFAULT_TAB: PhoneTab = 'assigned';
+const tabId = (tab: PhoneTab) => `phone-numbers-${tab}`;
+
+/**
+ * ?tab=available&search=415&sort=phone:desc&page=0&size=10: the tab and its table's state; switching
+ * tabs starts the other table at its first page. Bad values fall back (a hand-edited URL never breaks).
+ */
+const searchSchema = v.object({
+  ...tableSearchSchema({ sortFields: SORT_FIELDS }).entries,
+  tab: v.fallback(v.optional(v.picklist(TABS), DEFAULT_TAB), DEFAULT_TAB),
+});
 
 export const Route = createFileRoute('/dashboard/phone-numbers')({
-  validateSearch: noSearch,
+  validateSearch: searchSchema,
+  search: { middlewares: [stripSearchParams({ ...TABLE_QUERY_DEFAULTS, tab: DEFAULT_TAB })] },
   component: PhoneNumbersPage,
 });
 
+/** The list call's parameters for the table's URL state (page zero-based on both sides). */
+const listParams = (q: TableQuery): PhoneListParams => ({
+  page: q.page,
+  limit: q.size,
+  search: q.search || undefined,
+  sort: parseSort(q.sort, SORT_FIELDS).map((s): [(typeof s)['id'], 1 | -1] => [s.id, s.desc ? -1 : 1]),
+});
+
+/** GET /phone/assigned through the query cache. */
+const loadAssigned = (q: TableQuery): Promise<ListPage<PhoneNumber>> =>
+  phone.assigned(listParams(q), { notify: false }).then((r) => ({ rows: r.data.numbers, total: r.data.total }));
+
+/** GET /phone/free through the query cache. */
+const loadAvailable = (q: TableQuery): Promise<ListPage<FreeNumber>> =>
+  phone.free(listParams(q), { notify: false }).then((r) => ({ rows: r.data.numbers, total: r.data.total }));
+
+/** The table's URL state as an object type (a ListQuery for useListQuery). */
+type PhoneQuery = { [K in keyof TableQuery]: TableQuery[K] };
+/** What both tabs' tables share: their URL state and sorting. */
+const tableProps = (query: PhoneQuery, onQueryChange: QueryChange) => ({
+  query,
+  onQueryChange,
+  sortFields: SORT_FIELDS,
+  getRowId: (n: { _id: string }) => n._id,
+});
+
+type QueryChange = (patch: Partial<TableQuery>, options?: { replace?: boolean }) => void;
+
 function PhoneNumbersPage() {
+  const { tab, search, sort, page, size } = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const query = useMemo(() => ({ search, sort, page, size }), [search, sort, page, size]);
+  const onQueryChange: QueryChange = useCallback(
+    (patch, options) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: options?.replace }),
+    [navigate],
+  );
+  const showTab = useCallback(
+    (next: PhoneTab) => void navigate({ search: () => ({ ...TABLE_QUERY_DEFAULTS, tab: next }) }),
+    [navigate],
+  );
+
   return (
     <>
-      <PageHeader title="Phone Numbers" description="Numbers assigned to your agents and numbers you can request." />
-      <EmptyState icon={PhoneIcon} title="Nothing here yet" text="Your phone numbers will be listed here." />
+      <PageHeader title="Phone Numbers" description="Numbers your agents answer and call from, and numbers you can request." />
+      <Tabs selectedId={tabId(tab)} onChange={(id) => showTab(id === tabId('available') ? 'available' : 'assigned')}>
+        <TabList aria-label="Phone numbers">
+          <Tab id={tabId('assigned')}>Assigned Numbers</Tab>
+          <Tab id={tabId('available')}>Available Numbers</Tab>
+        </TabList>
+        <TabPanel tabId={tabId('assigned')}>
+          {tab === 'assigned' ? (
+            <AssignedNumbers query={query} onQueryChange={onQueryChange} onBrowse={() => showTab('available')} />
+          ) : null}
+        </TabPanel>
+        <TabPanel tabId={tabId('available')}>
+          {tab === 'available' ? <AvailableNumbers query={query} onQueryChange={onQueryChange} /> : null}
+        </TabPanel>
+      </Tabs>
     </>
+  );
+}
+
+/** The company's numbers, with the row menu's Assign Agent, Edit and Delete. */
+function AssignedNumbers({
+  query,
+  onQueryChange,
+  onBrowse,
+}: {
+  query: PhoneQuery;
+  onQueryChange: QueryChange;
+  onBrowse: () => void;
+}) {
+  const data = useListQuery({ query, load: loadAssigned, resource: PHONE_CACHE_PREFIX });
+  // spec section 7: after a change (assign, edit, delete) the list is fetched again from its first page
+  useEffect(
+    () =>
+      queryCache.subscribe((prefix) => {
+        if (PHONE_CACHE_PREFIX.startsWith(prefix)) onQueryChange({ page: 0 }, { replace: true });
+      }),
+    [onQueryChange],
+  );
+  const assigner = useActorRef(assignAgentMachine);
+  const updater = useActorRef(phoneNumberUpdateMachine);
+  const deleter = useActorRef(phoneNumberDeleteMachine);
+  const columns = useMemo(
+    () =>
+      assignedColumns({
+        onAssign: (number) => assigner.send({ type: 'dialog.open', number }),
+        onEdit: (number) => updater.send({ type: 'dialog.open', number }),
+        onDelete: (number) => deleter.send({ type: 'dialog.open', number }),
+      }),
+    [assigner, updater, deleter],
+  );
+  return (
+    <>
+      <DataTable
+        label="Assigned Numbers"
+        columns={columns}
+        data={data}
+        {...tableProps(query, onQueryChange)}
+        searchLabel="Search assigned numbers"
+        searchPlaceholder="Search by number or nickname..."
+        columnsKey="parley.table.assigned-numbers.columns"
+        empty={
+          <EmptyState
+            icon={PhoneIcon}
+            title="No phone numbers yet"
+            text="Request a number on the Available Numbers tab. It appears here once it is granted to your account."
+            action={<Button onClick={onBrowse}>Browse available numbers</Button>}
+          />
+        }
+      />
+      <AssignAgentDialog actor={assigner} />
+      <UpdatePhoneNumberDialog actor={updater} />
+      <DeletePhoneNumberDialog actor={deleter} />
+    </>
+  );
+}
+
+/** The free pool, with a Request button per row (or a green 'Requested'). */
+function AvailableNumbers({ query, onQueryChange }: { query: PhoneQuery; onQueryChange: QueryChange }) {
+  const loaded = useListQuery({ query, load: loadAvailable, resource: PHONE_CACHE_PREFIX });
+  // spec section 8: the inline message of a failed load, with Retry
+  const data = loaded.error ? { ...loaded, error: PHONE_TEXTS.availableLoadFailed } : loaded;
+  const requester = useActorRef(phoneRequestMachine);
+  const requesting = useSelector(requester, (snap) => snap.context.phone);
+  const requested = useSelector(requester, (snap) => snap.context.requested);
+  const columns = useMemo(
+    () =>
+      availableColumns({
+        requested,
+        requesting,
+        onRequest: (p) => requester.send({ type: 'number.request', phone: p }),
+      }),
+    [requester, requested, requesting],
+  );
+  return (
+    <DataTable
+      label="Available Numbers"
+      columns={columns}
+      data={data}
+      {...tableProps(query, onQueryChange)}
+      searchLabel="Search available numbers"
+      searchPlaceholder="Search by number, e.g. 415..."
+      columnsKey="parley.table.available-numbers.columns"
+      empty={<EmptyState icon={PhoneIcon} title={PHONE_TEXTS.availableEmptyTitle} text={PHONE_TEXTS.availableEmptyText} />}
+    />
   );
 }

@@ -15,10 +15,11 @@ import { ChevronLeftIcon, ChevronRightIcon, PlugIcon, SearchIcon } from '../../u
 import { Select } from '../../ui/select/select';
 import { Spinner } from '../../ui/spinner/spinner';
 import { TextField } from '../../ui/text-field/text-field';
+import { toast } from '../../ui/toast/toast';
+import { useQuery } from '../-lib/useQuery';
 import { EmptyState, PageHeader, shellStyles } from './-components/PageHeader';
 import { ProviderCard } from './-components/providers/ProviderCard';
 import * as s from './-components/providers/providers.css';
-import { useProviderQuery } from './-components/providers/useProviderQuery';
 
 /** page, per-page size and search live in the URL; anything hand-edited into nonsense falls back. */
 const ProvidersSearchSchema = v.object({
@@ -36,20 +37,20 @@ export const Route = createFileRoute('/dashboard/providers')({
   component: ProvidersPage,
 });
 
+const failureToast = (description: string) => () => toast({ title: 'Error', description, variant: 'destructive' });
+
 function ProvidersPage() {
   const { page, limit, search } = Route.useSearch();
   const navigate = Route.useNavigate();
   const query = useMemo(() => ({ page, limit, search }), [page, limit, search]);
-  const list = useProviderQuery<ProviderListResponse>(
-    providerListKey(query),
-    () => providers.list(query, { notify: false }),
-    PROVIDER_MESSAGES.listLoadFailedToast,
-  );
-  const status = useProviderQuery<ProviderStatusResponse>(
-    PROVIDER_STATUS_KEY,
-    () => providers.status({ notify: false }),
-    PROVIDER_MESSAGES.statusLoadFailed,
-  );
+  const list = useQuery<ProviderListResponse>(providerListKey(query), () => providers.list(query, { notify: false }), {
+    onError: failureToast(PROVIDER_MESSAGES.listLoadFailedToast),
+    keepPrevious: true,
+  });
+  const status = useQuery<ProviderStatusResponse>(PROVIDER_STATUS_KEY, () => providers.status({ notify: false }), {
+    onError: failureToast(PROVIDER_MESSAGES.statusLoadFailed),
+    keepPrevious: true,
+  });
   const connected = useMemo(() => new Map(status.data?.data.map((p) => [p.name, p.connected])), [status.data]);
 
   const total = list.data?.total ?? 0;
@@ -75,7 +76,7 @@ function ProvidersPage() {
         ) : null}
       </div>
 
-      {list.failed ? (
+      {list.error ? (
         <div className={`${shellStyles.panel} ${shellStyles.empty}`}>
           <p role="alert">{PROVIDER_MESSAGES.listLoadFailedInline}</p>
           <Button variant="secondary" onClick={list.reload}>

@@ -36,7 +36,9 @@
  * What it does:
  * - Search box (typing is debounced 300 ms, Enter searches at once; a new search starts at page 1).
  * - 'Select Columns' menu: toggles the columns that can hide (`enableHiding: false` keeps one); with
- *   `columnsKey` the choice is remembered in localStorage.
+ *   `columnsKey` the choice is remembered in localStorage. A screen that keeps the layout itself (Call
+ *   History's 'Customize Field', per account) passes `columnVisibility` + `onColumnVisibilityChange`
+ *   and `columnOrder` instead.
  * - Headers of sortable columns are buttons: a click sorts by that column (ascending, descending,
  *   unsorted), Shift+click adds it as a further sort key. Sorted headers carry `aria-sort` and show
  *   the direction (and the key's rank when several keys sort). Column ids are the server's sort fields
@@ -102,6 +104,14 @@ export interface DataTableProps<Row> {
   empty?: ReactNode;
   /** remembers hidden columns in localStorage under this key */
   columnsKey?: string;
+  /**
+   * Controlled column visibility (column id -> shown), for screens that keep it themselves (e.g. per
+   * user, with an order): 'Select Columns' then reports through `onColumnVisibilityChange`.
+   */
+  columnVisibility?: VisibilityState;
+  onColumnVisibilityChange?: (visibility: VisibilityState) => void;
+  /** the columns' order by id (ids left out follow in their definition order) */
+  columnOrder?: readonly string[];
   /** extra controls at the right of the toolbar */
   toolbar?: ReactNode;
 }
@@ -139,12 +149,16 @@ export function DataTable<Row>({
   searchPlaceholder,
   empty,
   columnsKey,
+  columnVisibility: controlledVisibility,
+  onColumnVisibilityChange,
+  columnOrder,
   toolbar,
 }: DataTableProps<Row>) {
   const captionId = useId();
   const sorting: SortingState = useMemo(() => parseSort(query.sort, sortFields), [query.sort, sortFields]);
   const pagination: PaginationState = { pageIndex: query.page, pageSize: query.size };
-  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(() => readHidden(columnsKey, columns));
+  const [ownVisibility, setColumnVisibility] = useState<VisibilityState>(() => readHidden(columnsKey, columns));
+  const columnVisibility = controlledVisibility ?? ownVisibility;
 
   const table = useReactTable<Row>({
     data: data.rows as Row[],
@@ -158,7 +172,7 @@ export function DataTable<Row>({
     enableMultiSort: true,
     isMultiSortEvent: (e) => (e as { shiftKey?: boolean }).shiftKey === true,
     sortDescFirst: false,
-    state: { sorting, pagination, columnVisibility },
+    state: { sorting, pagination, columnVisibility, columnOrder: columnOrder as string[] | undefined },
     onSortingChange: (updater) => {
       onQueryChange({ sort: formatSort(functionalUpdate(updater, sorting)), page: TABLE_FIRST_PAGE_INDEX });
     },
@@ -169,6 +183,10 @@ export function DataTable<Row>({
       );
     },
     onColumnVisibilityChange: (updater) => {
+      if (controlledVisibility) {
+        onColumnVisibilityChange?.(functionalUpdate(updater, controlledVisibility));
+        return;
+      }
       setColumnVisibility((prev) => {
         const next = functionalUpdate(updater, prev);
         if (columnsKey)

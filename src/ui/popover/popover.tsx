@@ -15,6 +15,8 @@ export interface PopoverProps {
   onOpenChange?: (open: boolean) => void;
   placement?: Ariakit.PopoverProviderProps['placement'];
   className?: string;
+  /** the element focused when it opens (default: the first focusable one) */
+  initialFocus?: Ariakit.PopoverProps['initialFocus'];
 }
 
 /** A non-modal popup (role=dialog) anchored to its trigger. Escape and outside clicks close it. */
@@ -27,11 +29,19 @@ export function Popover({
   onOpenChange,
   placement = 'bottom-start',
   className,
+  initialFocus,
 }: PopoverProps) {
   return (
     <Ariakit.PopoverProvider open={open} setOpen={onOpenChange} placement={placement}>
       <Ariakit.PopoverDisclosure render={trigger} />
-      <Ariakit.Popover gutter={6} portal unmountOnHide aria-label={ariaLabel} className={cx(s.popover, className)}>
+      <Ariakit.Popover
+        gutter={6}
+        portal
+        unmountOnHide
+        initialFocus={initialFocus}
+        aria-label={ariaLabel}
+        className={cx(s.popover, className)}
+      >
         {title ? <Ariakit.PopoverHeading className={s.heading}>{title}</Ariakit.PopoverHeading> : null}
         {children}
       </Ariakit.Popover>
