@@ -1,14 +1,15 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_EDITOR_FORM_DEFAULTS, type AgentListItem, editorFormToSavePayload } from '../../src/api/contract/agent.js';
+import { prettyPhoneNumber } from '../../src/api/contract/phone.js';
 import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
 import { insertCalls } from './seed-db.js';
-import { type ApiUser, apiCall, signedInPage, signUpViaApi } from './session.js';
+import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
  * Issue 8, in Chromium: agent names that are markup render as text everywhere they appear (the Agents
- * table, its row actions, the Update Agent dialog, the delete confirmation, the editor's header, the billing
- * usage by agent), nothing
+ * table, its row actions, the Update Agent dialog, the delete confirmation, the editor's header, the Assign
+ * Agent dialog's options and the assigned number's row, the billing usage by agent), nothing
  * of them runs, and the Content-Security-Policy refuses inline script: a script element added with inline
  * text does not run and is reported as a violation.
  */
@@ -126,6 +127,24 @@ describe('markup in agent names, in Chromium', () => {
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(name);
       await expectInert(page);
     }
+  });
+
+  it('the Assign Agent dialog offers the names as text, and the assigned number shows one as text', async () => {
+    const phone = '+13125550177';
+    await createNumberViaApi(b.baseUrl, user, phone);
+    const shown = prettyPhoneNumber(phone);
+    await page.goto(b.url('/dashboard/phone-numbers'));
+    const assigned = page.getByRole('table', { name: 'Assigned Numbers' });
+    await assigned.getByRole('button', { name: `Actions for ${shown}` }).click();
+    await page.getByRole('menuitem', { name: 'Assign Agent' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Assign Agent to Phone Number' });
+    for (const name of NAMES) await dialog.getByRole('radio', { name, exact: true }).waitFor();
+    await expectInert(page);
+    await dialog.getByRole('radio', { name: IMG, exact: true }).check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await assigned.getByRole('row').filter({ hasText: shown }).getByText(`Inbound: ${IMG}`, { exact: true }).waitFor();
+    await expectInert(page);
   });
 
   it("the billing usage breakdown shows the agents' names as text", async () => {
