@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { ping } from './db/index.js';
 import type { AppDeps } from './lib/deps.js';
-import { HttpError, jsonBody } from './lib/http.js';
+import { HttpError, jsonBody, NUL_MESSAGE } from './lib/http.js';
 import { securityHeaders } from './lib/security.js';
 import { mountStatic } from './lib/static.js';
 import { registerRoutes } from './routes/index.js';
@@ -14,6 +14,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
   app.use('*', securityHeaders);
   app.use('/api/*', async (c, next) => {
+    // a NUL in the path or the query (%00) is never valid input, and PostgreSQL text cannot hold one
+    if (/%00/.test(c.req.url)) throw new HttpError(400, NUL_MESSAGE);
     await next();
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
   });

@@ -28,7 +28,33 @@ export function issuesToError(issues: readonly v.BaseIssue<unknown>[], where = '
   return new HttpError(400, msg, { errors });
 }
 
+/** PostgreSQL text cannot hold NUL, and no field of the product needs one: input with a NUL answers 400. */
+export const NUL_MESSAGE = 'Text may not contain NUL characters';
+
+/** True when a string, or any key or string inside an object or array, contains U+0000. */
+export function containsNul(input: unknown): boolean {
+  const stack = [input];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return true;
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, inner] of Object.entries(value)) {
+        if (k.includes('\u0000')) return true;
+        stack.push(inner);
+      }
+    }
+  }
+  return false;
+}
+
+/** Throws 400 when `input` holds a NUL (see containsNul). */
+export function refuseNul(input: unknown, where = 'body'): void {
+  if (containsNul(input)) throw new HttpError(400, NUL_MESSAGE, { errors: { [where]: NUL_MESSAGE } });
+}
+
 export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown, where = 'body'): v.InferOutput<S> {
+  refuseNul(input, where);
   const r = v.safeParse(schema, input);
   if (!r.success) throw issuesToError(r.issues, where);
   return r.output;

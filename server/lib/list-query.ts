@@ -1,13 +1,15 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
-import { HttpError } from './http.js';
+import { HttpError, refuseNul } from './http.js';
 
 /**
  * Validates a list's query string with its contract schema. A bad value answers 400
  * `Invalid query parameter 'name': message` with `errors: { name: message }`.
  */
 export function listQuery<S extends v.GenericSchema>(c: Context, schema: S): v.InferOutput<S> {
-  const parsed = v.safeParse(schema, c.req.query());
+  const raw = c.req.query();
+  refuseNul(raw, 'query');
+  const parsed = v.safeParse(schema, raw);
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];
   const name = String(issue.path?.[0]?.key ?? 'query');

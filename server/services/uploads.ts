@@ -10,8 +10,30 @@ import type { PhotoType } from '../../src/api/contract/account.js';
 export const EXTENSION: Record<PhotoType, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
 export const FILE_NAME = /^[A-Za-z0-9_-]{24}\.(jpg|png|webp)$/;
 
-/** JPEG (FF D8 FF), PNG (89 'PNG' 0D 0A 1A 0A), WEBP ('RIFF' size 'WEBP'); anything else is null. */
+/**
+ * Markup a browser would run if the file were ever opened as a document: HTML tags that carry or load
+ * script, SVG, and `javascript:` URLs. Each pattern is a tag name plus its delimiter (at least 5 exact
+ * bytes), so the compressed data of a real photo matches by chance about once in thousands of 5 MB files;
+ * XMP metadata (`<?xpacket`, `<x:xmpmeta`, `<rdf:RDF`) does not match.
+ */
+const MARKUP =
+  /<(script|html|body|head|iframe|object|embed|meta|link|style|form|base|math|!doctype)[\s/>]|<(svg|img)[\s/>]|javascript:/i;
+
+/** True when the bytes, read as Latin-1 text, contain markup (a polyglot: an image header with a page inside). */
+export function containsMarkup(b: Uint8Array): boolean {
+  return MARKUP.test(Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1'));
+}
+
+/**
+ * JPEG (FF D8 FF), PNG (89 'PNG' 0D 0A 1A 0A), WEBP ('RIFF' size 'WEBP'); anything else is null, and so is
+ * a polyglot: image magic followed by HTML, SVG or script anywhere in the file.
+ */
 export function sniffImageType(b: Uint8Array): PhotoType | null {
+  const type = magicImageType(b);
+  return type && !containsMarkup(b) ? type : null;
+}
+
+function magicImageType(b: Uint8Array): PhotoType | null {
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   if (b.length >= 8 && png.every((x, i) => b[i] === x)) return 'image/png';

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import * as v from 'valibot';
 import {
   AGENT_MESSAGES,
   type AgentDoc,
@@ -14,6 +13,7 @@ import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, jsonBody, ok } from '../../lib/http.js';
 import { idempotent } from '../../lib/idempotency.js';
 import { isId } from '../../lib/ids.js';
+import { listQuery } from '../../lib/list-query.js';
 import { onCompanyCreated } from '../../services/company-hooks.js';
 import type { AppEnv } from '../../types.js';
 import { deleteAgent, docOf, findAgent, insertAgent, listAgents, updateAgent } from './agent.repo.js';
@@ -31,6 +31,39 @@ const agentId = (id: string) => {
   return id;
 };
 
+/**
+ * The document with every knowledge-base link that is not one of the company's taken out: the selection
+ * keeps its name and sources (the caller's own copy), but an id of the server's form that is not the
+ * company's (another company's, or a deleted one) is dropped, so an agent never points at another
+ * company's knowledge. Every such id is dropped alike, so the answer tells nothing about other companies.
+ * Ids of another form can name no knowledge base at all and are kept as the client sent them.
+ */
+async function ownKnowledgeBases(db: AppDeps['db']['db'], companyId: string, doc: AgentDoc): Promise<AgentDoc> {
+  const selected = doc.editor.selectedKnowledgeBases;
+  const wanted = [
+    ...new Set(selected.flatMap((k) => (k.knowledge_base_id && isId(k.knowledge_base_id) ? [k.knowledge_base_id] : []))),
+  ];
+  if (wanted.length === 0) return doc;
+  const rows = await db
+    .selectFrom('knowledge_bases')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', 'in', wanted)
+    .execute();
+  const own = new Set(rows.map((r) => r.id));
+  if (own.size === wanted.length) return doc;
+  const unlink = ({ knowledge_base_id: _, ...rest }: (typeof selected)[number]) => rest;
+  return {
+    ...doc,
+    editor: {
+      ...doc.editor,
+      selectedKnowledgeBases: selected.map((k) =>
+        k.knowledge_base_id && isId(k.knowledge_base_id) && !own.has(k.knowledge_base_id) ? unlink(k) : k,
+      ),
+    },
+  };
+}
+
 /** /agent: the company's agents (list, read, create, update, delete). Company and account come from the token. */
 export function agentRoutes(deps: AppDeps) {
   const db = deps.db.db;
@@ -39,13 +72,7 @@ export function agentRoutes(deps: AppDeps) {
   r.on(['POST', 'PUT'], '*', limitBody(AGENT_BODY_MAX, 'Agent is too large'));
 
   r.get('/', async (c) => {
-    const parsed = v.safeParse(AgentListQuerySchema, c.req.query());
-    if (!parsed.success) {
-      const issue = parsed.issues[0];
-      const name = String(issue.path?.[0]?.key ?? 'query');
-      throw new HttpError(400, `Invalid query parameter '${name}': ${issue.message}`, { errors: { [name]: issue.message } });
-    }
-    return ok(c, { data: await listAgents(db, c.get('auth').companyId, parsed.output) });
+    return ok(c, { data: await listAgents(db, c.get('auth').companyId, listQuery(c, AgentListQuerySchema)) });
   });
 
   r.get('/:id', async (c) => {
@@ -58,8 +85,9 @@ export function agentRoutes(deps: AppDeps) {
     const payload = await jsonBody(c, AgentSavePayloadSchema);
     const { companyId, accountId } = c.get('auth');
     // the agent and the stored answer of its Idempotency-Key commit together (docs/reliability.md)
+    const doc = await ownKnowledgeBases(db, companyId, docOf(payload));
     const answer = await db.transaction().execute(async (trx) => {
-      const agent = await insertAgent(trx, { companyId, accountId, doc: docOf(payload), now: deps.clock.now() });
+      const agent = await insertAgent(trx, { companyId, accountId, doc, now: deps.clock.now() });
       const body = { success: true, msg: AGENT_MESSAGES.created, data: { agent } };
       await c.get('idempotency').storeWith(trx, 201, body);
       return body;
@@ -72,9 +100,14 @@ export function agentRoutes(deps: AppDeps) {
     const id = agentId(c.req.param('id'));
     const body = await jsonBody(c, AgentUpdateBodySchema);
     const { version, ...fields } = body;
+    const { companyId } = c.get('auth');
     // the full save payload replaces the document; a dialog patch is applied onto it
-    const change = 'settings' in fields ? () => docOf(fields) : (doc: AgentDoc) => applyDialogPatch(doc, fields);
-    const result = await updateAgent(db, c.get('auth').companyId, id, change, {
+    let change: (doc: AgentDoc) => AgentDoc;
+    if ('settings' in fields) {
+      const full = await ownKnowledgeBases(db, companyId, docOf(fields));
+      change = () => full;
+    } else change = (doc) => applyDialogPatch(doc, fields);
+    const result = await updateAgent(db, companyId, id, change, {
       expectedVersion: version,
       now: deps.clock.now(),
     });

@@ -14,7 +14,7 @@ import {
 } from '../../../src/api/contract/knowledge-base.js';
 import { requireAuth } from '../../lib/auth.js';
 import type { AppDeps } from '../../lib/deps.js';
-import { HttpError, ok, parseWith, query } from '../../lib/http.js';
+import { HttpError, ok, parseWith, query, refuseNul } from '../../lib/http.js';
 import { idempotent } from '../../lib/idempotency.js';
 import { isId, newId } from '../../lib/ids.js';
 import type { AppEnv } from '../../types.js';
@@ -50,6 +50,7 @@ function textSources(parts: KbFormParts): StoredKbSource[] {
     } catch {
       throw new HttpError(400, KB_MESSAGES.textInvalid);
     }
+    refuseNul(json, KB_FORM_FIELDS.texts);
     const parsed = v.safeParse(KbTextSchema, json);
     if (!parsed.success) throw new HttpError(400, parsed.issues[0].message);
     const { title, text } = parsed.output;

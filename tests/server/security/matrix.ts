@@ -1,0 +1,104 @@
+/**
+ * The classification of every endpoint the server registers, for the tenant-isolation and fuzzing suites.
+ * A test enumerates the Hono app's routes and fails when one is missing here (or listed here but gone).
+ *
+ * - `byId`: takes the id of a company's row in its path: another company's id must answer 404 or 403.
+ * - `list`: answers the caller's company data without an id: it must never contain a foreign row.
+ * - `create`: makes a row for the caller's company from a body: a `companyId`, `accountId` or `role` in the
+ *   body is ignored (the row belongs to the caller).
+ * - `public` / `self`: no company data by id; the reason says why.
+ */
+
+export type RouteClass =
+  | { kind: 'byId'; body?: 'agent' | 'number' | 'provider' | 'csv' | 'schedule' | 'password' }
+  | { kind: 'list'; query?: Record<string, string> }
+  | { kind: 'create'; body: 'agent' | 'number' | 'request' | 'provider' | 'batch' | 'kb' | 'company' | 'limits' | 'contact' }
+  | { kind: 'public'; reason: string }
+  | { kind: 'self'; reason: string };
+
+export const ROUTES: Record<string, RouteClass> = {
+  'GET /api/v1/health': { kind: 'public', reason: 'database liveness, no company data' },
+  'POST /api/v1/client/not-found': { kind: 'public', reason: 'logs a client-side 404 path; reads and writes no row' },
+  'POST /api/v1/account/register': { kind: 'public', reason: 'creates a new company of its own' },
+  'POST /api/v1/account/login': { kind: 'public', reason: 'credentials, no id' },
+  'PUT /api/v1/account/login': { kind: 'self', reason: "changes the caller's own password (account from the token)" },
+  'GET /api/v1/account/me': { kind: 'list' },
+  'GET /api/v1/account/logout': { kind: 'self', reason: "revokes the caller's own session (from the token)" },
+  'POST /api/v1/account/forgotpassword': { kind: 'public', reason: 'same answer for every email; no data returned' },
+  'POST /api/v1/account/resetpassword': { kind: 'public', reason: 'a secret single-use token, no id' },
+  'POST /api/v1/auth/refresh': { kind: 'public', reason: 'a refresh token, no id (tokens suite)' },
+  'POST /api/v1/contact': { kind: 'public', reason: 'stores a contact message, no company data' },
+  'GET /api/v1/files/:name': {
+    kind: 'public',
+    reason: '<img> cannot send a bearer token; names are 144 random bits, served inert (uploads suite)',
+  },
+  'GET /api/v1/batch-call/template.csv': { kind: 'public', reason: 'a fixed template, no data' },
+  'ALL /api/*': { kind: 'public', reason: 'the JSON 404 for unknown API paths' },
+
+  'GET /api/v1/agent': { kind: 'list', query: { limit: '100' } },
+  'POST /api/v1/agent': { kind: 'create', body: 'agent' },
+  'GET /api/v1/agent/:id': { kind: 'byId' },
+  'PUT /api/v1/agent/:id': { kind: 'byId', body: 'agent' },
+  'DELETE /api/v1/agent/:id': { kind: 'byId' },
+
+  'GET /api/v1/company': { kind: 'list' },
+  'POST /api/v1/company': { kind: 'create', body: 'company' },
+  'DELETE /api/v1/company/:id': { kind: 'byId', body: 'password' },
+
+  'GET /api/v1/provider/voices': { kind: 'list' },
+  'GET /api/v1/voices': { kind: 'list' },
+  'GET /api/v1/provider': { kind: 'list' },
+  'GET /api/v1/provider/fields': { kind: 'list', query: { name: 'twilio' } },
+  'POST /api/v1/provider/values': { kind: 'create', body: 'provider' },
+  'DELETE /api/v1/provider/disconnect': {
+    kind: 'self',
+    reason: "a provider name, scoped to the caller's company (the snapshot shows the other company keeps its)",
+  },
+  'PUT /api/v1/provider/:id': { kind: 'byId', body: 'provider' },
+  'GET /api/v1/user/providers': { kind: 'list' },
+
+  'GET /api/v1/batch-call': { kind: 'list' },
+  'POST /api/v1/batch-call': { kind: 'create', body: 'batch' },
+  'GET /api/v1/batch-call/:id': { kind: 'byId' },
+  'GET /api/v1/batch-call/:id/recipients': { kind: 'byId' },
+  'POST /api/v1/batch-call/:id/recipients': { kind: 'byId', body: 'csv' },
+  'POST /api/v1/batch-call/:id/send': { kind: 'byId' },
+  'POST /api/v1/batch-call/:id/schedule': { kind: 'byId', body: 'schedule' },
+  'POST /api/v1/batch-call/:id/cancel': { kind: 'byId' },
+
+  'GET /api/v1/billing/statements': { kind: 'list' },
+  'GET /api/v1/billing/statements/:id': {
+    kind: 'self',
+    reason: "the id is a month (yyyy-MM) of the caller's own statements; checked as a list below",
+  },
+  'GET /api/v1/billing/usage': { kind: 'list', query: { month: '2026-10' } },
+  'GET /api/v1/billing/limits': { kind: 'list' },
+  'PUT /api/v1/billing/limits': { kind: 'create', body: 'limits' },
+  'GET /api/v1/billing/contact': { kind: 'list' },
+  'PUT /api/v1/billing/contact': { kind: 'create', body: 'contact' },
+
+  'GET /api/v1/phone/free': { kind: 'list', query: { limit: '100' } },
+  'GET /api/v1/phone/assigned': { kind: 'list', query: { limit: '100' } },
+  'POST /api/v1/request': { kind: 'create', body: 'request' },
+
+  'GET /api/v1/number': { kind: 'list', query: { limit: '100' } },
+  'POST /api/v1/number/create': { kind: 'create', body: 'number' },
+  'GET /api/v1/number/:id': { kind: 'byId' },
+  'PUT /api/v1/number/:id': { kind: 'byId', body: 'number' },
+  'DELETE /api/v1/number/:id': { kind: 'byId' },
+
+  'GET /api/v1/call': { kind: 'list', query: { limit: '100' } },
+
+  'GET /api/v1/knowledge-base': { kind: 'list' },
+  'GET /api/v1/knowledge-base/:id': { kind: 'byId' },
+  'POST /api/v1/knowledge-base': { kind: 'create', body: 'kb' },
+  'DELETE /api/v1/knowledge-base/:id': { kind: 'byId' },
+};
+
+/** The keys a client might add to grab another company's rows; the server must ignore every one. */
+export const INJECTED_KEYS = ['companyId', 'company_id', 'company', 'accountId', 'account_id', 'account', 'role', 'cid', 'sub'];
+
+export const splitRoute = (key: string) => {
+  const [method, path] = key.split(' ') as [string, string];
+  return { method, path };
+};
