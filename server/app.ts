@@ -1,12 +1,18 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { ping } from './db/index.js';
+import { limitBody } from './lib/body-limit.js';
 import type { AppDeps } from './lib/deps.js';
 import { HttpError, jsonBody, NUL_MESSAGE } from './lib/http.js';
 import { securityHeaders } from './lib/security.js';
 import { mountStatic } from './lib/static.js';
 import { registerRoutes } from './routes/index.js';
 import type { AppEnv } from './types.js';
+
+/** Every API request body is capped here (413 before it is buffered); routes cap theirs lower where they can. */
+export const API_BODY_MAX = 2 * 1024 * 1024;
+/** The uploads that stream their bodies and enforce their own, larger limits (photo, knowledge base, recipients CSV). */
+const STREAMED_UPLOADS = /^\/api\/v1\/(account\/register|knowledge-base|batch-call\/[^/]+\/recipients)\/?$/;
 
 /** Builds the whole HTTP app from injected dependencies. Tests build one per test. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -19,6 +25,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await next();
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
   });
+  const capped = limitBody(API_BODY_MAX);
+  app.use('/api/*', (c, next) => (STREAMED_UPLOADS.test(c.req.path) ? next() : capped(c, next)));
 
   const api = new Hono<AppEnv>({ strict: false });
   api.get('/health', async (c) => {

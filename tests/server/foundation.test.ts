@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../server/app.js';
+import { API_BODY_MAX, createApp } from '../../server/app.js';
 import { appliedMigrations, migrateToLatest } from '../../server/db/migrate.js';
 import { migrations } from '../../server/db/migrations/index.js';
 import type { DB } from '../../server/db/schema.js';
@@ -65,6 +65,37 @@ describeEachDb('foundation API', (kind) => {
     const body = await json(res);
     expect(body.success).toBe(false);
     expect(body.errors).toHaveProperty('path');
+  });
+
+  it('every API body over the cap answers 413 before it is read, declared or streamed', async () => {
+    const big = `{"path":"${'a'.repeat(API_BODY_MAX)}"}`;
+    const declared = await t().req('POST', '/api/v1/client/not-found', {
+      body: big,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(declared.status).toBe(413);
+    expect(await json(declared)).toMatchObject({ success: false, msg: expect.any(String) });
+    // no Content-Length: the stream is cut at the cap
+    const chunk = new TextEncoder().encode('a'.repeat(64 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent > API_BODY_MAX * 4) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const streamed = await t().app.request('/api/v1/client/not-found', {
+      method: 'POST',
+      body: stream,
+      headers: { 'Content-Type': 'application/json' },
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(sent).toBeLessThan(API_BODY_MAX * 2);
+    // a body under the cap still goes through
+    const fine = await t().req('POST', '/api/v1/client/not-found', { body: { path: '/x' } });
+    expect(fine.status).toBe(200);
   });
 
   it('the 404 page report is accepted and logged with its path', async () => {
