@@ -11,12 +11,11 @@
  *   npx tsx bench/calls-api.ts --quick         100,000 calls, written to bench/results.quick.json
  */
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { AREA_CODES, fictionalNumber, seededRng } from '../server/services/call-generator.js';
-import { addPoolNumbers, seedCalls } from '../server/services/workspace.js';
+import { addPoolNumbers } from '../server/services/workspace.js';
 import { type CallListParams, callListParams } from '../src/api/contract/call.js';
-import { benchApp, type Measure, QUICK, timeRequests } from './lib.js';
+import { benchApp, type Measure, QUICK, seedCallsTimed, timeRequests } from './lib.js';
 
 export const CALLS = Number(process.env.CALLS ?? (QUICK ? 100_000 : 1_000_000));
 export const REQUESTS = 200;
@@ -47,23 +46,13 @@ export async function run(): Promise<CallsApiBench> {
     const now = new Date();
     const rng = seededRng(20_261_122);
     const lines = await addPoolNumbers(database.db, { count: 5, now, rng, owner: { companyId, accountId } });
-    let lastTenth = -1;
-    const t0 = performance.now();
-    await seedCalls(database.db, {
+    const seedMs = await seedCallsTimed(database.db, {
       companyId,
       count: CALLS,
       days: DAYS,
       now,
       rng,
-      onProgress: (done, total) => {
-        const tenth = Math.floor((done / total) * 10);
-        if (tenth > lastTenth)
-          process.stderr.write(`  seeding ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}\n`);
-        lastTenth = tenth;
-      },
-      onRebuild: (n) => process.stderr.write(`  rebuilding ${n} indexes\n`),
     });
-    const seedMs = performance.now() - t0;
 
     /** `pages(i, last)`: the page of request i, given the last page of the list */
     const measure = async (label: string, base: CallListParams, pages: (i: number, last: number) => number): Promise<Measure> => {

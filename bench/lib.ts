@@ -11,6 +11,7 @@ import { createApp } from '../server/app.js';
 import { type AppDatabase, openDatabase } from '../server/db/index.js';
 import { systemClock } from '../server/lib/deps.js';
 import { createLogger } from '../server/lib/logger.js';
+import { seedCalls } from '../server/services/workspace.js';
 
 export interface BenchApp {
   app: ReturnType<typeof createApp>;
@@ -113,4 +114,24 @@ export function percentiles(values: number[]): Percentiles {
     p99: round(quantile(sorted, 0.99)),
     max: round(sorted.at(-1) ?? 0),
   };
+}
+
+/** Seeds calls with the `npm run seed` code, printing progress every tenth to stderr; answers the time taken (ms). */
+export async function seedCallsTimed(
+  db: Parameters<typeof seedCalls>[0],
+  p: Omit<Parameters<typeof seedCalls>[1], 'onProgress' | 'onRebuild'>,
+): Promise<number> {
+  let lastTenth = -1;
+  const t0 = performance.now();
+  await seedCalls(db, {
+    ...p,
+    onProgress: (done, total) => {
+      const tenth = Math.floor((done / total) * 10);
+      if (tenth > lastTenth)
+        process.stderr.write(`  seeding ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}\n`);
+      lastTenth = tenth;
+    },
+    onRebuild: (n) => process.stderr.write(`  rebuilding ${n} indexes\n`),
+  });
+  return performance.now() - t0;
 }

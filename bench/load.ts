@@ -19,7 +19,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import autocannon, { type AutocannonClient, type AutocannonRequest, type AutocannonResult } from 'autocannon';
 import * as v from 'valibot';
@@ -30,10 +29,10 @@ import { openDatabase } from '../server/db/index.js';
 import { docOf, insertAgentRows, newAgentRow } from '../server/routes/agent/agent.repo.js';
 import { SAMPLE_AGENT_PAYLOAD } from '../server/routes/agent/sample-agent.js';
 import { seededRng } from '../server/services/call-generator.js';
-import { addPoolNumbers, ensureWorkspace, seedCalls } from '../server/services/workspace.js';
+import { addPoolNumbers, ensureWorkspace } from '../server/services/workspace.js';
 import { AgentSavePayloadSchema, agentListParams } from '../src/api/contract/agent.js';
 import { type CallListParams, callListParams } from '../src/api/contract/call.js';
-import { type Percentiles, percentiles, QUICK } from './lib.js';
+import { type Percentiles, percentiles, QUICK, seedCallsTimed } from './lib.js';
 
 export const CALLS = Number(process.env.CALLS ?? (QUICK ? 100_000 : 1_000_000));
 export const AGENTS = 200;
@@ -296,27 +295,18 @@ async function seedDataDir(dataDir: string) {
       }),
     );
     await db.transaction().execute((trx) => insertAgentRows(trx, rows));
-    let lastTenth = -1;
-    const t0 = performance.now();
-    await seedCalls(db, {
+    const seedMs = await seedCallsTimed(db, {
       companyId: ws.companyId,
       count: CALLS,
       days: DAYS,
       now,
       rng,
-      onProgress: (done, total) => {
-        const tenth = Math.floor((done / total) * 10);
-        if (tenth > lastTenth)
-          process.stderr.write(`  seeding ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}\n`);
-        lastTenth = tenth;
-      },
-      onRebuild: (k) => process.stderr.write(`  rebuilding ${k} indexes\n`),
     });
     return {
       password: ws.password,
       agentIds: rows.map((r) => r.id),
       phones: lines.map((l) => l.phone),
-      seedMs: Math.round(performance.now() - t0),
+      seedMs: Math.round(seedMs),
     };
   } finally {
     await database.close();

@@ -1,8 +1,7 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import * as v from 'valibot';
-import { queryCache } from '../../api/cache';
 import { type FreeNumber, PHONE_TEXTS, type PhoneNumber, type PhoneSortField } from '../../api/contract/phone';
 import { PHONE_CACHE_PREFIX, type PhoneListParams, phone } from '../../api/phone';
 import { assignAgentMachine } from '../../machines/assignAgent.machine';
@@ -121,15 +120,13 @@ function AssignedNumbers({
   onQueryChange: QueryChange;
   onBrowse: () => void;
 }) {
-  const data = useListQuery({ query, load: loadAssigned, resource: PHONE_CACHE_PREFIX });
-  // spec section 7: after a change (assign, edit, delete) the list is fetched again from its first page
-  useEffect(
-    () =>
-      queryCache.subscribe((prefix) => {
-        if (PHONE_CACHE_PREFIX.startsWith(prefix)) onQueryChange({ page: 0 }, { replace: true });
-      }),
-    [onQueryChange],
-  );
+  const data = useListQuery({
+    query,
+    load: loadAssigned,
+    resource: PHONE_CACHE_PREFIX,
+    // spec section 7: after a change (assign, edit, delete) the list is fetched again from its first page
+    onInvalidate: (reload) => (query.page === 0 ? reload() : onQueryChange({ page: 0 }, { replace: true })),
+  });
   const assigner = useActorRef(assignAgentMachine);
   const updater = useActorRef(phoneNumberUpdateMachine);
   const deleter = useActorRef(phoneNumberDeleteMachine);

@@ -26,6 +26,11 @@ export interface UseListQueryOptions<Q extends ListQuery, Row> {
   load: (query: Q) => Promise<ListPage<Row>>;
   /** the cache key prefix of the resource (`'agent'`): its invalidation reloads the page on screen */
   resource: string;
+  /**
+   * What an invalidation does instead of reloading the page on screen, given the reload: e.g. go back
+   * to the first page (a new query, which loads) and reload only when already there.
+   */
+  onInvalidate?: (reload: () => void) => void;
   cache?: QueryCache;
 }
 
@@ -38,10 +43,13 @@ export function useListQuery<Q extends ListQuery, Row>({
   query,
   load,
   resource,
+  onInvalidate,
   cache = queryCache,
 }: UseListQueryOptions<Q, Row>): TableData<Row> {
   const loadRef = useRef(load);
   loadRef.current = load;
+  const invalidatedRef = useRef(onInvalidate);
+  invalidatedRef.current = onInvalidate;
   const logic = useMemo(
     () =>
       listQueryMachine.provide({
@@ -58,7 +66,10 @@ export function useListQuery<Q extends ListQuery, Row>({
   useEffect(
     () =>
       cache.subscribe((prefix) => {
-        if (prefix.startsWith(resource) || resource.startsWith(prefix)) actor.send({ type: 'list.reload' });
+        if (!(prefix.startsWith(resource) || resource.startsWith(prefix))) return;
+        const reload = () => actor.send({ type: 'list.reload' });
+        if (invalidatedRef.current) invalidatedRef.current(reload);
+        else reload();
       }),
     [actor, cache, resource],
   );
