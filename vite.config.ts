@@ -37,7 +37,7 @@ function preloadLandingRoute(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     tanstackRouter({
       target: 'react',
@@ -57,10 +57,15 @@ export default defineConfig({
     manifest: true,
     sourcemap: false,
     target: 'es2022',
+    rolldownOptions: {
+      // the SPA (index.html) and the landing page's boot script (landing.html: scripts/prerender.mjs)
+      // (the SSR build of src/landing/prerender.tsx names its own input)
+      input: isSsrBuild ? undefined : { index: 'index.html', boot: 'src/landing/boot.ts' },
+    },
   },
   server: {
     port: Number(process.env.PORT ?? 5173),
     proxy: { '/api': `http://127.0.0.1:${apiPort}` },
   },
   worker: { format: 'es' },
-});
+}));

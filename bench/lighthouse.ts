@@ -148,6 +148,12 @@ export async function runOnce(url: string, session?: Session): Promise<Lhr> {
       page,
     );
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    // LH_TRACE_DIR=dir keeps each run's trace (for tools/profiling: open it in DevTools' Performance panel)
+    if (process.env.LH_TRACE_DIR) {
+      fs.mkdirSync(process.env.LH_TRACE_DIR, { recursive: true });
+      const name = `${new URL(url).pathname.replace(/\W+/g, '_') || 'root'}-${Date.now()}.json`;
+      fs.writeFileSync(path.join(process.env.LH_TRACE_DIR, name), JSON.stringify(result.artifacts.Trace));
+    }
     await browser.disconnect();
     return result.lhr;
   } finally {

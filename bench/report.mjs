@@ -27,9 +27,17 @@ export function budgetRows(sections) {
 
   const b = sections.bundle;
   if (b) {
+    if (b.landingPage)
+      add({
+        issue: 2,
+        what: 'Landing page first load (prerendered landing.html before any interaction), JS / CSS / HTML (gzip)',
+        measured: `${kib(b.landingPage.js.gzip)} / ${kib(b.landingPage.css.gzip)} / ${kib(b.landingPage.html.gzip)}`,
+        budget: `JS ≤ ${kib(b.budgets.landingJsGzipBytes)}, CSS ≤ ${kib(b.budgets.landingCssGzipBytes)}`,
+        met: b.landingPage.pass.js && b.landingPage.pass.css,
+      });
     add({
       issue: 2,
-      what: 'Landing page first load, JS (gzip)',
+      what: 'Landing app (loaded on the first interaction), JS (gzip)',
       measured: kib(b.landing.js.gzip),
       budget: `≤ ${kib(b.budgets.landingJsGzipBytes)}`,
       met: b.landing.pass.js,
@@ -37,7 +45,7 @@ export function budgetRows(sections) {
     });
     add({
       issue: 2,
-      what: 'Landing page first load, CSS (gzip)',
+      what: 'Landing app (loaded on the first interaction), CSS (gzip)',
       measured: kib(b.landing.css.gzip),
       budget: `≤ ${kib(b.budgets.landingCssGzipBytes)}`,
       met: b.landing.pass.css,

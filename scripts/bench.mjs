@@ -138,6 +138,23 @@ export function analyseBundle() {
     .map(([key]) => ({ name: manifest[key].name ?? key, ...weigh([...closure(key)].filter((k) => !entryKeys.has(k))) }))
     .sort((a, b) => a.name.localeCompare(b.name));
 
+  // what the prerendered landing page (landing.html, sent for `/`) loads before any interaction: its
+  // stylesheets and the boot script with its imports; the app follows on the first interaction
+  const landingHtmlPath = path.join(clientDir, 'landing.html');
+  const landingHtmlFiles = fs.existsSync(landingHtmlPath)
+    ? [...fs.readFileSync(landingHtmlPath, 'utf8').matchAll(/(?:href|src)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1])
+    : [];
+  const landingPage = {
+    css: total(landingHtmlFiles.filter((f) => f.endsWith('.css'))),
+    html: sizeOf('landing.html'),
+    js: total(landingHtmlFiles.filter((f) => f.endsWith('.js'))),
+    files: landingHtmlFiles,
+  };
+  landingPage.pass = {
+    css: landingPage.css.gzip <= BUDGETS.landingCssGzipBytes,
+    js: landingPage.js.gzip <= BUDGETS.landingJsGzipBytes,
+  };
+
   return {
     budgets: {
       dashboardJsGzipBytes: BUDGETS.dashboardJsGzipBytes,
@@ -151,9 +168,11 @@ export function analyseBundle() {
       what: 'first load of /dashboard signed in (after login): entry + dashboard layout + Agents page chunks and their static imports',
     },
     entry: weigh(entryKeys, true),
+    landingPage,
     landing: {
       css: landing.firstLoad.css,
       js: landing.firstLoad.js,
+      what: 'the app on the landing page, loaded on the first interaction: entry + landing route chunks and their static imports',
       pass: {
         css: landing.firstLoad.css.gzip <= BUDGETS.landingCssGzipBytes,
         js: landing.firstLoad.js.gzip <= BUDGETS.landingJsGzipBytes,
@@ -235,7 +254,11 @@ async function main() {
     );
   log();
   log(
-    `Landing first load: JS ${kib(bundle.landing.js.gzip)} gzip (budget ${kib(BUDGETS.landingJsGzipBytes)}) ${mark(bundle.landing.pass.js)}; ` +
+    `Landing page first load (landing.html, before any interaction): JS ${kib(bundle.landingPage.js.gzip)} gzip ${mark(bundle.landingPage.pass.js)}; ` +
+      `CSS ${kib(bundle.landingPage.css.gzip)} gzip ${mark(bundle.landingPage.pass.css)}; HTML ${kib(bundle.landingPage.html.gzip)} gzip`,
+  );
+  log(
+    `Landing app (loaded on the first interaction): JS ${kib(bundle.landing.js.gzip)} gzip (budget ${kib(BUDGETS.landingJsGzipBytes)}) ${mark(bundle.landing.pass.js)}; ` +
       `CSS ${kib(bundle.landing.css.gzip)} gzip (budget ${kib(BUDGETS.landingCssGzipBytes)}) ${mark(bundle.landing.pass.css)}`,
   );
   log(
@@ -253,7 +276,13 @@ async function main() {
   for (const file of SUITES) if ((await runSuite(file, QUICK)) !== 0) suiteFailed = true;
   log(`\nWrote ${path.relative(root, RESULTS_FILE)} and ${path.relative(root, writeReport())}`);
 
-  const failed = !bundle.landing.pass.js || !bundle.landing.pass.css || !bundle.dashboard.pass.js || !startup.pass;
+  const failed =
+    !bundle.landing.pass.js ||
+    !bundle.landing.pass.css ||
+    !bundle.landingPage.pass.js ||
+    !bundle.landingPage.pass.css ||
+    !bundle.dashboard.pass.js ||
+    !startup.pass;
   if (suiteFailed || (strict && failed)) process.exitCode = 1;
 }
 

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { build } from 'esbuild';
+import { prerenderLanding } from './prerender.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const log = (m) => process.stdout.write(`${m}\n`);
@@ -21,6 +22,8 @@ export async function buildAll({ quiet = false } = {}) {
       env: { ...process.env, NODE_ENV: 'production' },
     },
   );
+  // the landing page as static HTML (landing.html, sent for `/`)
+  await prerenderLanding();
   // precompress text assets so the server can send them gzipped without work per request
   const walk = (d) =>
     fs

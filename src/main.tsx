@@ -1,7 +1,9 @@
 import { createRouter, RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { api } from './api/client';
+import { elementAt, pathOf } from './landing/boot-dom';
 import type { RouterContext } from './routes/__root';
 import { ErrorPage } from './routes/-components/ErrorPage';
 import { NotFoundPage } from './routes/-components/NotFoundPage';
@@ -44,8 +46,28 @@ export function App() {
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('Missing #root element');
-createRoot(rootElement).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+
+/**
+ * Resolves once the app has rendered. On a prerendered page (landing.html, see src/landing/boot.ts) the
+ * route is loaded first and the app replaces the static markup in one synchronous commit, with the same
+ * DOM: no blank or spinner frame in between, and the focused element and the scroll position are kept.
+ */
+export const mounted: Promise<void> = (async () => {
+  const root = createRoot(rootElement);
+  const app = (
+    <StrictMode>
+      <App />
+    </StrictMode>
+  );
+  if (!rootElement.hasAttribute('data-prerendered')) {
+    root.render(app);
+    return;
+  }
+  await router.load();
+  const focused = document.activeElement && pathOf(document.activeElement, rootElement);
+  const { scrollX, scrollY } = window;
+  flushSync(() => root.render(app));
+  rootElement.removeAttribute('data-prerendered');
+  if (focused) elementAt(rootElement, focused)?.focus({ preventScroll: true });
+  if (window.scrollX !== scrollX || window.scrollY !== scrollY) window.scrollTo(scrollX, scrollY);
+})();

@@ -28,7 +28,7 @@ interface Asset {
 
 /**
  * Serves the built SPA from memory: hashed files under /assets/ are immutable, everything else
- * (index.html and the history fallback for every non-API path) is `no-cache`.
+ * (index.html and the history fallback for every non-API path, landing.html for `/`) is `no-cache`.
  */
 export function mountStatic(app: Hono, dir: string): void {
   const root = path.resolve(dir);
@@ -54,6 +54,9 @@ export function mountStatic(app: Hono, dir: string): void {
   walk(root);
   const index = assets.get('/index.html');
   if (!index) throw new Error(`No index.html in ${root}: run npm run build`);
+  // the landing page prerendered at build time (scripts/prerender.mjs): sent for `/` itself
+  const landing = assets.get('/landing.html') ?? index;
+  assets.delete('/landing.html');
 
   const send = (asset: Asset, acceptGzip: boolean, status = 200) => {
     const headers: Record<string, string> = {
@@ -71,6 +74,7 @@ export function mountStatic(app: Hono, dir: string): void {
   app.get('*', (c) => {
     const p = decodeURIComponent(c.req.path);
     const gz = /\bgzip\b/.test(c.req.header('accept-encoding') ?? '');
+    if (p === '/') return send(landing, gz);
     const asset = assets.get(p);
     if (asset) return send(asset, gz);
     // a missing hashed asset is a real 404, not the SPA (a stale tab would otherwise parse HTML as JS)

@@ -9,9 +9,9 @@
 import * as v from 'valibot';
 import type { StoredSession, TokenPair } from '../machines/session.machine';
 
-export const AUTH_STORE_KEY = 'auth-store';
-export const ACCOUNT_ID_KEY = 'accountId';
-export const COMPANY_ID_KEY = 'companyId';
+import { ACCOUNT_ID_KEY, AUTH_STORE_KEY, COMPANY_ID_KEY } from './keys';
+
+export { ACCOUNT_ID_KEY, AUTH_STORE_KEY, COMPANY_ID_KEY };
 export const SESSION_KEYS = [AUTH_STORE_KEY, ACCOUNT_ID_KEY, COMPANY_ID_KEY] as const;
 const STORE_VERSION = 0;
 

@@ -1,0 +1,82 @@
+/**
+ * The landing page's only script (dist/client/landing.html, sent for `/`). The page itself is HTML
+ * prerendered at build time (src/landing/prerender.tsx), so it paints before any script runs. The app
+ * (src/main.tsx: React, the router, the session) starts:
+ * - at once when the visitor holds a session (the app then goes to the dashboard) or the URL carries a
+ *   query (`/?login=1`);
+ * - otherwise on the first sign of intent: a pointer over or down on the page, a touch, a key or a focus.
+ * A click on one of the page's buttons that lands before the app is up is held, then replayed on the
+ * same button of the app's DOM (the app renders the same markup); focus and scroll are kept. Links work
+ * without the app. Once the page has loaded, the app's files are fetched at idle (prefetch, not run), so
+ * the first interaction usually finds them in the cache.
+ */
+import { AUTH_STORE_KEY } from '../session/keys';
+import { elementAt, pathOf } from './boot-dom';
+
+const INTENT_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'keydown', 'focusin'] as const;
+
+const root = document.getElementById('root');
+
+function holdsSession(): boolean {
+  try {
+    const stored = JSON.parse(localStorage.getItem(AUTH_STORE_KEY) ?? 'null') as {
+      state?: { access_token?: unknown };
+      access_token?: unknown;
+    } | null;
+    return Boolean(stored?.state?.access_token || stored?.access_token);
+  } catch {
+    return false;
+  }
+}
+
+let started: Promise<void> | undefined;
+let up = false;
+
+function start(): Promise<void> {
+  if (started) return started;
+  for (const type of INTENT_EVENTS) document.removeEventListener(type, start, true);
+  started = import('../main')
+    .then((app) => app.mounted)
+    .then(() => {
+      up = true;
+      document.removeEventListener('click', holdClick, true);
+    });
+  return started;
+}
+
+/** A click on a button before the app is up: held, then replayed on the app's button. */
+function holdClick(event: MouseEvent) {
+  if (up || !root || !(event.target instanceof Element)) return;
+  const button = event.target.closest('button');
+  if (!button || !root.contains(button)) return;
+  const path = pathOf(button, root);
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  void start().then(() => {
+    if (path) elementAt(root, path)?.click();
+  });
+}
+
+function prefetchApp() {
+  const files = document.querySelector('meta[name="parley-app"]')?.getAttribute('content')?.split(' ') ?? [];
+  for (const href of files) {
+    if (!href) continue;
+    const link = document.createElement('link');
+    link.rel = 'prefetch';
+    link.href = href;
+    link.as = href.endsWith('.css') ? 'style' : 'script';
+    link.crossOrigin = '';
+    document.head.append(link);
+  }
+}
+
+if (root) {
+  if (location.search || holdsSession()) void start();
+  else {
+    for (const type of INTENT_EVENTS) document.addEventListener(type, start, { capture: true, passive: true });
+    document.addEventListener('click', holdClick, true);
+    const idle = (cb: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(cb) : setTimeout(cb, 200));
+    if (document.readyState === 'complete') idle(prefetchApp);
+    else addEventListener('load', () => idle(prefetchApp), { once: true });
+  }
+}

@@ -1,0 +1,88 @@
+// The landing page is prerendered HTML (dist/client/landing.html, sent for `/`); the app starts on the
+// first interaction (src/landing/boot.ts). These tests hold the app's main chunk back to prove a click
+// made before the app is up is replayed once, and that focus survives the app replacing the markup.
+import type { Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser, type TestBrowser } from './browser.js';
+
+let b: TestBrowser;
+
+beforeAll(async () => {
+  b = await openBrowser();
+});
+
+afterAll(async () => {
+  await b?.close();
+});
+
+const MAIN_CHUNK = /\/assets\/main-[\w-]+\.js$/;
+const appIsUp = (page: Page) => page.evaluate(() => !document.getElementById('root')?.hasAttribute('data-prerendered'));
+
+/** Holds every request for the app's main chunk until `release()` (prefetches included). */
+async function holdMainChunk(page: Page) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const held: string[] = [];
+  await page.route(MAIN_CHUNK, async (route: Route) => {
+    held.push(route.request().url());
+    await gate;
+    await route.continue();
+  });
+  return { release, held };
+}
+
+describe('the prerendered landing page', () => {
+  it('is in the HTML sent for / with the boot script instead of the app entry, and the other paths get the SPA shell', async () => {
+    const landing = await (await fetch(b.url('/'))).text();
+    expect(landing).toContain('<div id="root" data-prerendered>');
+    expect(landing).toMatch(/<h1[^>]*>Turn voice data into <span[^>]*>actionable insights<\/span><\/h1>/);
+    expect(landing).toMatch(/<script type="module" crossorigin src="\/assets\/boot-[\w-]+\.js"><\/script>/);
+    expect(landing).not.toMatch(/<script[^>]+src="\/assets\/(index|main)-/);
+    expect(landing).not.toContain('rel="modulepreload" crossorigin href="/assets/main-');
+
+    const shell = await (await fetch(b.url('/privacy'))).text();
+    expect(shell).toContain('<div id="root"></div>');
+    expect(shell).toMatch(/<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js"><\/script>/);
+  });
+
+  it('shows the page without the app, and a click made before the app is up opens the dialog once the app is', async () => {
+    const page = await b.newPage();
+    const gate = await holdMainChunk(page);
+    await page.goto(b.url('/'));
+    await page.getByRole('heading', { level: 1, name: /actionable insights/i }).waitFor();
+    expect(await appIsUp(page)).toBe(false);
+
+    await page.getByRole('banner').getByRole('button', { name: 'Login / Sign up' }).click();
+    await expect.poll(() => gate.held.length).toBeGreaterThan(0);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await appIsUp(page)).toBe(false);
+
+    gate.release();
+    await page.getByRole('dialog').waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(1);
+    expect(await appIsUp(page)).toBe(true);
+    expect(b.pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the keyboard focus when the app takes over, and Enter then works on the focused button', async () => {
+    const page = await b.newPage();
+    const gate = await holdMainChunk(page);
+    await page.goto(b.url('/'));
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    // Tab past the brand link and the three section links to the Contact button
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Tab');
+    const focusedName = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+    expect(await focusedName()).toBe('Contact');
+
+    gate.release();
+    await expect.poll(() => appIsUp(page)).toBe(true);
+    expect(await focusedName()).toBe('Contact');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').getByRole('heading', { name: 'Get in Touch' }).waitFor();
+    expect(b.pageErrors).toEqual([]);
+    await page.close();
+  });
+});
