@@ -68,6 +68,7 @@ function figuresOf(lhr: Lhr) {
     transferBytes: round(lhr.audits['total-byte-weight']?.numericValue ?? 0),
     // the LCP's phases (TTFB, load delay, load time, render delay) and the scripts that cost most CPU
     lcpPhases: lcpPhases(lhr),
+    lcpElement: lcpElement(lhr),
     topScripts: topScripts(lhr),
     benchmarkIndex: round(lhr.environment.benchmarkIndex),
     runWarnings: lhr.runWarnings,
@@ -84,6 +85,7 @@ function figuresOf(lhr: Lhr) {
     bootupMs: number;
     transferBytes: number;
     lcpPhases: Record<string, number>;
+    lcpElement: string;
     topScripts: { url: string; totalMs: number; scriptingMs: number }[];
     benchmarkIndex: number;
     runWarnings: string[];
@@ -102,6 +104,12 @@ function lcpPhases(lhr: Lhr): Record<string, number> {
     itemsOf(lhr, 'largest-contentful-paint-element')[1] as { items?: { phase: string; timing: number }[] } | undefined
   )?.items;
   return Object.fromEntries((phases ?? []).map((p) => [p.phase, round(p.timing)]));
+}
+
+/** The LCP element as Lighthouse saw it (its HTML snippet). */
+function lcpElement(lhr: Lhr): string {
+  const table = itemsOf(lhr, 'largest-contentful-paint-element')[0] as { items?: { node?: { snippet?: string } }[] } | undefined;
+  return table?.items?.[0]?.node?.snippet ?? '';
 }
 
 function topScripts(lhr: Lhr) {

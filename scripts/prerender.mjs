@@ -1,7 +1,8 @@
-// Writes dist/client/landing.html, the page the server sends for `/`: the landing page rendered at build
-// time (src/landing/prerender.tsx through a Vite SSR build), styled by the same stylesheets as the app,
-// with one small script (src/landing/boot.ts) instead of the app's entry. The app's files are named in
-// <meta name="parley-app"> for boot.ts to prefetch at idle; the app starts on the first interaction.
+// Writes the per-page HTML files the server sends instead of index.html:
+// - dist/client/landing.html for `/`: the landing page rendered at build time (src/landing/prerender.tsx
+//   through a Vite SSR build), styled by the same stylesheets as the app, with one small script
+//   (src/landing/boot.ts) instead of the app's entry; the app starts on the first interaction.
+// - dist/client/dashboard.html for `/dashboard`: index.html preloading that page's chunks.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,11 +14,40 @@ const ssrDir = path.join(root, 'dist/prerender');
 
 const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
-/** landing.html from the built index.html, the prerendered markup and the boot script's file. */
-export function landingHtml(indexHtml, { html, htmlClass, bootFile, bootImports }) {
+/** The JS and CSS files a route's split chunks need beyond what `exclude` (the entry's files) holds. */
+export function routeFiles(manifest, routeFile, exclude = new Set()) {
+  const seen = new Set();
+  const visit = (key) => {
+    if (seen.has(key) || !manifest[key]) return;
+    seen.add(key);
+    for (const k of manifest[key].imports ?? []) visit(k);
+  };
+  for (const key of Object.keys(manifest)) if (key.startsWith(`${routeFile}?tsr-split=`)) visit(key);
+  const js = [];
+  const css = [];
+  for (const key of seen) {
+    const chunk = manifest[key];
+    if (!exclude.has(chunk.file)) js.push(chunk.file);
+    for (const c of chunk.css ?? []) if (!exclude.has(c) && !css.includes(c)) css.push(c);
+  }
+  return { js, css };
+}
+
+/** Files index.html loads itself (its entry script, module preloads and stylesheets). */
+const filesOfHtml = (html) => new Set([...html.matchAll(/(?:href|src)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]));
+
+const stylesheets = (css) => css.map((f) => `<link rel="stylesheet" crossorigin href="/${f}">`);
+const modulePreloads = (js) => js.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
+const intoHead = (html, tags) => html.replace(/\n\s*<\/head>/, `\n    ${tags.join('\n    ')}\n  </head>`);
+
+/**
+ * landing.html from the built index.html: the prerendered markup in #root, the stylesheets of the entry
+ * and of the landing route, and the boot script instead of the app's entry (whose files, with the
+ * landing route's, are listed in <meta name="parley-app"> for boot.ts to prefetch at idle).
+ */
+export function landingHtml(indexHtml, { html, htmlClass, bootFile, bootImports, route }) {
   const appFiles = [];
   let out = indexHtml
-    // the app's entry and its preloads: fetched later (prefetch at idle), not on the landing's first load
     .replace(/\s*<script type="module" crossorigin src="\/(assets\/[^"]+\.js)"><\/script>/, (_, file) => {
       appFiles.push(`/${file}`);
       return '';
@@ -25,21 +55,28 @@ export function landingHtml(indexHtml, { html, htmlClass, bootFile, bootImports 
     .replace(/\s*<link rel="modulepreload" crossorigin href="\/(assets\/[^"]+\.js)">/g, (_, file) => {
       appFiles.push(`/${file}`);
       return '';
-    })
-    // the landing route's styles, preloaded for the app, are the static page's own stylesheets
-    .replace(/<link rel="preload" as="style" crossorigin href="([^"]+)">/g, '<link rel="stylesheet" crossorigin href="$1">');
-  const scripts = [
-    ...bootImports.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
+    });
+  appFiles.push(...route.js.map((f) => `/${f}`));
+  out = intoHead(out, [
+    ...stylesheets(route.css),
+    ...modulePreloads(bootImports),
     `<meta name="parley-app" content="${attr(appFiles.join(' '))}">`,
     `<script type="module" crossorigin src="/${bootFile}"></script>`,
-  ];
-  out = out
+  ])
     .replace('<html lang="en">', `<html lang="en" class="${attr(htmlClass)}">`)
-    .replace('</head>', `    ${scripts.join('\n    ')}\n  </head>`)
     .replace('<div id="root"></div>', `<div id="root" data-prerendered>${html}</div>`);
   if (!out.includes('data-prerendered') || !out.includes(bootFile) || appFiles.length === 0)
     throw new Error('landing.html: index.html did not have the expected shape');
   return out;
+}
+
+/**
+ * dashboard.html, sent for /dashboard (where a login lands): index.html that also preloads the dashboard
+ * layout's and the Agents page's chunks and links their stylesheets, so the browser fetches them with the
+ * entry instead of one round trip after another once the router has matched the URL.
+ */
+export function dashboardHtml(indexHtml, files) {
+  return intoHead(indexHtml, [...modulePreloads(files.js), ...stylesheets(files.css)]);
 }
 
 export async function prerenderLanding() {
@@ -64,9 +101,17 @@ export async function prerenderLanding() {
   if (!boot) throw new Error('No src/landing/boot.ts in the client manifest');
   const bootImports = (boot.imports ?? []).map((k) => manifest[k].file);
   const indexHtml = fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8');
+  const entryFiles = filesOfHtml(indexHtml);
+  const route = routeFiles(manifest, 'src/routes/index.tsx', entryFiles);
   fs.writeFileSync(
     path.join(clientDir, 'landing.html'),
-    landingHtml(indexHtml, { ...rendered, bootFile: boot.file, bootImports }),
+    landingHtml(indexHtml, { ...rendered, bootFile: boot.file, bootImports, route }),
+  );
+  const layout = routeFiles(manifest, 'src/routes/dashboard/route.tsx', entryFiles);
+  const agents = routeFiles(manifest, 'src/routes/dashboard/index.tsx', new Set([...entryFiles, ...layout.js, ...layout.css]));
+  fs.writeFileSync(
+    path.join(clientDir, 'dashboard.html'),
+    dashboardHtml(indexHtml, { js: [...layout.js, ...agents.js], css: [...layout.css, ...agents.css] }),
   );
   fs.rmSync(ssrDir, { recursive: true, force: true });
 }

@@ -1,5 +1,5 @@
 import { createRouter, RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { api } from './api/client';
@@ -48,9 +48,10 @@ const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('Missing #root element');
 
 /**
- * Resolves once the app has rendered. On a prerendered page (landing.html, see src/landing/boot.ts) the
- * route is loaded first and the app replaces the static markup in one synchronous commit, with the same
- * DOM: no blank or spinner frame in between, and the focused element and the scroll position are kept.
+ * Resolves once the app has rendered (on a page without prerendered markup: once its render has started).
+ * On a prerendered page (landing.html, see src/landing/boot.ts) the app replaces the static markup in one
+ * synchronous commit, with the same DOM: no blank or spinner frame in between, and the focused element and
+ * the scroll position are kept.
  */
 export const mounted: Promise<void> = (async () => {
   const root = createRoot(rootElement);
@@ -59,11 +60,14 @@ export const mounted: Promise<void> = (async () => {
       <App />
     </StrictMode>
   );
+  // The route (its code, and the data its loader waits for) loads before the first render, so the first
+  // paint is the page itself. The render of a fresh page is a transition: React renders it in slices of a
+  // few milliseconds, leaving the main thread free between them (no long task while the page builds).
+  await router.load();
   if (!rootElement.hasAttribute('data-prerendered')) {
-    root.render(app);
+    startTransition(() => root.render(app));
     return;
   }
-  await router.load();
   const focused = document.activeElement && pathOf(document.activeElement, rootElement);
   const { scrollX, scrollY } = window;
   flushSync(() => root.render(app));

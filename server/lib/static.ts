@@ -28,7 +28,7 @@ interface Asset {
 
 /**
  * Serves the built SPA from memory: hashed files under /assets/ are immutable, everything else
- * (index.html and the history fallback for every non-API path, landing.html for `/`) is `no-cache`.
+ * (index.html and the history fallback for every non-API path, landing.html and dashboard.html) is `no-cache`.
  */
 export function mountStatic(app: Hono, dir: string): void {
   const root = path.resolve(dir);
@@ -54,9 +54,17 @@ export function mountStatic(app: Hono, dir: string): void {
   walk(root);
   const index = assets.get('/index.html');
   if (!index) throw new Error(`No index.html in ${root}: run npm run build`);
-  // the landing page prerendered at build time (scripts/prerender.mjs): sent for `/` itself
-  const landing = assets.get('/landing.html') ?? index;
-  assets.delete('/landing.html');
+  // pages of their own (scripts/prerender.mjs): the landing page prerendered at build time for `/`, and
+  // index.html preloading the Agents page's chunks for `/dashboard`
+  const pages = new Map<string, Asset>();
+  for (const [file, paths] of [
+    ['/landing.html', ['/']],
+    ['/dashboard.html', ['/dashboard', '/dashboard/']],
+  ] as const) {
+    const page = assets.get(file);
+    assets.delete(file);
+    if (page) for (const p of paths) pages.set(p, page);
+  }
 
   const send = (asset: Asset, acceptGzip: boolean, status = 200) => {
     const headers: Record<string, string> = {
@@ -74,7 +82,8 @@ export function mountStatic(app: Hono, dir: string): void {
   app.get('*', (c) => {
     const p = decodeURIComponent(c.req.path);
     const gz = /\bgzip\b/.test(c.req.header('accept-encoding') ?? '');
-    if (p === '/') return send(landing, gz);
+    const page = pages.get(p);
+    if (page) return send(page, gz);
     const asset = assets.get(p);
     if (asset) return send(asset, gz);
     // a missing hashed asset is a real 404, not the SPA (a stale tab would otherwise parse HTML as JS)

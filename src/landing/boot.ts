@@ -7,11 +7,14 @@
  * - otherwise on the first sign of intent: a pointer over or down on the page, a touch, a key or a focus.
  * A click on one of the page's buttons that lands before the app is up is held, then replayed on the
  * same button of the app's DOM (the app renders the same markup); focus and scroll are kept. Links work
- * without the app. Once the page has loaded, the app's files are fetched at idle (prefetch, not run), so
- * the first interaction usually finds them in the cache.
+ * without the app. Two seconds after the page has loaded, the app's files are fetched at idle (prefetch, not
+ * run), so the first interaction usually finds them in the cache.
  */
 import { AUTH_STORE_KEY } from '../session/keys';
 import { elementAt, pathOf } from './boot-dom';
+
+/** How long after the page's load event the app's files are prefetched. */
+const PREFETCH_DELAY_MS = 2000;
 
 const INTENT_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'keydown', 'focusin'] as const;
 
@@ -75,8 +78,11 @@ if (root) {
   else {
     for (const type of INTENT_EVENTS) document.addEventListener(type, start, { capture: true, passive: true });
     document.addEventListener('click', holdClick, true);
-    const idle = (cb: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(cb) : setTimeout(cb, 200));
-    if (document.readyState === 'complete') idle(prefetchApp);
-    else addEventListener('load', () => idle(prefetchApp), { once: true });
+    // the app's files are fetched a while after the page has loaded, so they never compete with the page
+    // itself for the network, at idle, and not run
+    const later = () =>
+      setTimeout(() => ('requestIdleCallback' in window ? requestIdleCallback(prefetchApp) : prefetchApp()), PREFETCH_DELAY_MS);
+    if (document.readyState === 'complete') later();
+    else addEventListener('load', later, { once: true });
   }
 }

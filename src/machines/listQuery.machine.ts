@@ -23,9 +23,11 @@ export type ListQueryEvent = { type: 'query.change'; query: ListQuery } | { type
 
 export interface ListQueryInput {
   query: ListQuery;
+  /** a page of `query` already fetched (by the route's loader, alongside the screen's code): shown at once */
+  page?: ListPage;
 }
 
-const sameQuery = (a: ListQuery, b: ListQuery) => {
+export const sameQuery = (a: ListQuery, b: ListQuery) => {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const k of keys) if (a[k] !== b[k]) return false;
   return true;
@@ -59,13 +61,14 @@ export const listQueryMachine = setup({
     rememberQuery: assign({ query: (_, params: { query: ListQuery }) => params.query }),
   },
   guards: {
+    hasPage: ({ context }) => context.page !== undefined,
     isNewQuery: ({ context }, params: { query: ListQuery }) => !sameQuery(context.query, params.query),
   },
 }).createMachine({
   id: 'listQuery',
   description: 'One page of a server-side list, reloaded when its query changes or the list is invalidated.',
-  context: ({ input }) => ({ query: input.query, page: undefined, error: undefined }),
-  initial: 'loading',
+  context: ({ input }) => ({ query: input.query, page: input.page, error: undefined }),
+  initial: 'start',
   on: {
     'query.change': {
       guard: { type: 'isNewQuery', params: ({ event }) => ({ query: event.query }) },
@@ -79,6 +82,10 @@ export const listQueryMachine = setup({
     },
   },
   states: {
+    start: {
+      description: 'A page handed over with the input (the route loader fetched it) is shown without asking again.',
+      always: [{ guard: 'hasPage', target: 'ready' }, { target: 'loading' }],
+    },
     loading: {
       tags: ['loading'],
       description: 'Asks for the page of `query`; the last page stays in context (and on screen) meanwhile.',

@@ -1,5 +1,5 @@
 // The landing page is prerendered HTML (dist/client/landing.html, sent for `/`); the app starts on the
-// first interaction (src/landing/boot.ts). These tests hold the app's main chunk back to prove a click
+// first interaction (src/landing/boot.ts). These tests hold the app's chunks back to prove a click
 // made before the app is up is replayed once, and that focus survives the app replacing the markup.
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,17 +15,18 @@ afterAll(async () => {
   await b?.close();
 });
 
-const MAIN_CHUNK = /\/assets\/main-[\w-]+\.js$/;
+/** The app's code (vite.config.ts groups it in `vendor` and `app` chunks); the boot script has its own. */
+const APP_CHUNKS = /\/assets\/(app|vendor)-[\w-]+\.js$/;
 const appIsUp = (page: Page) => page.evaluate(() => !document.getElementById('root')?.hasAttribute('data-prerendered'));
 
-/** Holds every request for the app's main chunk until `release()` (prefetches included). */
-async function holdMainChunk(page: Page) {
+/** Holds every request for the app's chunks until `release()` (prefetches included). */
+async function holdAppChunks(page: Page) {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
   const held: string[] = [];
-  await page.route(MAIN_CHUNK, async (route: Route) => {
+  await page.route(APP_CHUNKS, async (route: Route) => {
     held.push(route.request().url());
     await gate;
     await route.continue();
@@ -34,22 +35,31 @@ async function holdMainChunk(page: Page) {
 }
 
 describe('the prerendered landing page', () => {
-  it('is in the HTML sent for / with the boot script instead of the app entry, and the other paths get the SPA shell', async () => {
+  it('is in the HTML sent for / with the boot script instead of the app entry; /dashboard preloads its page; other paths get the SPA shell', async () => {
     const landing = await (await fetch(b.url('/'))).text();
     expect(landing).toContain('<div id="root" data-prerendered>');
     expect(landing).toMatch(/<h1[^>]*>Turn voice data into <span[^>]*>actionable insights<\/span><\/h1>/);
     expect(landing).toMatch(/<script type="module" crossorigin src="\/assets\/boot-[\w-]+\.js"><\/script>/);
-    expect(landing).not.toMatch(/<script[^>]+src="\/assets\/(index|main)-/);
-    expect(landing).not.toContain('rel="modulepreload" crossorigin href="/assets/main-');
+    expect(landing).not.toMatch(/<script[^>]+src="\/assets\/(index|app|vendor)-/);
+    expect(landing).not.toMatch(/rel="modulepreload" crossorigin href="\/assets\/(app|vendor)-/);
 
     const shell = await (await fetch(b.url('/privacy'))).text();
     expect(shell).toContain('<div id="root"></div>');
     expect(shell).toMatch(/<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js"><\/script>/);
+    expect(shell).not.toContain('href="/assets/dashboard-');
+
+    // /dashboard (where a login lands) also preloads the Agents page's chunk and links its stylesheet
+    for (const path of ['/dashboard', '/dashboard/']) {
+      const dashboard = await (await fetch(b.url(path))).text();
+      expect(dashboard).toContain('<div id="root"></div>');
+      expect(dashboard).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/dashboard-[\w-]+\.js">/);
+      expect(dashboard).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/dashboard-[\w-]+\.css">/);
+    }
   });
 
   it('shows the page without the app, and a click made before the app is up opens the dialog once the app is', async () => {
     const page = await b.newPage();
-    const gate = await holdMainChunk(page);
+    const gate = await holdAppChunks(page);
     await page.goto(b.url('/'));
     await page.getByRole('heading', { level: 1, name: /actionable insights/i }).waitFor();
     expect(await appIsUp(page)).toBe(false);
@@ -69,7 +79,7 @@ describe('the prerendered landing page', () => {
 
   it('keeps the keyboard focus when the app takes over, and Enter then works on the focused button', async () => {
     const page = await b.newPage();
-    const gate = await holdMainChunk(page);
+    const gate = await holdAppChunks(page);
     await page.goto(b.url('/'));
     await page.getByRole('heading', { level: 1 }).waitFor();
     // Tab past the brand link and the three section links to the Contact button

@@ -9,7 +9,7 @@ const second: ListQuery = { search: 'nurse', sort: 'agent_name:asc', page: 0, si
 const pageOf = (n: number): ListPage => ({ rows: Array.from({ length: n }, (_, i) => ({ id: `a${i}` })), total: 25 });
 
 describeModel('listQuery', listQueryMachine, {
-  input: { query: first },
+  inputs: [{ query: first }, { query: first, page: pageOf(4) }],
   events: {
     'query.change': [
       { type: 'query.change', query: first },
@@ -56,6 +56,22 @@ describe('listQuery behaviour', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(actor.getSnapshot().context.page?.rows).toHaveLength(3);
     expect(actor.getSnapshot().context.query).toEqual(third);
+  });
+
+  it('starts ready with a page handed over in the input, without loading it again', () => {
+    const calls: ListQuery[] = [];
+    const logic = fromPromise<ListPage, ListQuery>(({ input }) => {
+      calls.push(input);
+      return new Promise<ListPage>(() => {});
+    });
+    const actor = createActor(listQueryMachine.provide({ actors: { loadPage: logic } }), {
+      input: { query: first, page: pageOf(4) },
+    }).start();
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    expect(actor.getSnapshot().context.page?.rows).toHaveLength(4);
+    expect(calls).toEqual([]);
+    actor.send({ type: 'query.change', query: second });
+    expect(calls).toEqual([second]);
   });
 
   it('ignores a change to the same query, reloads on list.reload, and retries after a failure', async () => {

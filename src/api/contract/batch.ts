@@ -21,6 +21,7 @@
  */
 import * as v from 'valibot';
 import { toCsv, unescapeCsvCell } from './csv';
+import { groupThousands } from './number';
 import { objectRequiring } from './required';
 
 export const BATCH_STATUSES = ['draft', 'scheduled', 'sending', 'completed', 'canceled'] as const;
@@ -75,7 +76,7 @@ export const BATCH_MESSAGES = {
   noRecipients: 'Please upload recipients first',
   notEditable: (status: string) => `A ${status.toLowerCase()} batch call can no longer be changed`,
   overSpendLimit: 'This batch would exceed your monthly spend limit',
-  uploaded: (valid: number) => `${valid.toLocaleString('en-US')} recipients saved.`,
+  uploaded: (valid: number) => `${groupThousands(valid)} recipients saved.`,
   created: 'Batch call saved.',
   sent: 'Batch call is sending.',
   scheduled: 'Batch call scheduled.',

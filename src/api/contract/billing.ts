@@ -15,6 +15,7 @@
  */
 import * as v from 'valibot';
 import { MONTH_INVALID, MonthSchema } from './month';
+import { groupThousands } from './number';
 import { objectRequiring } from './required';
 
 export { MonthSchema };
@@ -33,7 +34,7 @@ export const MONTHLY_SPEND_LIMIT_MAX = 1_000_000;
 export const BILLING_MESSAGES = {
   concurrencyLimit: `Concurrency limit must be a whole number from ${CONCURRENCY_LIMIT_MIN} to ${CONCURRENCY_LIMIT_MAX}`,
   monthlySpendLimit: 'Monthly spend limit must be 0 or more',
-  monthlySpendLimitMax: `Monthly spend limit must be at most $${MONTHLY_SPEND_LIMIT_MAX.toLocaleString('en-US')}`,
+  monthlySpendLimitMax: `Monthly spend limit must be at most $${groupThousands(MONTHLY_SPEND_LIMIT_MAX)}`,
   monthlySpendLimitFormat: 'Monthly spend limit must be an amount in dollars, like 250 or 99.50',
   limitsSaved: 'Limits updated.',
   contactSaved: 'Billing information updated.',

@@ -36,6 +36,18 @@ const _everySortField: Exclude<AgentSortField, (typeof SORT_FIELDS)[number]> ext
 export const Route = createFileRoute('/dashboard/')({
   validateSearch: tableSearchSchema({ sortFields: SORT_FIELDS }),
   search: { middlewares: [stripSearchParams(TABLE_QUERY_DEFAULTS)] },
+  loaderDeps: ({ search }) => search,
+  // Entering the page, its first rows are asked for while its code loads, and the page paints once, with
+  // them (the table's own machine takes over from there: search, sort, pages, reloads). A failure here
+  // is left to the table, which asks again and shows the error with Retry.
+  loader: async ({ cause, deps }) => {
+    if (cause !== 'enter') return undefined;
+    try {
+      return { query: deps, page: await loadAgents(deps) };
+    } catch {
+      return undefined;
+    }
+  },
   component: AgentsPage,
 });
 
@@ -59,7 +71,7 @@ function CreateAgentButton() {
 function AgentsPage() {
   const query = Route.useSearch();
   const navigate = Route.useNavigate();
-  const data = useListQuery({ query, load: loadAgents, resource: AGENT_CACHE_PREFIX });
+  const data = useListQuery({ query, load: loadAgents, resource: AGENT_CACHE_PREFIX, initial: Route.useLoaderData() });
   const updater = useActorRef(agentUpdateMachine);
   const deleter = useActorRef(agentDeleteMachine);
   const importer = useActorRef(agentImportMachine);

@@ -1,5 +1,6 @@
 import { createFileRoute, Link, Outlet, redirect, useLocation } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
+import { account } from '../../api/account';
 import { sidebarMachine } from '../../machines/sidebar.machine';
 import { isSignedIn, waitForHydration } from '../../session';
 import { Button } from '../../ui/button/button';
@@ -27,6 +28,9 @@ export const Route = createFileRoute('/dashboard')({
     }
     throw redirect({ to: '/' });
   },
+  // Entering the dashboard, the account (the header's user menu) is asked for alongside the page's own
+  // data, so the first paint already shows the user's name; a failure leaves the menu to ask again.
+  loader: ({ cause }) => (cause === 'enter' ? account.me().catch(() => undefined) : undefined),
   component: DashboardLayout,
 });
 
@@ -119,7 +123,7 @@ function DashboardLayout() {
           <span className={s.divider} aria-hidden="true" />
           <span className={s.crumb}>{section}</span>
           <span className={spacer} />
-          <UserMenu onLogout={() => void onLogout?.()} />
+          <UserMenu onLogout={() => void onLogout?.()} initial={Route.useLoaderData()} />
         </header>
         <main className={s.content}>
           <Outlet />

@@ -2,7 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
 import { type QueryCache, queryCache } from '../../api/cache';
-import { type ListPage, type ListQuery, listQueryMachine } from '../../machines/listQuery.machine';
+import { type ListPage, type ListQuery, listQueryMachine, sameQuery } from '../../machines/listQuery.machine';
 
 /** What a DataTable shows: the rows of the current page and how the load is going. */
 export interface TableData<Row> {
@@ -31,6 +31,11 @@ export interface UseListQueryOptions<Q extends ListQuery, Row> {
    * to the first page (a new query, which loads) and reload only when already there.
    */
   onInvalidate?: (reload: () => void) => void;
+  /**
+   * A page the route's loader fetched while the screen's code loaded (`Route.useLoaderData()`): the first
+   * render shows it, with no skeleton and no second request, when it answers the query on screen.
+   */
+  initial?: { query: Q; page: ListPage<Row> } | undefined;
   cache?: QueryCache;
 }
 
@@ -44,6 +49,7 @@ export function useListQuery<Q extends ListQuery, Row>({
   load,
   resource,
   onInvalidate,
+  initial,
   cache = queryCache,
 }: UseListQueryOptions<Q, Row>): TableData<Row> {
   const loadRef = useRef(load);
@@ -57,7 +63,9 @@ export function useListQuery<Q extends ListQuery, Row>({
       }),
     [],
   );
-  const actor = useActorRef(logic, { input: { query } });
+  const actor = useActorRef(logic, {
+    input: { query, page: initial && sameQuery(initial.query, query) ? initial.page : undefined },
+  });
 
   useEffect(() => {
     actor.send({ type: 'query.change', query });

@@ -1,12 +1,16 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { account } from '../../../api/account';
+import type { MeResponse } from '../../../api/contract/account';
 import { LogOutIcon } from '../../../ui/icons';
 import { Menu, MenuItem, MenuSeparator } from '../../../ui/menu/menu';
 import * as s from './user-menu.css';
 
-/** GET /account/me once per dashboard visit (a failure leaves the menu generic; the client toasts). */
-const loadMe = fromPromise(() => account.me());
+/**
+ * GET /account/me once per dashboard visit (a failure leaves the menu generic; the client toasts), unless
+ * the dashboard's loader already has the answer.
+ */
+const loadMe = fromPromise<MeResponse, MeResponse | undefined>(async ({ input }) => input ?? account.me());
 
 const initialsOf = (name: string) =>
   name
@@ -18,11 +22,13 @@ const initialsOf = (name: string) =>
 
 export interface UserMenuProps {
   onLogout: () => void;
+  /** GET /account/me as the dashboard's loader fetched it */
+  initial?: MeResponse | undefined;
 }
 
 /** The dashboard header's account menu: photo (or initials) and name; details and Log out inside. */
-export function UserMenu({ onLogout }: UserMenuProps) {
-  const me = useActorRef(loadMe);
+export function UserMenu({ onLogout, initial }: UserMenuProps) {
+  const me = useActorRef(loadMe, { input: initial });
   const details = useSelector(me, (snap) => (snap.status === 'done' ? snap.output.account : undefined));
   const name = details?.name ?? 'Account';
   return (

@@ -1,12 +1,21 @@
 import { format } from 'date-fns';
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
-const count = new Intl.NumberFormat('en-US');
+// Made on first use: creating a formatter loads the browser's locale data, which pages that never format
+// a number should not wait for.
+function onFirstUse(options?: Intl.NumberFormatOptions): () => Intl.NumberFormat {
+  let made: Intl.NumberFormat | undefined;
+  return () => {
+    if (!made) made = new Intl.NumberFormat('en-US', options);
+    return made;
+  };
+}
+const usd = onFirstUse({ style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
+const count = onFirstUse();
 
 /** Spec section 9: cost in dollars with 2 decimals. */
-export const formatUsd = (n: number) => usd.format(n);
-export const formatCount = (n: number) => count.format(n);
-export const formatMinutes = (n: number) => `${count.format(n)} min`;
+export const formatUsd = (n: number) => usd().format(n);
+export const formatCount = (n: number) => count().format(n);
+export const formatMinutes = (n: number) => `${formatCount(n)} min`;
 /** Spec section 9: time as yyyy-MM-dd HH:mm (in the user's time zone). */
 export const formatDateTime = (iso: string) => format(new Date(iso), 'yyyy-MM-dd HH:mm');
 
