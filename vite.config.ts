@@ -10,13 +10,18 @@ const pkg = (names: string[]) => new RegExp(`[\\\\/]node_modules[\\\\/](${names.
 /**
  * Fewer, larger chunks for what every page needs. Left to itself the bundler cut the dashboard's first load
  * into about 30 files, many under 1 KB; over HTTP/1.1 (six connections) each costs a round trip, which
- * on a mobile network (150 ms) delayed the first paint by about a second. Three groups instead:
+ * on a mobile network (150 ms) delayed the first paint by about a second. Groups instead:
  * - `vendor`: the libraries every page runs (React, the router, XState, valibot, ofetch);
- * - `ui-vendor`: the component libraries of the signed-in screens (Ariakit, Floating UI, TanStack Table),
- *   left out of the landing page's app;
- * - `app`: our modules that two or more chunks share (UI components, API calls, machines, contracts).
- * Route pages and what only one of them uses stay in chunks of their own, loaded with the route.
+ * - `table`: TanStack Table, for the signed-in screens' lists (not in the landing page's app);
+ * - `ariakit`: Ariakit and Floating UI, with our components built on them (dialogs, popovers, tabs,
+ *   tooltips, and the menu and select implementations that `Menu` and `Select` load on first use): only
+ *   the screens and dialogs that show one load it, so the Agents page's first load does not;
+ * - `app`: our modules that three or more chunks share (UI components, API calls, machines, contracts);
+ * - `boot-shared`: what the landing page's boot script shares with the app, loaded before the app.
+ * Route pages and what only one or two of them use stay in chunks of their own, loaded with the route.
  */
+const ARIAKIT_WRAPPERS = /[\\/]src[\\/]ui[\\/](dialog|alert-dialog|popover|tabs|tooltip|checkbox)[\\/]|-impl\.tsx$/;
+
 const codeSplitting = {
   groups: [
     {
@@ -46,14 +51,15 @@ const codeSplitting = {
       ]),
       priority: 3,
     },
-    {
-      name: 'ui-vendor',
-      test: pkg(['@ariakit/[^\\\\/]+', '@floating-ui/[^\\\\/]+', '@tanstack/table-core', '@tanstack/react-table']),
-      priority: 2,
-    },
-    // what the landing page's boot script shares with the app: a small chunk of its own, loaded before the app
+    { name: 'table', test: pkg(['@tanstack/table-core', '@tanstack/react-table']), priority: 2 },
+    { name: 'ariakit', test: pkg(['@ariakit/[^\\\\/]+', '@floating-ui/[^\\\\/]+']), priority: 2 },
     { name: 'boot-shared', test: /[\\/]src[\\/](landing[\\/]boot-dom|session[\\/]keys)|preload-helper/, priority: 4 },
-    { name: 'app', test: /[\\/]src[\\/]/, minShareCount: 2, priority: 1 },
+    {
+      name: 'app',
+      test: (id: string) => /[\\/]src[\\/]/.test(id) && !ARIAKIT_WRAPPERS.test(id),
+      minShareCount: 3,
+      priority: 1,
+    },
   ],
 };
 

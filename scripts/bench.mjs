@@ -258,8 +258,7 @@ async function main() {
       `CSS ${kib(bundle.landingPage.css.gzip)} gzip ${mark(bundle.landingPage.pass.css)}; HTML ${kib(bundle.landingPage.html.gzip)} gzip`,
   );
   log(
-    `Landing app (loaded on the first interaction): JS ${kib(bundle.landing.js.gzip)} gzip (budget ${kib(BUDGETS.landingJsGzipBytes)}) ${mark(bundle.landing.pass.js)}; ` +
-      `CSS ${kib(bundle.landing.css.gzip)} gzip (budget ${kib(BUDGETS.landingCssGzipBytes)}) ${mark(bundle.landing.pass.css)}`,
+    `Landing app (loaded on the first interaction or prefetched at idle): JS ${kib(bundle.landing.js.gzip)} gzip; CSS ${kib(bundle.landing.css.gzip)} gzip`,
   );
   log(
     `Dashboard first load after login (/dashboard): JS ${kib(bundle.dashboard.js.gzip)} gzip (budget ${kib(BUDGETS.dashboardJsGzipBytes)}) ${mark(bundle.dashboard.pass.js)}; ` +
@@ -276,13 +275,7 @@ async function main() {
   for (const file of SUITES) if ((await runSuite(file, QUICK)) !== 0) suiteFailed = true;
   log(`\nWrote ${path.relative(root, RESULTS_FILE)} and ${path.relative(root, writeReport())}`);
 
-  const failed =
-    !bundle.landing.pass.js ||
-    !bundle.landing.pass.css ||
-    !bundle.landingPage.pass.js ||
-    !bundle.landingPage.pass.css ||
-    !bundle.dashboard.pass.js ||
-    !startup.pass;
+  const failed = !bundle.landingPage.pass.js || !bundle.landingPage.pass.css || !bundle.dashboard.pass.js || !startup.pass;
   if (suiteFailed || (strict && failed)) process.exitCode = 1;
 }
 

@@ -190,6 +190,8 @@ describe('providers screen in Chromium', () => {
     await poll(() => searchParams(page).page).toBe('2');
     const perPage = page.getByRole('combobox', { name: 'Per page' });
     await perPage.click();
+    // the listbox mounts once its code is there (the select is a stand-in until first used)
+    await page.getByRole('listbox').waitFor();
     expect(await page.getByRole('option').allTextContents()).toEqual(['9', '12', '15']);
     await page.getByRole('option', { name: '12' }).click();
     await poll(() => searchParams(page)).toEqual({ limit: '12' });

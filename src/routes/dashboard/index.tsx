@@ -12,11 +12,15 @@ import { DataTable } from '../../ui/data-table/data-table';
 import { parseSort, TABLE_QUERY_DEFAULTS, type TableQuery, tableSearchSchema } from '../../ui/data-table/table-query';
 import { useListQuery } from '../../ui/data-table/use-list-query';
 import { BotIcon, PlusIcon } from '../../ui/icons';
+import { lazyNamed } from '../-lib/lazy';
+import { OnceOpened } from '../-lib/once-opened';
 import { agentColumns, exportAgent } from './-components/agent-columns';
-import { DeleteAgentDialog } from './-components/DeleteAgentDialog';
 import { ImportAgentButton } from './-components/ImportAgentButton';
 import { EmptyState, PageHeader } from './-components/PageHeader';
-import { UpdateAgentDialog } from './-components/UpdateAgentDialog';
+
+// The row actions' dialogs load the first time one opens (they carry Ariakit's dialog, select and slider).
+const UpdateAgentDialog = lazyNamed(() => import('./-components/UpdateAgentDialog'), 'UpdateAgentDialog');
+const DeleteAgentDialog = lazyNamed(() => import('./-components/DeleteAgentDialog'), 'DeleteAgentDialog');
 
 /**
  * The list API's sort whitelist (AGENT_SORT_FIELDS of the contract). Spelled out here, checked against
@@ -122,8 +126,12 @@ function AgentsPage() {
           />
         }
       />
-      <UpdateAgentDialog actor={updater} />
-      <DeleteAgentDialog actor={deleter} />
+      <OnceOpened actor={updater}>
+        <UpdateAgentDialog actor={updater} />
+      </OnceOpened>
+      <OnceOpened actor={deleter}>
+        <DeleteAgentDialog actor={deleter} />
+      </OnceOpened>
     </>
   );
 }

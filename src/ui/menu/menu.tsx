@@ -1,8 +1,8 @@
-import * as Ariakit from '@ariakit/react';
-import type { ReactElement, ReactNode } from 'react';
+import type * as Ariakit from '@ariakit/react';
+import { cloneElement, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
 import { Button, type ButtonProps } from '../button/button';
-import { cx } from '../cx';
-import { CheckIcon, ChevronDownIcon } from '../icons';
+import { ChevronDownIcon } from '../icons';
+import { lazyModule, opensOnKey, useActivation } from '../lazy-control';
 import * as s from './menu.css';
 
 export interface MenuProps {
@@ -10,7 +10,7 @@ export interface MenuProps {
   label: ReactNode;
   'aria-label'?: string;
   /** Replace the default trigger (a Button), e.g. `trigger={<Button variant="ghost" size="icon" />}`. */
-  trigger?: ReactElement;
+  trigger?: ReactElement<Record<string, unknown>>;
   buttonVariant?: ButtonProps['variant'];
   buttonSize?: ButtonProps['size'];
   /** Show a chevron after the label (default: when label is not icon-only). */
@@ -23,64 +23,80 @@ export interface MenuProps {
   className?: string;
 }
 
-/**
- * A menu button plus its popup menu (role=menu). Items: MenuItem, MenuItemCheckbox, MenuSeparator, MenuGroupLabel.
- * The items mount when the menu opens (`unmountOnHide`): a table with a menu per row stays cheap to render.
- */
-export function Menu({
-  label,
-  'aria-label': ariaLabel,
-  trigger,
-  buttonVariant = 'secondary',
-  buttonSize = 'md',
-  chevron,
-  placement = 'bottom-end',
-  values,
-  setValues,
-  children,
-  className,
-}: MenuProps) {
-  const showChevron = chevron ?? !ariaLabel;
-  return (
-    <Ariakit.MenuProvider placement={placement} values={values} setValues={setValues}>
-      <Ariakit.MenuButton aria-label={ariaLabel} render={trigger ?? <Button variant={buttonVariant} size={buttonSize} />}>
-        {label}
-        {showChevron ? <ChevronDownIcon className={s.chevron} /> : null}
-      </Ariakit.MenuButton>
-      <Ariakit.Menu gutter={4} portal unmountOnHide className={cx(s.menu, className)}>
-        {children}
-      </Ariakit.Menu>
-    </Ariakit.MenuProvider>
-  );
-}
-
 export interface MenuItemProps extends Ariakit.MenuItemProps {
   destructive?: boolean;
 }
 
-/** A menu command. `disabled` keeps it visible but inert (focusable for screen readers). */
-export function MenuItem({ destructive, className, ...rest }: MenuItemProps) {
-  return <Ariakit.MenuItem accessibleWhenDisabled {...rest} className={cx(s.item, destructive && s.destructive, className)} />;
+/** The Ariakit menu and its items (menu-impl.tsx): downloaded when a menu is first reached for. */
+const impl = lazyModule(() => import('./menu-impl'));
+
+/** The loaded implementation, for the items: they only render inside an open menu, after the load. */
+function loaded() {
+  const m = impl.current;
+  if (!m) throw new Error('Menu items render inside a Menu');
+  return m;
 }
 
-/** A toggle item (role=menuitemcheckbox). Controlled with `checked` + `onChange`, keyed by `name`. */
-export function MenuItemCheckbox({ className, children, ...rest }: Ariakit.MenuItemCheckboxProps) {
+/**
+ * A menu button plus its popup menu (role=menu). Items: MenuItem, MenuItemCheckbox, MenuSeparator, MenuGroupLabel.
+ * Until it is first used the trigger is a plain button with the same look and name (aria-haspopup=menu,
+ * aria-expanded=false); a click or an arrow key mounts the Ariakit menu, open (see `useActivation`).
+ * The items mount when the menu opens (`unmountOnHide`): a table with a menu per row stays cheap to render.
+ */
+export function Menu(props: MenuProps) {
+  const { impl: m, activation, preload, activate } = useActivation(impl);
+  if (m) return <m.AriakitMenu {...props} openedBy={activation} />;
+  const { label, 'aria-label': ariaLabel, trigger, buttonVariant = 'secondary', buttonSize = 'md', chevron } = props;
+  const standIn = {
+    'aria-label': ariaLabel,
+    'aria-haspopup': 'menu' as const,
+    'aria-expanded': false,
+    onPointerEnter: preload,
+    onFocus: preload,
+    onClick: () => activate('click'),
+    onKeyDown: (e: KeyboardEvent) => {
+      if (!opensOnKey(e.key)) return;
+      e.preventDefault();
+      activate('key');
+    },
+  };
+  const content = (
+    <>
+      {label}
+      {(chevron ?? !ariaLabel) ? <ChevronDownIcon className={s.chevron} /> : null}
+    </>
+  );
+  if (trigger) return cloneElement(trigger, { ...standIn, children: content });
   return (
-    <Ariakit.MenuItemCheckbox {...rest} className={cx(s.item, className)}>
-      <Ariakit.MenuItemCheck className={s.check} checked={rest.checked}>
-        <CheckIcon />
-      </Ariakit.MenuItemCheck>
-      {children}
-    </Ariakit.MenuItemCheckbox>
+    <Button type="button" variant={buttonVariant} size={buttonSize} {...standIn}>
+      {content}
+    </Button>
   );
 }
 
+/** A menu command. `disabled` keeps it visible but inert (focusable for screen readers). */
+export function MenuItem(props: MenuItemProps) {
+  const { MenuItem: Item } = loaded();
+  return <Item {...props} />;
+}
+
+/** A toggle item (role=menuitemcheckbox). Controlled with `checked` + `onChange`, keyed by `name`. */
+export function MenuItemCheckbox(props: Ariakit.MenuItemCheckboxProps) {
+  const { MenuItemCheckbox: Item } = loaded();
+  return <Item {...props} />;
+}
+
 export function MenuSeparator(props: Ariakit.MenuSeparatorProps) {
-  return <Ariakit.MenuSeparator {...props} className={cx(s.separator, props.className)} />;
+  const { MenuSeparator: Separator } = loaded();
+  return <Separator {...props} />;
 }
 
 export function MenuGroupLabel(props: Ariakit.MenuGroupLabelProps) {
-  return <Ariakit.MenuGroupLabel {...props} className={cx(s.groupLabel, props.className)} />;
+  const { MenuGroupLabel: GroupLabel } = loaded();
+  return <GroupLabel {...props} />;
 }
 
-export const MenuGroup = Ariakit.MenuGroup;
+export function MenuGroup(props: Ariakit.MenuGroupProps) {
+  const { MenuGroup: Group } = loaded();
+  return <Group {...props} />;
+}

@@ -1,7 +1,7 @@
-import * as Ariakit from '@ariakit/react';
 import { type ReactNode, useId } from 'react';
 import { cx } from '../cx';
-import { CheckIcon, ChevronDownIcon } from '../icons';
+import { ChevronDownIcon } from '../icons';
+import { lazyModule, opensOnKey, useActivation } from '../lazy-control';
 import * as f from '../shared.css';
 import * as s from './select.css';
 
@@ -32,7 +32,33 @@ export interface SelectProps<V extends string = string> {
   prefix?: ReactNode;
 }
 
-/** A labelled listbox select (role=combobox trigger, role=option items). */
+/** The listbox (select-impl.tsx, Ariakit): downloaded when a select is first reached for. */
+const impl = lazyModule(() => import('./select-impl'));
+
+/** What the trigger shows: the prefix, the chosen option's label (or the placeholder), the chevron. */
+export function TriggerContent({
+  prefix,
+  selected,
+  placeholder,
+}: {
+  prefix: ReactNode;
+  selected: SelectOption | undefined;
+  placeholder: ReactNode;
+}) {
+  return (
+    <>
+      {prefix}
+      <span className={cx(s.value, !selected && s.placeholder)}>{selected ? selected.label : placeholder}</span>
+      <ChevronDownIcon className={s.chevron} />
+    </>
+  );
+}
+
+/**
+ * A labelled listbox select (role=combobox trigger, role=option items). Until it is first used the
+ * trigger is a plain combobox button with the same look, name and value; a click or an arrow key mounts
+ * the Ariakit listbox, open (see `useActivation`).
+ */
 export function Select<V extends string = string>({
   label,
   hideLabel,
@@ -50,35 +76,56 @@ export function Select<V extends string = string>({
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
+  const labelId = `${id}-label`;
   const selected = options.find((o) => o.value === value);
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const { impl: m, preload, activate } = useActivation(impl);
+  const control = {
+    label,
+    hideLabel,
+    value,
+    onChange,
+    options,
+    placeholder,
+    disabled,
+    name,
+    prefix,
+    invalid: !!error,
+    describedBy,
+  };
   return (
     <div className={cx(f.fieldRoot, className)}>
-      <Ariakit.SelectProvider value={value} setValue={(v) => onChange(v as V)}>
-        <Ariakit.SelectLabel className={cx(f.fieldLabel, hideLabel && f.visuallyHidden)}>{label}</Ariakit.SelectLabel>
-        <Ariakit.Select
-          name={name}
-          disabled={disabled}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          className={s.trigger}
-        >
-          {prefix}
-          <span className={cx(s.value, !selected && s.placeholder)}>{selected ? selected.label : placeholder}</span>
-          <ChevronDownIcon className={s.chevron} />
-        </Ariakit.Select>
-        <Ariakit.SelectPopover gutter={4} sameWidth portal unmountOnHide className={s.popover}>
-          {options.map((o) => (
-            <Ariakit.SelectItem key={o.value} value={o.value} disabled={o.disabled} className={s.item}>
-              <span className={s.itemText}>
-                <span>{o.label}</span>
-                {o.description ? <span className={s.itemDescription}>{o.description}</span> : null}
-              </span>
-              {o.value === value ? <CheckIcon /> : null}
-            </Ariakit.SelectItem>
-          ))}
-        </Ariakit.SelectPopover>
-      </Ariakit.SelectProvider>
+      {m ? (
+        <m.AriakitSelectControl {...control} defaultOpen />
+      ) : (
+        <>
+          <div id={labelId} className={cx(f.fieldLabel, hideLabel && f.visuallyHidden)}>
+            {label}
+          </div>
+          <button
+            type="button"
+            role="combobox"
+            aria-haspopup="listbox"
+            aria-expanded={false}
+            aria-labelledby={labelId}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy}
+            disabled={disabled}
+            className={s.trigger}
+            onPointerEnter={preload}
+            onFocus={preload}
+            onClick={() => activate('click')}
+            onKeyDown={(e) => {
+              if (!opensOnKey(e.key)) return;
+              e.preventDefault();
+              activate('key');
+            }}
+          >
+            <TriggerContent prefix={prefix} selected={selected} placeholder={placeholder} />
+          </button>
+          {name ? <input type="hidden" name={name} value={value} /> : null}
+        </>
+      )}
       {hint ? (
         <p id={hintId} className={f.fieldHint}>
           {hint}
