@@ -63,7 +63,9 @@ export const mounted: Promise<void> = (async () => {
   // The route (its code, and the data its loader waits for) loads before the first render, so the first
   // paint is the page itself. The render of a fresh page is a transition: React renders it in slices of a
   // few milliseconds, leaving the main thread free between them (no long task while the page builds).
-  await router.load();
+  await router.load().catch(() => {
+    // the router keeps the failure in its state and renders the route's error component
+  });
   if (!rootElement.hasAttribute('data-prerendered')) {
     startTransition(() => root.render(app));
     return;
