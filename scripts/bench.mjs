@@ -15,6 +15,7 @@ import { QUICK, RESULTS_FILE, writeSection } from '../bench/results.mjs';
 import { buildAll } from './build.mjs';
 import { startServer } from './lib/server.mjs';
 import { root } from './lib/stale.mjs';
+import { filesOfHtml } from './prerender.mjs';
 
 const KiB = 1024;
 export const BUDGETS = {
@@ -81,7 +82,7 @@ export function analyseBundle() {
   // what index.html itself loads (the entry and its preloads, e.g. the landing route's chunks): part of
   // every route's first load
   const html = fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8');
-  const htmlFiles = [...html.matchAll(/(?:href|src)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+  const htmlFiles = [...filesOfHtml(html)];
   const weigh = (keys, withHtml = false) => {
     const { js, css } = filesOf(keys);
     for (const f of withHtml ? htmlFiles : []) (f.endsWith('.js') ? js : css).add(f);
@@ -141,9 +142,7 @@ export function analyseBundle() {
   // what the prerendered landing page (landing.html, sent for `/`) loads before any interaction: its
   // stylesheets and the boot script with its imports; the app follows on the first interaction
   const landingHtmlPath = path.join(clientDir, 'landing.html');
-  const landingHtmlFiles = fs.existsSync(landingHtmlPath)
-    ? [...fs.readFileSync(landingHtmlPath, 'utf8').matchAll(/(?:href|src)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1])
-    : [];
+  const landingHtmlFiles = fs.existsSync(landingHtmlPath) ? [...filesOfHtml(fs.readFileSync(landingHtmlPath, 'utf8'))] : [];
   const landingPage = {
     css: total(landingHtmlFiles.filter((f) => f.endsWith('.css'))),
     html: sizeOf('landing.html'),

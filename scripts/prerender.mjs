@@ -34,7 +34,8 @@ export function routeFiles(manifest, routeFile, exclude = new Set()) {
 }
 
 /** Files index.html loads itself (its entry script, module preloads and stylesheets). */
-const filesOfHtml = (html) => new Set([...html.matchAll(/(?:href|src)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]));
+export const filesOfHtml = (html) =>
+  new Set([...html.matchAll(/(?:href|src)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]));
 
 const stylesheets = (css) => css.map((f) => `<link rel="stylesheet" crossorigin href="/${f}">`);
 const modulePreloads = (js) => js.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { type KeyboardEvent, useCallback, useState } from 'react';
 
 /**
  * A module of UI code loaded on first need (the Ariakit-based menus and selects), shared by every
@@ -65,5 +65,19 @@ export function useActivation<M>(module: LazyModule<M>) {
   return { impl, activation, preload, activate };
 }
 
-/** Arrow keys open a menu or a listbox from its button, as the full components do. */
-export const opensOnKey = (key: string) => key === 'ArrowDown' || key === 'ArrowUp';
+/**
+ * The stand-in button's handlers: hover and focus start the download; a click (Enter and Space click) or
+ * an arrow key (as the full components open on them) mounts the full component.
+ */
+export function standInHandlers({ preload, activate }: Pick<ReturnType<typeof useActivation>, 'preload' | 'activate'>) {
+  return {
+    onPointerEnter: preload,
+    onFocus: preload,
+    onClick: () => activate('click'),
+    onKeyDown: (e: KeyboardEvent) => {
+      if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+      e.preventDefault();
+      activate('key');
+    },
+  };
+}

@@ -173,7 +173,14 @@ export const insight = style({
 });
 
 // --- sections ---
-export const section = style({ padding: `${vars.space['20']} 0` });
+// The sections below the hero are laid out and painted only as they come near the viewport
+// (content-visibility): the first layout of the page covers the hero alone. The intrinsic size keeps the
+// scrollbar and anchor jumps (#features, #pricing) close to the real page before they are laid out.
+export const section = style({
+  padding: `${vars.space['20']} 0`,
+  contentVisibility: 'auto',
+  containIntrinsicSize: 'auto 56rem',
+});
 export const sectionAlt = style({
   background: vars.color.surface,
   borderTop: `1px solid ${vars.color.border}`,

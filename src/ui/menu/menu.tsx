@@ -1,8 +1,8 @@
 import type * as Ariakit from '@ariakit/react';
-import { cloneElement, type KeyboardEvent, type ReactElement, type ReactNode } from 'react';
+import { cloneElement, type ReactElement, type ReactNode } from 'react';
 import { Button, type ButtonProps } from '../button/button';
 import { ChevronDownIcon } from '../icons';
-import { lazyModule, opensOnKey, useActivation } from '../lazy-control';
+import { lazyModule, standInHandlers, useActivation } from '../lazy-control';
 import * as s from './menu.css';
 
 export interface MenuProps {
@@ -44,21 +44,15 @@ function loaded() {
  * The items mount when the menu opens (`unmountOnHide`): a table with a menu per row stays cheap to render.
  */
 export function Menu(props: MenuProps) {
-  const { impl: m, activation, preload, activate } = useActivation(impl);
-  if (m) return <m.AriakitMenu {...props} openedBy={activation} />;
+  const activation = useActivation(impl);
+  const m = activation.impl;
+  if (m) return <m.AriakitMenu {...props} openedBy={activation.activation} />;
   const { label, 'aria-label': ariaLabel, trigger, buttonVariant = 'secondary', buttonSize = 'md', chevron } = props;
   const standIn = {
     'aria-label': ariaLabel,
     'aria-haspopup': 'menu' as const,
     'aria-expanded': false,
-    onPointerEnter: preload,
-    onFocus: preload,
-    onClick: () => activate('click'),
-    onKeyDown: (e: KeyboardEvent) => {
-      if (!opensOnKey(e.key)) return;
-      e.preventDefault();
-      activate('key');
-    },
+    ...standInHandlers(activation),
   };
   const content = (
     <>

@@ -1,7 +1,7 @@
 import { type ReactNode, useId } from 'react';
 import { cx } from '../cx';
 import { ChevronDownIcon } from '../icons';
-import { lazyModule, opensOnKey, useActivation } from '../lazy-control';
+import { lazyModule, standInHandlers, useActivation } from '../lazy-control';
 import * as f from '../shared.css';
 import * as s from './select.css';
 
@@ -79,7 +79,8 @@ export function Select<V extends string = string>({
   const labelId = `${id}-label`;
   const selected = options.find((o) => o.value === value);
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
-  const { impl: m, preload, activate } = useActivation(impl);
+  const activation = useActivation(impl);
+  const m = activation.impl;
   const control = {
     label,
     hideLabel,
@@ -112,14 +113,7 @@ export function Select<V extends string = string>({
             aria-describedby={describedBy}
             disabled={disabled}
             className={s.trigger}
-            onPointerEnter={preload}
-            onFocus={preload}
-            onClick={() => activate('click')}
-            onKeyDown={(e) => {
-              if (!opensOnKey(e.key)) return;
-              e.preventDefault();
-              activate('key');
-            }}
+            {...standInHandlers(activation)}
           >
             <TriggerContent prefix={prefix} selected={selected} placeholder={placeholder} />
           </button>
