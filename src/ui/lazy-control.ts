@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useCallback, useState } from 'react';
+import { toast } from './toast/toast';
 
 /**
  * A module of UI code loaded on first need (the Ariakit-based menus and selects), shared by every
@@ -34,6 +35,15 @@ export function lazyModule<M>(loader: () => Promise<M>): LazyModule<M> {
   };
 }
 
+/** Says that code loaded on demand (a menu, a select, a dialog) could not be downloaded. */
+export function reportLoadFailure(): void {
+  toast({
+    title: 'Could not open',
+    description: 'Could not reach the server. Check your connection and try again.',
+    variant: 'destructive',
+  });
+}
+
 /**
  * A control that shows a plain stand-in (a native button with the same look, name and ARIA state) until
  * the user reaches for it, then mounts the full component, open. A table of 50 rows with a menu each,
@@ -54,9 +64,8 @@ export function useActivation<M>(module: LazyModule<M>) {
     (how: Activation = 'click') => {
       module.load().then(
         () => setActivation(how),
-        () => {
-          // offline: the stand-in stays; the next click tries again
-        },
+        // offline: the stand-in stays, says so, and the next click tries again
+        reportLoadFailure,
       );
     },
     [module],

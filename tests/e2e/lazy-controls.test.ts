@@ -91,4 +91,36 @@ describe('menus and selects before and after first use', () => {
     expect(b.pageErrors).toEqual([]);
     await page.close();
   });
+
+  it('offline when a menu is first used: a toast says so and nothing opens; back online, the next click opens it', async () => {
+    const { page } = await agentsPage();
+    await page.route(ARIAKIT_CHUNK, (route) => route.abort('internetdisconnected'));
+    const columns = page.getByRole('button', { name: 'Select Columns' });
+    await columns.click();
+    await page.getByRole('alert').filter({ hasText: 'Could not open' }).waitFor();
+    expect(await page.getByRole('menu').count()).toBe(0);
+    expect(await columns.getAttribute('aria-expanded')).toBe('false');
+
+    await page.unroute(ARIAKIT_CHUNK);
+    await columns.click();
+    await page.getByRole('menuitemcheckbox').first().waitFor();
+    await page.close();
+  });
+
+  it('offline when the Update Agent dialog is first opened: a toast, no dialog; back online, Edit opens it', async () => {
+    const { page } = await agentsPage();
+    const dialogChunk = /\/assets\/UpdateAgentDialog-[\w-]+\.js$/;
+    await page.route(dialogChunk, (route) => route.abort('internetdisconnected'));
+    await page.getByRole('button', { name: /Actions for Front desk/i }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Could not open' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+
+    await page.unroute(dialogChunk);
+    await page.getByRole('button', { name: /Actions for Front desk/i }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await page.getByRole('dialog').waitFor();
+    expect(await page.getByRole('dialog').getByRole('textbox').first().inputValue()).toBe('Front desk');
+    await page.close();
+  });
 });

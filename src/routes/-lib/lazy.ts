@@ -8,12 +8,13 @@ export function lazyNamed<K extends string, P extends object>(loader: () => Prom
   let pending: Promise<unknown> | undefined;
   const load = () => loader().then((m) => ({ default: m[name] }));
   const preload = () => {
-    pending ??= load();
+    // a failed download is forgotten, so the next intent tries again
+    pending ??= load().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    });
     return pending;
   };
-  const Component = lazy(() => {
-    pending ??= load();
-    return pending as ReturnType<typeof load>;
-  });
+  const Component = lazy(() => preload() as ReturnType<typeof load>);
   return Object.assign(Component, { preload });
 }

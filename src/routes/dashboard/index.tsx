@@ -126,10 +126,10 @@ function AgentsPage() {
           />
         }
       />
-      <OnceOpened actor={updater}>
+      <OnceOpened actor={updater} load={UpdateAgentDialog.preload}>
         <UpdateAgentDialog actor={updater} />
       </OnceOpened>
-      <OnceOpened actor={deleter}>
+      <OnceOpened actor={deleter} load={DeleteAgentDialog.preload}>
         <DeleteAgentDialog actor={deleter} />
       </OnceOpened>
     </>
