@@ -37,14 +37,31 @@ let up = false;
 
 function start(): Promise<void> {
   if (started) return started;
-  for (const type of INTENT_EVENTS) document.removeEventListener(type, start, true);
+  for (const type of INTENT_EVENTS) document.removeEventListener(type, onIntent, true);
   started = import('../main')
     .then((app) => app.mounted)
-    .then(() => {
-      up = true;
-      document.removeEventListener('click', holdClick, true);
-    });
+    .then(
+      () => {
+        up = true;
+        document.removeEventListener('click', holdClick, true);
+      },
+      (error: unknown) => {
+        // the app could not be downloaded (offline): the static page stays, and the next intent tries again
+        started = undefined;
+        listenForIntent();
+        throw error;
+      },
+    );
   return started;
+}
+
+/** A sign of intent starts the app (a failed download waits for the next sign). */
+function onIntent() {
+  start().catch(() => undefined);
+}
+
+function listenForIntent() {
+  for (const type of INTENT_EVENTS) document.addEventListener(type, onIntent, { capture: true, passive: true });
 }
 
 /** A click on a button before the app is up: held, then replayed on the app's button. */
@@ -55,9 +72,14 @@ function holdClick(event: MouseEvent) {
   const path = pathOf(button, root);
   event.preventDefault();
   event.stopImmediatePropagation();
-  void start().then(() => {
-    if (path) elementAt(root, path)?.click();
-  });
+  start().then(
+    () => {
+      if (path) elementAt(root, path)?.click();
+    },
+    () => {
+      // not replayed: the page is static until the app can be downloaded
+    },
+  );
 }
 
 function prefetchApp() {
@@ -74,9 +96,9 @@ function prefetchApp() {
 }
 
 if (root) {
-  if (location.search || holdsSession()) void start();
+  if (location.search || holdsSession()) onIntent();
   else {
-    for (const type of INTENT_EVENTS) document.addEventListener(type, start, { capture: true, passive: true });
+    listenForIntent();
     document.addEventListener('click', holdClick, true);
     // the app's files are fetched a while after the page has loaded, so they never compete with the page
     // itself for the network, at idle, and not run

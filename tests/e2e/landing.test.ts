@@ -95,4 +95,26 @@ describe('the prerendered landing page', () => {
     expect(b.pageErrors).toEqual([]);
     await page.close();
   });
+
+  it('offline, the page stays static and usable by its links; back online, the next click starts the app', async () => {
+    const page = await b.newPage();
+    let aborted = 0;
+    await page.route(APP_CHUNKS, (route) => {
+      aborted += 1;
+      return route.abort('internetdisconnected');
+    });
+    await page.goto(b.url('/'));
+    const login = page.getByRole('banner').getByRole('button', { name: 'Login / Sign up' });
+    await login.click();
+    await expect.poll(() => aborted).toBeGreaterThan(0);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await appIsUp(page)).toBe(false);
+    expect(await page.getByRole('link', { name: 'Pricing' }).getAttribute('href')).toBe('#pricing');
+
+    await page.unroute(APP_CHUNKS);
+    await login.click();
+    await page.getByRole('dialog').waitFor();
+    expect(await appIsUp(page)).toBe(true);
+    await page.close();
+  });
 });
