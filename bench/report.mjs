@@ -195,7 +195,11 @@ export function budgetRows(sections) {
       measured: `${dm.performance} (LCP ${ms(dm.lcpMs)}, TBT ${ms(dm.tbtMs)})`,
       budget: `≥ ${h.dashboard.budgets.performance}`,
       met: h.dashboard.pass.performance,
-      cause: why(dm),
+      cause: `${why(dm)}${
+        h.floor
+          ? `. The stack's floor on the same setting: /privacy, static text rendered by the same app with no data and no Ariakit, scores ${h.floor.median.performance} (runs ${h.floor.runs.join(', ')}; FCP ${ms(h.floor.median.fcpMs)}, LCP ${ms(h.floor.median.lcpMs)}, TBT ${ms(h.floor.median.tbtMs)})`
+          : ''
+      }`,
     });
   } else missing(8, 'Lighthouse', '≥ 98 / ≥ 95', 'lighthouse');
   return rows;
@@ -374,7 +378,11 @@ export function renderReport(results) {
     out.push(
       table(
         ['Page', 'Performance', 'Runs', 'FCP', 'LCP', 'TBT', 'CLS', 'Speed Index', 'Main-thread work'],
-        [row('landing /', h.landing), row('dashboard after login', h.dashboard)],
+        [
+          row('landing /', h.landing),
+          row('dashboard after login', h.dashboard),
+          ...(h.floor ? [row('/privacy (static text: the floor)', h.floor)] : []),
+        ],
       ),
     );
     out.push('');
