@@ -18,7 +18,7 @@ import { optionalParam } from './-lib/search';
 // The dialogs and their machines load on first intent (hover/focus/click), keeping them out of the
 // landing's first load.
 const LandingDialogs = lazyNamed(() => import('./-components/LandingDialogs'), 'LandingDialogs');
-const preloadDialogs = () => void LandingDialogs.preload();
+const preloadDialogs = () => void LandingDialogs.preload().catch(() => undefined);
 
 /** `/?login=1` opens the login dialog (used after a password reset). */
 const LandingSearch = v.object({
