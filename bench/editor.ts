@@ -8,8 +8,10 @@
  * 2. Typing latency in a 20,000-character prompt, in Debian's Chromium (playwright-core) against the built
  *    app started like `npm start`: 120 keystrokes typed at the end of the prompt, 40 ms apart. For every
  *    keystroke: from the keydown event's timestamp to the end of the `input` event's handling (React's
- *    render of the controlled textarea included), plus the Event Timing API's entries (keydown / input at
- *    16 ms or more, which include the wait for the next paint) and long tasks (50 ms or more).
+ *    work and the editor machine's included), split into the wait before the keydown's dispatch, the
+ *    page's handlers and the browser's insertion of the character; plus the Event Timing API's entries
+ *    (keydown / input at 16 ms or more, which include the wait for the next paint) and long tasks (50 ms
+ *    or more).
  *    Budget: every keystroke handled in under 16 ms.
  *
  *   npx tsx bench/editor.ts     prints the figures and writes the `editor` section of bench/results.json
@@ -29,6 +31,7 @@ const PROMPT_CHARS = 20_000;
 const KEYSTROKES = 120;
 const KEY_DELAY_MS = 40;
 
+const fmtSpread = (x: { median: number; p95: number; max: number }) => `${x.median} / ${x.p95} / ${x.max}`;
 const kib = (n: number) => `${(n / KiB).toFixed(1)} KiB`;
 const round = (n: number) => Math.round(n * 100) / 100;
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
@@ -51,6 +54,8 @@ export function editorBundle() {
 
 interface PageFigures {
   handled: number[];
+  /** Per keystroke: the wait before the keydown's dispatch, the page's own handlers (of its keydown to input events), the browser's work between them. */
+  phases: { queue: number; app: number; browser: number }[];
   slowEvents: { name: string; duration: number; processing: number }[];
   longTasks: number[];
 }
@@ -64,11 +69,35 @@ async function measureTyping(box: Locator): Promise<PageFigures> {
     el.focus();
     el.setSelectionRange(el.value.length, el.value.length);
     const w = window as unknown as { __bench: PageFigures };
-    w.__bench = { handled: [], slowEvents: [], longTasks: [] };
+    w.__bench = { handled: [], phases: [], slowEvents: [], longTasks: [] };
     let start = 0;
-    el.addEventListener('keydown', (e) => (start = e.timeStamp), { capture: true });
-    // window, bubble phase: runs after React's root listener and its synchronous work for the input
-    window.addEventListener('input', () => w.__bench.handled.push(performance.now() - start));
+    // window capture and bubble listeners frame every listener of the page for each event of a keystroke
+    // (React's root listener and its synchronous work included): what lies between them is the page's; the
+    // rest is the browser's (inserting the character, its layout)
+    let app = 0;
+    let queue = 0;
+    let began = 0;
+    for (const type of ['keydown', 'keypress', 'textInput', 'beforeinput', 'input']) {
+      window.addEventListener(
+        type,
+        (e) => {
+          began = performance.now();
+          if (type === 'keydown') {
+            start = e.timeStamp;
+            queue = began - start;
+            app = 0;
+          }
+        },
+        { capture: true },
+      );
+      window.addEventListener(type, () => {
+        const end = performance.now();
+        app += end - began;
+        if (type !== 'input') return;
+        w.__bench.handled.push(end - start);
+        w.__bench.phases.push({ queue, app, browser: end - start - queue - app });
+      });
+    }
     new PerformanceObserver((list) => {
       for (const e of list.getEntries() as PerformanceEventTiming[])
         w.__bench.slowEvents.push({ name: e.name, duration: e.duration, processing: e.processingEnd - e.processingStart });
@@ -115,6 +144,15 @@ export async function typingLatency() {
     const figures = editor;
     const sorted = [...figures.handled].sort((a, b) => a - b);
     const floorSorted = [...floor.handled].sort((a, b) => a - b);
+    const spread = (values: number[]) => {
+      const v = [...values].sort((a, b) => a - b);
+      return { median: round(quantile(v, 0.5)), p95: round(quantile(v, 0.95)), max: round(v.at(-1) ?? 0) };
+    };
+    const phases = (f: PageFigures) => ({
+      queue: spread(f.phases.map((p) => p.queue)),
+      browser: spread(f.phases.map((p) => p.browser)),
+      app: spread(f.phases.map((p) => p.app)),
+    });
     const slowKeys = figures.slowEvents.filter((e) => ['keydown', 'keypress', 'input', 'beforeinput', 'keyup'].includes(e.name));
     return {
       promptChars: PROMPT_CHARS,
@@ -126,6 +164,10 @@ export async function typingLatency() {
         max: round(sorted.at(-1) ?? 0),
       },
       overBudget: figures.handled.filter((ms) => ms >= BUDGET_KEYSTROKE_MS).length,
+      // where each keystroke's time went: waiting for the keydown's dispatch, the browser inserting the
+      // character (and its layout), the page's handlers (React's and the machine's work)
+      phasesMs: phases(figures),
+      bareTextareaPhasesMs: phases(floor),
       bareTextareaHandledMs: {
         median: round(quantile(floorSorted, 0.5)),
         p95: round(quantile(floorSorted, 0.95)),
@@ -166,6 +208,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const t = result.typing;
   process.stdout.write(
     `Typing in a ${t.promptChars}-character prompt: ${t.keystrokes} keystrokes handled in median ${t.handledMs.median} ms, p95 ${t.handledMs.p95} ms, max ${t.handledMs.max} ms; ${t.overBudget} at or over ${t.budgetMs} ms ${mark(t.pass)}\n` +
+      `  where the time went (median / p95 / max ms): waiting ${fmtSpread(t.phasesMs.queue)}, the browser inserting the character ${fmtSpread(t.phasesMs.browser)}, the app's handlers ${fmtSpread(t.phasesMs.app)}\n` +
       `  the same typing in a bare textarea (the browser alone): median ${t.bareTextareaHandledMs.median} ms, p95 ${t.bareTextareaHandledMs.p95} ms, max ${t.bareTextareaHandledMs.max} ms; ${t.bareTextareaHandledMs.overBudget} at or over ${t.budgetMs} ms\n` +
       `  Event Timing entries >= 16 ms: ${t.eventTimingAtOrOver16ms.count} (max handler processing ${t.eventTimingAtOrOver16ms.maxProcessingMs} ms); long tasks: ${t.longTasksMs.length ? t.longTasksMs.join(', ') : 'none'}; load average ${t.loadAverage.join(' ')}\n`,
   );
