@@ -13,9 +13,9 @@ import zlib from 'node:zlib';
 import { writeReport } from '../bench/report.mjs';
 import { QUICK, RESULTS_FILE, writeSection } from '../bench/results.mjs';
 import { buildAll } from './build.mjs';
+import { filesOfHtml, reachable } from './lib/manifest.mjs';
 import { startServer } from './lib/server.mjs';
 import { root } from './lib/stale.mjs';
-import { filesOfHtml } from './prerender.mjs';
 
 const KiB = 1024;
 export const BUDGETS = {
@@ -61,13 +61,8 @@ export function analyseBundle() {
   const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
   if (!entryKey) throw new Error('No entry chunk in dist/client/.vite/manifest.json');
 
-  /** chunk keys statically reachable from `key` (itself included) */
-  const closure = (key, seen = new Set()) => {
-    if (seen.has(key) || !manifest[key]) return seen;
-    seen.add(key);
-    for (const k of manifest[key].imports ?? []) closure(k, seen);
-    return seen;
-  };
+  /** chunk keys statically reachable from `key` (itself included), added to `seen` */
+  const closure = (key, seen = new Set()) => reachable(manifest, [key], seen);
   const filesOf = (keys) => {
     const js = new Set();
     const css = new Set();

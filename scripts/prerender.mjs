@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { filesOfHtml, reachable } from './lib/manifest.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const clientDir = path.join(root, 'dist/client');
@@ -16,26 +17,19 @@ const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
 /** The JS and CSS files a route's split chunks need beyond what `exclude` (the entry's files) holds. */
 export function routeFiles(manifest, routeFile, exclude = new Set()) {
-  const seen = new Set();
-  const visit = (key) => {
-    if (seen.has(key) || !manifest[key]) return;
-    seen.add(key);
-    for (const k of manifest[key].imports ?? []) visit(k);
-  };
-  for (const key of Object.keys(manifest)) if (key.startsWith(`${routeFile}?tsr-split=`)) visit(key);
+  const keys = reachable(
+    manifest,
+    Object.keys(manifest).filter((key) => key.startsWith(`${routeFile}?tsr-split=`)),
+  );
   const js = [];
   const css = [];
-  for (const key of seen) {
+  for (const key of keys) {
     const chunk = manifest[key];
     if (!exclude.has(chunk.file)) js.push(chunk.file);
     for (const c of chunk.css ?? []) if (!exclude.has(c) && !css.includes(c)) css.push(c);
   }
   return { js, css };
 }
-
-/** Files index.html loads itself (its entry script, module preloads and stylesheets). */
-export const filesOfHtml = (html) =>
-  new Set([...html.matchAll(/(?:href|src)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]));
 
 const stylesheets = (css) => css.map((f) => `<link rel="stylesheet" crossorigin href="/${f}">`);
 const modulePreloads = (js) => js.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
