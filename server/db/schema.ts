@@ -193,6 +193,8 @@ export interface CallsTable {
   agent_id: string | null;
   time: string;
   from_number: string;
+  /** the digits of from_number, last first (searching a number by its end: migration 009) */
+  from_digits_rev: string;
   to_number: string;
   phone_number: string;
   duration: number;

@@ -11,7 +11,8 @@ import { type ApiUser, createNumberViaApi, signedInPage, signUpViaApi } from './
  * Issue 6, Call History in Chromium: a company with two lines and calls seeded through the calls
  * repository. Pick a date range in the two-month picker, filter by status and number in 'Filter Call
  * History', see 'Filters Applied', reload and get the same view from the URL, sort by duration (the
- * rows' order checked), and 'Customize Field' hides and moves columns, remembered after a reload.
+ * rows' order checked), 'Customize Field' hides and moves columns, remembered after a reload, and the
+ * search finds calls by the start or the end of the caller's number.
  */
 let b: TestBrowser;
 let page: Page;
@@ -227,6 +228,29 @@ describe('Call History in Chromium', () => {
     await page.getByRole('button', { name: 'Pick a date' }).waitFor();
     await page.getByRole('button', { name: 'Filter', exact: true }).waitFor();
     await poll(() => params(page)).toEqual({ sort: 'duration:desc' });
+  });
+
+  it('searches by the start or the end of the caller number, formatting ignored', async () => {
+    await page.goto(b.url('/dashboard/call-history'));
+    await footer(page, 'Showing 1-9 of 9 records').waitFor();
+    const box = page.getByRole('searchbox', { name: 'Search calls by phone number' });
+    // the caller's last digits: its 8 calls
+    await box.fill('0123');
+    await poll(() => params(page).search).toBe('0123');
+    await footer(page, 'Showing 1-8 of 8 records').waitFor();
+    await settled(page);
+    expect(new Set((await rows(page)).map((r) => r[1]))).toEqual(new Set(['(212) 555-0123']));
+    // line A's local number: its one outbound call
+    await box.fill('555-0101');
+    await footer(page, 'Showing 1-1 of 1 records').waitFor();
+    await settled(page);
+    expect((await rows(page)).map((r) => r[1])).toEqual(['(415) 555-0101']);
+    // the start of a number, as before
+    await box.fill('(212) 555');
+    await footer(page, 'Showing 1-8 of 8 records').waitFor();
+    await box.fill('');
+    await footer(page, 'Showing 1-9 of 9 records').waitFor();
+    expect(params(page).search).toBeUndefined();
   });
 
   it('shows the empty, no-match and error states', async () => {

@@ -1,13 +1,8 @@
+import type { Kysely } from 'kysely';
 import * as v from 'valibot';
 import { expect, it } from 'vitest';
-import {
-  type CallRow,
-  fromNumberRange,
-  insertCalls,
-  listCalls,
-  recountCalls,
-  rowToCall,
-} from '../../server/routes/call/call.repo.js';
+import { migrations } from '../../server/db/migrations/index.js';
+import { type CallRow, insertCalls, listCalls, prefixEnd, recountCalls, rowToCall } from '../../server/routes/call/call.repo.js';
 import { seededRng } from '../../server/services/call-generator.js';
 import { addPoolNumbers, seedCalls } from '../../server/services/workspace.js';
 import {
@@ -20,8 +15,9 @@ import {
   callListParams,
   callSearchPrefix,
 } from '../../src/api/contract/call.js';
+import { searchDigits } from '../../src/api/contract/phone.js';
 import { type SignedUp, signUp } from './auth-helpers.js';
-import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
+import { describeEachDb, freshDatabase, type TestApp, useTestApp } from './helpers.js';
 import { api } from './phone-helpers.js';
 
 const list = (t: TestApp, token: string, q: Record<string, string>) =>
@@ -29,7 +25,10 @@ const list = (t: TestApp, token: string, q: Record<string, string>) =>
 
 /** The contract's order, written out independently: keys, then time opposite to the last key, then id with time. */
 function expectedPage(all: Call[], q: CallListParams): { ids: string[]; total: number } {
+  // a search: the start of the number (with its +1 rule), or, unless it starts with '+', its last digits
   const prefix = callSearchPrefix(q.search ?? '');
+  const digits = searchDigits(q.search ?? '');
+  const endsWith = (from: string) => !(q.search ?? '').trim().startsWith('+') && from.replace(/\D/g, '').endsWith(digits);
   const matching = all.filter(
     (c) =>
       (!q.status || c.status === q.status) &&
@@ -37,7 +36,7 @@ function expectedPage(all: Call[], q: CallListParams): { ids: string[]; total: n
       (!q.phoneNumber || c.phoneNumber === q.phoneNumber) &&
       (!q.dateFrom || c.time.slice(0, 10) >= q.dateFrom) &&
       (!q.dateTo || c.time.slice(0, 10) <= q.dateTo) &&
-      (!q.search || (prefix !== null && c.from.startsWith(prefix))),
+      (!q.search || (prefix !== null && (c.from.startsWith(prefix) || endsWith(c.from)))),
   );
   const keys: [keyof Call, 1 | -1][] = (q.sort?.length ? q.sort : [['time', -1] as [CallSortField, -1]]).map(([f, d]) => [
     f === 'from' ? 'from' : f,
@@ -197,7 +196,7 @@ describeEachDb('call history', (kind) => {
     expect(longest.map((c) => c.duration)).toEqual([...longest.map((c) => c.duration)].sort((a, b) => b - a));
   });
 
-  it('searches the start of the caller number, with or without +1, formatting ignored', async () => {
+  it('searches the start or the end of the caller number, with or without +1, formatting ignored', async () => {
     const { companyId, token } = await signUp(t());
     const other = await signUp(t());
     const at = (h: number) => `2026-11-10T${String(h).padStart(2, '0')}:00:00.000Z`;
@@ -226,8 +225,17 @@ describeEachDb('call history', (kind) => {
     expect(await ids({ search: '+44 20 7946' })).toBe('d');
     // without '+', digits not starting with 1 are a North American number
     expect(await ids({ search: '4420' })).toBe('');
-    // the start of the number, not any part of it
-    expect(await ids({ search: '5550123' })).toBe('');
+    // the end of the number: its last digits, formatting ignored
+    expect(await ids({ search: '5550123' })).toBe('eca');
+    expect(await ids({ search: '0123' })).toBe('eca');
+    expect(await ids({ search: '555-9999' })).toBe('b');
+    expect(await ids({ search: '0000' })).toBe('d');
+    expect(await ids({ search: '9946 0000' })).toBe('');
+    expect(await ids({ search: '79460000' })).toBe('d');
+    // text starting with '+' is the start of a number only
+    expect(await ids({ search: '+0123' })).toBe('');
+    // neither start nor end: not any part of it
+    expect(await ids({ search: '5550' })).toBe('');
     expect(await ids({ search: 'reception' })).toBe('');
     expect(await ids({ search: '' })).toBe('edcba');
     // with a filter, a sort and paging
@@ -238,15 +246,25 @@ describeEachDb('call history', (kind) => {
     expect(await ids({ search: '1', sort: '{"from":1}' })).toBe('eabc');
     // the other company's call never shows
     expect(await ids({ search: '+14155550123', limit: '100' })).toBe('a');
-    expect(fromNumberRange('415')).toEqual({ from: '+1415', before: '+1415:' });
-    expect(fromNumberRange('no digits')).toBeNull();
+    // a start and an end in one search, sorted and paged
+    expect(await ids({ search: '0123', sort: '{"from":1}' })).toBe('eac');
+    expect(await ids({ search: '0123', sort: '{"duration":-1}', limit: '1', page: '1' })).toBe('a');
+    expect(prefixEnd('+1415')).toBe('+1415:');
   });
 
   it('pages a search the same whether it sorts its matches or walks the order index (few or many matches)', async () => {
     const { user, all, lines } = await companyWithCalls(t());
     const db = t().deps.db.db;
-    const searches = [lines[0]!, lines[1]!.slice(0, 6), '2', '+1'];
-    const sorts = [[], [['time', 1]], [['duration', -1]], [['cost', 1]], [['status', -1]]] as CallListParams['sort'][];
+    const searches = [lines[0]!, lines[1]!.slice(0, 6), '2', '+1', all[3]!.from.slice(-4), all[7]!.from.slice(-2)];
+    const sorts = [
+      [],
+      [['time', 1]],
+      [['duration', -1]],
+      [['cost', 1]],
+      [['status', -1]],
+      [['from', 1]],
+      [['from', -1]],
+    ] as CallListParams['sort'][];
     for (const search of searches)
       for (const sort of sorts)
         for (const page of [0, 2]) {
@@ -356,5 +374,42 @@ describeEachDb('call history', (kind) => {
     expect(await snapshot()).toEqual(maintained);
     const all = maintained.filter((r) => r.status === '*' && r.type === '*' && r.phone_number === '*');
     expect(all.reduce((s, r) => s + r.calls, 0)).toBe(500);
+  });
+});
+
+describeEachDb('migration 009 (the end of a caller number)', (kind) => {
+  it('fills the reversed digits of the calls stored before it, in batches', async () => {
+    const old = await freshDatabase(kind, { migrate: false });
+    try {
+      const names = Object.keys(migrations).sort();
+      const before = names.slice(0, names.indexOf('009_call_number_ends'));
+      for (const name of before) await migrations[name]!.up(old.db);
+      await old.db
+        .insertInto('companies')
+        .values({ id: 'c1', name: 'Acme Health', created_at: new Date().toISOString() })
+        .execute();
+      // more rows than one batch of the SQLite backfill (500), with numbers of every length
+      const rows = Array.from({ length: 1203 }, (_, i) =>
+        call('c1', {
+          id: String(i).padStart(24, '0'),
+          time: `2026-11-10T00:00:00.${String(i % 1000).padStart(3, '0')}Z`,
+          from_number: `+${String(1_000_003 * (i + 1)).padStart(7 + (i % 6), '9')}`,
+        }),
+      );
+      // the database as it was before 009: no from_digits_rev column yet
+      const before009 = old.db as unknown as Kysely<Record<string, CallRow>>;
+      for (let i = 0; i < rows.length; i += 200)
+        await before009
+          .insertInto('calls')
+          .values(rows.slice(i, i + 200))
+          .execute();
+      await migrations['009_call_number_ends']!.up(old.db);
+      const stored = await old.db.selectFrom('calls').select(['id', 'from_number', 'from_digits_rev']).orderBy('id').execute();
+      expect(stored).toHaveLength(1203);
+      for (const r of stored) expect(r.from_digits_rev, r.from_number).toBe([...r.from_number.slice(1)].reverse().join(''));
+      expect(stored[0]!.from_digits_rev).toBe('3000001');
+    } finally {
+      await old.close();
+    }
   });
 });

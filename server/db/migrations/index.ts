@@ -7,6 +7,7 @@ import * as m005 from './005_knowledge_bases.js';
 import * as m006 from './006_providers.js';
 import * as m007 from './007_billing_batch.js';
 import * as m008 from './008_idempotency.js';
+import * as m009 from './009_call_number_ends.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '006_providers': m006,
   '007_billing_batch': m007,
   '008_idempotency': m008,
+  '009_call_number_ends': m009,
 };

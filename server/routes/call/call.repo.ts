@@ -5,7 +5,8 @@ import {
   type CallSortField,
   type CallStatus,
   type CallType,
-  callSearchPrefix,
+  callSearchMatch,
+  reversedDigits,
 } from '../../../src/api/contract/call.js';
 import type { CallCountsTable, CallsTable, DB } from '../../db/schema.js';
 
@@ -26,7 +27,8 @@ import type { CallCountsTable, CallsTable, DB } from '../../db/schema.js';
  * migration 004, whose trailing columns carry the other filters: counting never reads the table.
  */
 
-export type CallRow = Selectable<CallsTable>;
+/** A call as it is written and read (without `from_digits_rev`, which insertCalls derives from `from_number`). */
+export type CallRow = Omit<Selectable<CallsTable>, 'from_digits_rev'>;
 
 /** Counts rows' dimensions: a value or ANY. */
 export const ANY = '*';
@@ -67,7 +69,9 @@ const CALL_COLUMNS = [
   'status',
   'call_successful',
 ] as const satisfies readonly (keyof CallRow)[];
-/** 13 columns a row: 500 rows stay under SQLite's (32,766) and PostgreSQL's (65,535) parameter limits. */
+/** What insertCalls writes: a row's columns and its number's digits last first. */
+const INSERT_COLUMNS = [...CALL_COLUMNS, 'from_digits_rev'] as const;
+/** 14 columns a row: 500 rows stay under SQLite's (32,766) and PostgreSQL's (65,535) parameter limits. */
 const INSERT_CHUNK = 500;
 const insertTexts = new Map<string, string>();
 
@@ -76,12 +80,12 @@ function insertText(rows: number, postgres: boolean): string {
   const key = `${postgres}:${rows}`;
   let text = insertTexts.get(key);
   if (!text) {
-    const width = CALL_COLUMNS.length;
+    const width = INSERT_COLUMNS.length;
     const tuples = Array.from(
       { length: rows },
-      (_, r) => `(${CALL_COLUMNS.map((_c, i) => (postgres ? `$${r * width + i + 1}` : '?')).join(', ')})`,
+      (_, r) => `(${INSERT_COLUMNS.map((_c, i) => (postgres ? `$${r * width + i + 1}` : '?')).join(', ')})`,
     );
-    text = `insert into calls (${CALL_COLUMNS.join(', ')}) values ${tuples.join(', ')}`;
+    text = `insert into calls (${INSERT_COLUMNS.join(', ')}) values ${tuples.join(', ')}`;
     insertTexts.set(key, text);
   }
   return text;
@@ -94,7 +98,10 @@ async function writeCalls(db: Kysely<DB>, rows: readonly CallRow[]): Promise<voi
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const chunk = rows.slice(i, i + INSERT_CHUNK);
     const params: unknown[] = [];
-    for (const row of chunk) for (const column of CALL_COLUMNS) params.push(row[column]);
+    for (const row of chunk) {
+      for (const column of CALL_COLUMNS) params.push(row[column]);
+      params.push(reversedDigits(row.from_number));
+    }
     await db.executeQuery(CompiledQuery.raw(insertText(chunk.length, postgres), params));
   }
   const counts = countsOf(rows);
@@ -251,23 +258,24 @@ function matching(db: Kysely<DB>, companyId: string, q: CallListQuery, within: T
   if (within.from) qb = qb.where('time', '>=', within.from);
   if (within.before) qb = qb.where('time', '<', within.before);
   if (q.search) {
-    const range = fromNumberRange(q.search);
-    // text without a digit starts no phone number
-    const from = searchIndexed ? sql.ref('from_number') : sql`${sql.ref('from_number')} || ''`;
-    qb = range ? qb.where(from, '>=', range.from).where(from, '<', range.before) : qb.where(sql<boolean>`1 = 0`);
+    const match = callSearchMatch(q.search);
+    const column = (name: 'from_number' | 'from_digits_rev') => (searchIndexed ? sql.ref(name) : sql`${sql.ref(name)} || ''`);
+    const starts = (name: 'from_number' | 'from_digits_rev', prefix: string) =>
+      sql<boolean>`(${column(name)} >= ${prefix} and ${column(name)} < ${prefixEnd(prefix)})`;
+    // text without a digit starts and ends no phone number
+    if (!match) qb = qb.where(sql<boolean>`1 = 0`);
+    else if (!match.reversed) qb = qb.where(starts('from_number', match.prefix));
+    else qb = qb.where(sql<boolean>`(${starts('from_number', match.prefix)} or ${starts('from_digits_rev', match.reversed)})`);
   }
   return qb;
 }
 
 /**
- * The `from_number` values a search matches, as a range of the text: every E.164 number starting with
- * the search's prefix lies in [prefix, prefix + ':') (':' follows '9'; both databases compare the column
- * byte by byte: SQLite's BINARY, PostgreSQL's "C" collation of migration 004).
+ * The end of the range of text values starting with `prefix` (digits, after a '+' or not): they lie in
+ * [prefix, prefix + ':') (':' follows '9'; both databases compare the columns byte by byte: SQLite's
+ * BINARY, PostgreSQL's "C" collation of migrations 004 and 009).
  */
-export function fromNumberRange(search: string): { from: string; before: string } | null {
-  const prefix = callSearchPrefix(search);
-  return prefix ? { from: prefix, before: `${prefix}:` } : null;
-}
+export const prefixEnd = (prefix: string) => `${prefix}:`;
 
 /** The counts rows matching the equality filters and the date range (one per day). */
 function countsMatching(db: Kysely<DB>, companyId: string, q: CallListQuery) {
@@ -362,9 +370,9 @@ export async function listCalls(
   // which last 0 s, sorted longest first). A search likewise sorts its few matches (every key wrapped,
   // time too) or, when they are many, walks the order's index (the search worded so no index ranges on it).
   const sortMatching = q.search
-    ? firstColumn !== 'from_number' && totalCalls <= searchSortMax
+    ? totalCalls <= searchSortMax
     : firstColumn !== 'time' && isFiltered(q) && totalCalls <= SORT_MATCHING_MAX;
-  const walkOrder = Boolean(q.search) && firstColumn !== 'from_number' && !sortMatching;
+  const walkOrder = Boolean(q.search) && !sortMatching;
   let page = matching(db, companyId, q, within, !walkOrder).select('id');
   for (const [column, desc] of order)
     page = page.orderBy(

@@ -9,7 +9,7 @@
  * |-------------|-----------------------------------------------------------------------------------------------|
  * | page        | ZERO-based page index, as the data table keeps it in the URL (default 0)                     |
  * | limit       | rows per page, 1..100 (default 10)                                                            |
- * | search      | the START of the caller's (from) number, formatting ignored (see callSearchPrefix): '415 555', '1 415 555', '+1 (415) 555' all find +14155550123. Text without a digit matches nothing. A prefix, not a substring, so an index answers it on a million calls |
+ * | search      | the START or the END of the caller's (from) number, formatting ignored (see callSearchMatch): '415 555', '1 415 555', '+1 (415) 555' and '0123' all find +14155550123; text starting with '+' matches the start only. Text without a digit matches nothing. A prefix or a suffix, not any substring, so two indexes answer it on a million calls |
  * | sort        | JSON object of field to 1 / -1 over CALL_SORT_FIELDS, keys in priority order (default `{"time":-1}`, newest first). Ties break by time in the direction opposite to the last key, then id, so -1 is the exact reverse of 1 |
  * | dateFrom    | yyyy-MM-dd: calls on or after the start of that day                                          |
  * | dateTo      | yyyy-MM-dd: calls up to the end of that day (inclusive). Days are UTC until companies have a time zone. dateFrom after dateTo answers 400 |
@@ -220,6 +220,21 @@ export function callSearchPrefix(search: string): string | null {
   const digits = searchDigits(search);
   if (!digits) return null;
   return search.trim().startsWith('+') || digits.startsWith('1') ? `+${digits}` : `+1${digits}`;
+}
+
+/** The digits of a phone number, last first (a call's `from_digits_rev`: its number read from the end). */
+export const reversedDigits = (text: string): string => [...searchDigits(text)].reverse().join('');
+
+/**
+ * What a call search matches: a caller number that starts with `prefix` (callSearchPrefix), or one whose
+ * digits end with the typed digits, i.e. whose reversed digits start with `reversed` ('0123' finds
+ * +14155550123). Text starting with '+' is the start of a number: `reversed` is null. null when the text
+ * has no digit (nothing matches).
+ */
+export function callSearchMatch(search: string): { prefix: string; reversed: string | null } | null {
+  const prefix = callSearchPrefix(search);
+  if (!prefix) return null;
+  return { prefix, reversed: search.trim().startsWith('+') ? null : reversedDigits(search) };
 }
 
 /** The filters of the Filter Call History dialog and the date-range picker (spec 3 'Call filters'). */
