@@ -369,10 +369,13 @@ export async function listCalls(
   // sort key's index instead may pass most of the table before the matching rows (e.g. failed calls,
   // which last 0 s, sorted longest first). A search likewise sorts its few matches (every key wrapped,
   // time too) or, when they are many, walks the order's index (the search worded so no index ranges on it).
+  // a search for the start of a number only ('+1 415'), in number order: its range of the number's index
+  // is already in that order
+  const inNumberOrder = Boolean(q.search) && firstColumn === 'from_number' && !callSearchMatch(q.search)?.reversed;
   const sortMatching = q.search
-    ? totalCalls <= searchSortMax
+    ? !inNumberOrder && totalCalls <= searchSortMax
     : firstColumn !== 'time' && isFiltered(q) && totalCalls <= SORT_MATCHING_MAX;
-  const walkOrder = Boolean(q.search) && !sortMatching;
+  const walkOrder = Boolean(q.search) && !inNumberOrder && !sortMatching;
   let page = matching(db, companyId, q, within, !walkOrder).select('id');
   for (const [column, desc] of order)
     page = page.orderBy(
