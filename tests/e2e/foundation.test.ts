@@ -72,6 +72,39 @@ describe('foundation in Chromium', () => {
     await signed.close();
   });
 
+  it('on a narrow screen the sidebar starts folded, folds after a choice, and leaves the wide screen its own', async () => {
+    const user = await signUpViaApi(b.baseUrl);
+    const phone = await signedInPage(b, user);
+    try {
+      await phone.setViewportSize({ width: 390, height: 844 });
+      await phone.goto(b.url('/dashboard'));
+      await phone.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
+      const toggle = phone.getByRole('button', { name: 'Toggle sidebar' });
+      // the page is not covered: the sidebar is an icon rail whose links keep their names
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      const nav = phone.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Call History' }).waitFor();
+      await toggle.click();
+      await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('true');
+      await nav.getByRole('link', { name: 'Call History' }).click();
+      await expect.poll(() => pathOf(phone)).toBe('/dashboard/call-history');
+      await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
+      // the same browser on a wide screen: open, as it was never folded there
+      await phone.setViewportSize({ width: 1280, height: 800 });
+      await phone.reload();
+      await phone.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
+      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+      // folded on the wide screen: remembered there, and the narrow screen still starts folded
+      await toggle.click();
+      await expect.poll(() => phone.evaluate(() => localStorage.getItem('parley.sidebar.open'))).toBe('false');
+      await phone.reload();
+      await phone.getByRole('heading', { name: 'Call History', level: 1 }).waitFor();
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('the real server (not only app.request) puts the security headers on GET and HEAD answers', async () => {
     for (const method of ['GET', 'HEAD']) {
       for (const pathname of ['/', '/dashboard/billing', '/api/v1/health', '/api/v1/nope']) {

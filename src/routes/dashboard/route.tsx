@@ -34,7 +34,14 @@ export const Route = createFileRoute('/dashboard')({
   component: DashboardLayout,
 });
 
+/**
+ * On a narrow screen the open sidebar floats over the page: there it starts folded, and opening or folding
+ * it is not remembered (the remembered choice is the wide screen's).
+ */
+const isNarrow = () => window.matchMedia(s.narrow).matches;
+
 function readSidebarOpen(): boolean {
+  if (isNarrow()) return false;
   try {
     return localStorage.getItem(SIDEBAR_STORAGE_KEY) !== 'false';
   } catch {
@@ -45,6 +52,7 @@ function readSidebarOpen(): boolean {
 const persistedSidebar = sidebarMachine.provide({
   actions: {
     persist: (_, params: { open: boolean }) => {
+      if (isNarrow()) return;
       try {
         localStorage.setItem(SIDEBAR_STORAGE_KEY, String(params.open));
       } catch {
@@ -67,7 +75,7 @@ function DashboardLayout() {
   const section = useLocation({ select: (l) => sectionLabel(l.pathname) });
   // on narrow screens the open sidebar covers the page: choosing an entry folds it away
   const collapseIfFloating = () => {
-    if (window.matchMedia(s.narrow).matches) sidebar.send({ type: 'sidebar.collapse' });
+    if (isNarrow()) sidebar.send({ type: 'sidebar.collapse' });
   };
 
   return (
