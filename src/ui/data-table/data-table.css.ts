@@ -131,6 +131,8 @@ export const errorText = style({ color: vars.color.danger, fontWeight: vars.font
 export const footer = style([bar, { fontSize: vars.fontSize.sm, color: vars.color.textMuted }]);
 export const pager = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space['3'] });
 export const sizeSelect = style({ flexDirection: 'row', alignItems: 'center', gap: vars.space['2'], width: 'auto' });
+/** Previous and Next stay side by side when the footer wraps (narrow screens). */
+export const steps = style({ display: 'flex', alignItems: 'center', gap: vars.space['3'] });
 export const pageLabel = style({ minWidth: '6.5rem', textAlign: 'center', color: vars.color.text });
 
 globalStyle(`${sizeSelect} > label`, { whiteSpace: 'nowrap' });

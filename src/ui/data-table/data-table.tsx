@@ -377,26 +377,28 @@ export function DataTable<Row>({
               <span className={s.pageLabel}>
                 Page {query.page + 1} of {pageCount(data.total, query.size)}
               </span>
-              <Button
-                variant="secondary"
-                size="sm"
-                aria-label="Previous page"
-                disabled={!table.getCanPreviousPage()}
-                onClick={() => table.previousPage()}
-              >
-                <ChevronLeftIcon size={14} />
-                Previous
-              </Button>
-              <Button
-                variant="secondary"
-                size="sm"
-                aria-label="Next page"
-                disabled={!data.loaded || !table.getCanNextPage()}
-                onClick={() => table.nextPage()}
-              >
-                Next
-                <ChevronRightIcon size={14} />
-              </Button>
+              <span className={s.steps}>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  aria-label="Previous page"
+                  disabled={!table.getCanPreviousPage()}
+                  onClick={() => table.previousPage()}
+                >
+                  <ChevronLeftIcon size={14} />
+                  Previous
+                </Button>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  aria-label="Next page"
+                  disabled={!data.loaded || !table.getCanNextPage()}
+                  onClick={() => table.nextPage()}
+                >
+                  Next
+                  <ChevronRightIcon size={14} />
+                </Button>
+              </span>
             </div>
           </div>
         </>
