@@ -100,7 +100,7 @@ function CallHistoryPage() {
   return (
     <>
       <PageHeader title="Call History" description="Every inbound and outbound call your agents handled." />
-      <div className={s.toolbar}>
+      <div className={s.filterBar}>
         <DateRangePicker
           value={{ from: query.dateFrom, to: query.dateTo }}
           onChange={(range) => setFilters({ dateFrom: range?.from, dateTo: range?.to })}

@@ -10,7 +10,8 @@ export const list = style({
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.lg,
   maxWidth: '100%',
-  overflowX: 'auto',
+  // on a narrow screen the tabs wrap onto a second row rather than hide behind the edge
+  flexWrap: 'wrap',
 });
 export const tab = style([
   focusRing,
