@@ -17,7 +17,8 @@ const pkg = (names: string[]) => new RegExp(`[\\\\/]node_modules[\\\\/](${names.
  *   tooltips, and the menu and select implementations that `Menu` and `Select` load on first use): only
  *   the screens and dialogs that show one load it, so the Agents page's first load does not;
  * - `app`: our modules that three or more chunks share (UI components, API calls, machines, contracts);
- * - `boot-shared`: what the landing page's boot script shares with the app, loaded before the app.
+ * - `boot-shared`: what the prerendered pages' scripts (boot.ts, early.ts) share with the app, loaded before
+ *   the app: one instance of each module for both (the early requests early.ts sends, the app takes).
  * Route pages and what only one or two of them use stay in chunks of their own, loaded with the route.
  */
 const ARIAKIT_WRAPPERS = /[\\/]src[\\/]ui[\\/](dialog|alert-dialog|popover|tabs|tooltip|checkbox)[\\/]|-impl\.tsx$/;
@@ -53,7 +54,11 @@ const codeSplitting = {
     },
     { name: 'table', test: pkg(['@tanstack/table-core', '@tanstack/react-table']), priority: 2 },
     { name: 'ariakit', test: pkg(['@ariakit/[^\\\\/]+', '@floating-ui/[^\\\\/]+']), priority: 2 },
-    { name: 'boot-shared', test: /[\\/]src[\\/](landing[\\/]boot-dom|session[\\/]keys)|preload-helper/, priority: 4 },
+    {
+      name: 'boot-shared',
+      test: /[\\/]src[\\/](landing[\\/]boot-dom|session[\\/]keys|api[\\/]early)|preload-helper/,
+      priority: 4,
+    },
     {
       name: 'app',
       test: (id: string) => /[\\/]src[\\/]/.test(id) && !ARIAKIT_WRAPPERS.test(id),
@@ -83,9 +88,10 @@ export default defineConfig(({ isSsrBuild }) => ({
     sourcemap: false,
     target: 'es2022',
     rolldownOptions: {
-      // the SPA (index.html) and the landing page's boot script (landing.html: scripts/prerender.mjs)
+      // the SPA (index.html), the landing page's boot script (landing.html) and dashboard.html's early
+      // requests (scripts/prerender.mjs)
       // (the SSR build of src/landing/prerender.tsx names its own input)
-      input: isSsrBuild ? undefined : { index: 'index.html', boot: 'src/landing/boot.ts' },
+      input: isSsrBuild ? undefined : { index: 'index.html', boot: 'src/landing/boot.ts', early: 'src/landing/early.ts' },
       output: isSsrBuild ? undefined : { codeSplitting },
     },
   },

@@ -2,7 +2,8 @@
 // - dist/client/landing.html for `/`: the landing page rendered at build time (src/landing/prerender.tsx
 //   through a Vite SSR build), styled by the same stylesheets as the app, with one small script
 //   (src/landing/boot.ts) instead of the app's entry; the app starts on the first interaction.
-// - dist/client/dashboard.html for `/dashboard`: index.html preloading that page's chunks.
+// - dist/client/dashboard.html for `/dashboard`: index.html preloading that page's chunks, with a small
+//   script before the entry that asks for the page's first data while the app downloads.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -68,10 +69,18 @@ export function landingHtml(indexHtml, { html, htmlClass, bootFile, bootImports,
 /**
  * dashboard.html, sent for /dashboard (where a login lands): index.html that also preloads the dashboard
  * layout's and the Agents page's chunks and links their stylesheets, so the browser fetches them with the
- * entry instead of one round trip after another once the router has matched the URL.
+ * entry instead of one round trip after another once the router has matched the URL; and, before the entry,
+ * `earlyFile` (src/landing/early.ts), which asks for the page's first data while the app downloads
+ * (module scripts run in document order: it runs as soon as it is loaded, not after the app).
  */
-export function dashboardHtml(indexHtml, files) {
-  return intoHead(indexHtml, [...modulePreloads(files.js), ...stylesheets(files.css)]);
+export function dashboardHtml(indexHtml, files, earlyFile) {
+  const early = `<script type="module" crossorigin src="/${earlyFile}"></script>`;
+  const out = intoHead(indexHtml, [...modulePreloads(files.js), ...stylesheets(files.css)]).replace(
+    /<script type="module" crossorigin src="\/assets\/[^"]+\.js"><\/script>/,
+    (entry) => `${early}\n    ${entry}`,
+  );
+  if (!out.includes(early)) throw new Error('dashboard.html: index.html did not have the expected shape');
+  return out;
 }
 
 export async function prerenderLanding() {
@@ -93,7 +102,8 @@ export async function prerenderLanding() {
   const rendered = await renderLanding();
   const manifest = JSON.parse(fs.readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8'));
   const boot = manifest['src/landing/boot.ts'];
-  if (!boot) throw new Error('No src/landing/boot.ts in the client manifest');
+  const early = manifest['src/landing/early.ts'];
+  if (!boot || !early) throw new Error('No src/landing/boot.ts or src/landing/early.ts in the client manifest');
   const bootImports = (boot.imports ?? []).map((k) => manifest[k].file);
   const indexHtml = fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8');
   const entryFiles = filesOfHtml(indexHtml);
@@ -106,7 +116,7 @@ export async function prerenderLanding() {
   const agents = routeFiles(manifest, 'src/routes/dashboard/index.tsx', new Set([...entryFiles, ...layout.js, ...layout.css]));
   fs.writeFileSync(
     path.join(clientDir, 'dashboard.html'),
-    dashboardHtml(indexHtml, { js: [...layout.js, ...agents.js], css: [...layout.css, ...agents.css] }),
+    dashboardHtml(indexHtml, { js: [...layout.js, ...agents.js], css: [...layout.css, ...agents.css] }, early.file),
   );
   fs.rmSync(ssrDir, { recursive: true, force: true });
 }

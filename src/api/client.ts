@@ -18,6 +18,7 @@ import { FetchError, type FetchOptions, ofetch } from 'ofetch';
 import * as v from 'valibot';
 import { toast } from '../ui/toast/toast';
 import { IDEMPOTENCY_HEADER } from './contract/idempotency';
+import { fetchOrEarly } from './early';
 import { ApiError } from './errors';
 
 export const API_BASE_URL = '/api/v1';
@@ -235,4 +236,5 @@ export function createApiClient(deps: ClientDeps = {}) {
 }
 
 /** The app's client: toasts through the UI's imperative `toast()`; src/session binds the session. */
-export const api = createApiClient({ notify: toast });
+// its fetch takes the answers dashboard.html asked for before the app arrived (./early.ts)
+export const api = createApiClient({ notify: toast, fetch: fetchOrEarly });

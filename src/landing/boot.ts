@@ -10,7 +10,7 @@
  * without the app. Two seconds after the page has loaded, the app's files are fetched at idle (prefetch, not
  * run), so the first interaction usually finds them in the cache.
  */
-import { AUTH_STORE_KEY } from '../session/keys';
+import { heldAccessToken } from '../session/keys';
 import { elementAt, pathOf } from './boot-dom';
 
 /** How long after the page's load event the app's files are prefetched. */
@@ -19,18 +19,6 @@ const PREFETCH_DELAY_MS = 2000;
 const INTENT_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'keydown', 'focusin'] as const;
 
 const root = document.getElementById('root');
-
-function holdsSession(): boolean {
-  try {
-    const stored = JSON.parse(localStorage.getItem(AUTH_STORE_KEY) ?? 'null') as {
-      state?: { access_token?: unknown };
-      access_token?: unknown;
-    } | null;
-    return Boolean(stored?.state?.access_token || stored?.access_token);
-  } catch {
-    return false;
-  }
-}
 
 let started: Promise<void> | undefined;
 let up = false;
@@ -96,7 +84,7 @@ function prefetchApp() {
 }
 
 if (root) {
-  if (location.search || holdsSession()) onIntent();
+  if (location.search || heldAccessToken()) onIntent();
   else {
     listenForIntent();
     document.addEventListener('click', holdClick, true);

@@ -4,6 +4,7 @@
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, type TestBrowser } from './browser.js';
+import { signedInPage, signUpViaApi } from './session.js';
 
 let b: TestBrowser;
 
@@ -54,6 +55,46 @@ describe('the prerendered landing page', () => {
       expect(dashboard).toContain('<div id="root"></div>');
       expect(dashboard).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/dashboard-[\w-]+\.js">/);
       expect(dashboard).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/dashboard-[\w-]+\.css">/);
+      // the early requests' script comes before the app's entry (module scripts run in document order)
+      expect(dashboard).toMatch(
+        /<script type="module" crossorigin src="\/assets\/early-[\w-]+\.js"><\/script>\s*<script type="module" crossorigin src="\/assets\/index-/,
+      );
+    }
+  });
+
+  it("/dashboard asks for the page's first data while the app downloads, and the app uses those answers", async () => {
+    const user = await signUpViaApi(b.baseUrl, 'Early Bird');
+    const count = (page: Page) => {
+      const asked: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/v1/')) asked.push(new URL(r.url()).pathname + new URL(r.url()).search);
+      });
+      return asked;
+    };
+    const page = await signedInPage(b, user);
+    try {
+      const asked = count(page);
+      // with the app's code held back, the page's data is asked for all the same
+      const gate = await holdAppChunks(page);
+      await page.goto(b.url('/dashboard'), { waitUntil: 'commit' });
+      await expect.poll(() => asked.slice().sort()).toEqual(['/api/v1/account/me', '/api/v1/agent?page=1&limit=10']);
+      expect(gate.held.length).toBeGreaterThan(0);
+      gate.release();
+      await page.getByRole('cell', { name: 'Health Receptionist' }).first().waitFor();
+      await page.getByRole('button', { name: /Early Bird/ }).waitFor();
+      // the app took the early answers: no second request for either
+      expect(asked.filter((u) => u === '/api/v1/agent?page=1&limit=10')).toHaveLength(1);
+      expect(asked.filter((u) => u === '/api/v1/account/me')).toHaveLength(1);
+
+      // another view of the page (a query in the URL): left to the app, asked for once
+      asked.length = 0;
+      await page.goto(b.url('/dashboard?search=recep'));
+      await page.getByRole('cell', { name: 'Health Receptionist' }).first().waitFor();
+      expect(asked.filter((u) => u.startsWith('/api/v1/agent?'))).toEqual(['/api/v1/agent?page=1&limit=10&search=recep']);
+    } finally {
+      // the browser's other pages are signed out (the landing page's tests)
+      await page.evaluate(() => localStorage.clear()).catch(() => undefined);
+      await page.close();
     }
   });
 
