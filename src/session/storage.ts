@@ -6,10 +6,9 @@
  * - `accountId` and `companyId`: plain strings, written at login.
  * `previous_url` is never persisted (memory only, in the session machine).
  */
-import * as v from 'valibot';
 import type { StoredSession, TokenPair } from '../machines/session.machine';
 
-import { ACCOUNT_ID_KEY, AUTH_STORE_KEY, COMPANY_ID_KEY } from './keys';
+import { ACCOUNT_ID_KEY, AUTH_STORE_KEY, COMPANY_ID_KEY, parseTokens } from './keys';
 
 export { ACCOUNT_ID_KEY, AUTH_STORE_KEY, COMPANY_ID_KEY };
 export const SESSION_KEYS = [AUTH_STORE_KEY, ACCOUNT_ID_KEY, COMPANY_ID_KEY] as const;
@@ -17,31 +16,9 @@ const STORE_VERSION = 0;
 
 export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-const Tokens = v.object({
-  access_token: v.fallback(v.string(), ''),
-  refresh_token: v.fallback(v.string(), ''),
-});
-const AuthStore = v.union([
-  v.object({ state: Tokens }),
-  v.pipe(
-    Tokens,
-    v.transform((state) => ({ state })),
-  ),
-]);
-
-/** Reads the tokens; missing or unreadable JSON counts as empty. */
+/** Reads the tokens; missing or unreadable JSON counts as empty (the parsing is keys.ts's, shared with the boot scripts). */
 export function readTokens(storage: KeyValueStorage | undefined): TokenPair {
-  const raw = storage?.getItem(AUTH_STORE_KEY);
-  if (!raw) return { accessToken: '', refreshToken: '' };
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return { accessToken: '', refreshToken: '' };
-  }
-  const parsed = v.safeParse(AuthStore, json);
-  if (!parsed.success) return { accessToken: '', refreshToken: '' };
-  return { accessToken: parsed.output.state.access_token, refreshToken: parsed.output.state.refresh_token };
+  return parseTokens(storage?.getItem(AUTH_STORE_KEY));
 }
 
 export function readSession(storage: KeyValueStorage | undefined): StoredSession {

@@ -5,6 +5,7 @@ import { createQueryCache } from '../../src/api/cache';
 import { createApiClient } from '../../src/api/client';
 import { DASHBOARD_EARLY_URLS, fetchOrEarly, requestEarly, takeEarly } from '../../src/api/early';
 import { heldAccessToken } from '../../src/session/keys';
+import { readTokens } from '../../src/session/storage';
 
 const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
 
@@ -75,5 +76,22 @@ describe("dashboard.html's early requests", () => {
     expect(heldAccessToken(storage('not json'))).toBe('');
     expect(heldAccessToken(storage(null))).toBe('');
     expect(heldAccessToken(undefined)).toBe('');
+    expect(
+      heldAccessToken({
+        getItem: () => {
+          throw new Error('blocked');
+        },
+      }),
+    ).toBe('');
+    // the session itself reads the store the same way (storage.ts's readTokens is this parsing)
+    const store = (value: unknown) => ({ getItem: () => JSON.stringify(value), setItem() {}, removeItem() {} });
+    expect(readTokens(store({ state: { access_token: 'a', refresh_token: 'r' }, version: 0 }))).toEqual({
+      accessToken: 'a',
+      refreshToken: 'r',
+    });
+    expect(readTokens(store({ access_token: 'a', refresh_token: 'r' }))).toEqual({ accessToken: 'a', refreshToken: 'r' });
+    expect(readTokens(store({ state: {}, access_token: 'x' }))).toEqual({ accessToken: '', refreshToken: '' });
+    expect(readTokens(store([1, 2]))).toEqual({ accessToken: '', refreshToken: '' });
+    expect(readTokens(undefined)).toEqual({ accessToken: '', refreshToken: '' });
   });
 });
