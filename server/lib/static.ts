@@ -19,11 +19,32 @@ const TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
+/** The precompressed siblings the build writes (scripts/build.mjs), in the order they are preferred. */
+const CODINGS = [
+  { coding: 'br', suffix: '.br' },
+  { coding: 'gzip', suffix: '.gz' },
+] as const;
+type Coding = (typeof CODINGS)[number]['coding'];
+
 interface Asset {
   body: Buffer;
-  gzip?: Buffer;
+  encoded: Partial<Record<Coding, Buffer>>;
   type: string;
   immutable: boolean;
+}
+
+/** The content codings an `Accept-Encoding` header accepts (those not refused with `q=0`), lower-cased. */
+export function acceptedCodings(header: string | undefined): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of (header ?? '').split(',')) {
+    const [name = '', ...params] = part
+      .toLowerCase()
+      .split(';')
+      .map((p) => p.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name);
+  }
+  return accepted;
 }
 
 /**
@@ -39,12 +60,15 @@ export function mountStatic(app: Hono, dir: string): void {
       if (entry.name.startsWith('.')) continue;
       const full = path.join(d, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (!entry.name.endsWith('.gz')) {
+      else if (!CODINGS.some((c) => entry.name.endsWith(c.suffix))) {
         const rel = `/${path.relative(root, full).split(path.sep).join('/')}`;
-        const gzPath = `${full}.gz`;
+        const encoded: Asset['encoded'] = {};
+        for (const { coding, suffix } of CODINGS) {
+          if (fs.existsSync(full + suffix)) encoded[coding] = fs.readFileSync(full + suffix);
+        }
         assets.set(rel, {
           body: fs.readFileSync(full),
-          gzip: fs.existsSync(gzPath) ? fs.readFileSync(gzPath) : undefined,
+          encoded,
           type: TYPES[path.extname(entry.name)] ?? 'application/octet-stream',
           immutable: rel.startsWith('/assets/'),
         });
@@ -66,28 +90,26 @@ export function mountStatic(app: Hono, dir: string): void {
     if (page) for (const p of paths) pages.set(p, page);
   }
 
-  const send = (asset: Asset, acceptGzip: boolean, status = 200) => {
+  const send = (asset: Asset, accepted: Set<string>) => {
     const headers: Record<string, string> = {
       'Content-Type': asset.type,
       'Cache-Control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
       Vary: 'Accept-Encoding',
     };
-    if (acceptGzip && asset.gzip) {
-      headers['Content-Encoding'] = 'gzip';
-      return new Response(new Uint8Array(asset.gzip), { status, headers });
-    }
-    return new Response(new Uint8Array(asset.body), { status, headers });
+    const coding = CODINGS.find((c) => accepted.has(c.coding) && asset.encoded[c.coding])?.coding;
+    if (coding) headers['Content-Encoding'] = coding;
+    return new Response(new Uint8Array(coding ? (asset.encoded[coding] as Buffer) : asset.body), { headers });
   };
 
   app.get('*', (c) => {
     const p = decodeURIComponent(c.req.path);
-    const gz = /\bgzip\b/.test(c.req.header('accept-encoding') ?? '');
+    const accepted = acceptedCodings(c.req.header('accept-encoding'));
     const page = pages.get(p);
-    if (page) return send(page, gz);
+    if (page) return send(page, accepted);
     const asset = assets.get(p);
-    if (asset) return send(asset, gz);
+    if (asset) return send(asset, accepted);
     // a missing hashed asset is a real 404, not the SPA (a stale tab would otherwise parse HTML as JS)
     if (p.startsWith('/assets/')) return c.text('Not found', 404);
-    return send(index, gz);
+    return send(index, accepted);
   });
 }

@@ -202,6 +202,7 @@ describeEachDb('static SPA serving', (kind) => {
   fs.writeFileSync(path.join(staticDir, 'index.html'), indexHtml);
   fs.writeFileSync(path.join(staticDir, 'assets/app-abc123.js'), assetJs);
   fs.writeFileSync(path.join(staticDir, 'assets/app-abc123.js.gz'), zlib.gzipSync(assetJs));
+  fs.writeFileSync(path.join(staticDir, 'assets/app-abc123.js.br'), zlib.brotliCompressSync(assetJs));
   fs.mkdirSync(path.join(staticDir, '.vite'));
   fs.writeFileSync(path.join(staticDir, '.vite/manifest.json'), '{"index.html":{}}');
 
@@ -218,11 +219,33 @@ describeEachDb('static SPA serving', (kind) => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('assets are sent gzipped to clients that accept it', async () => {
-    const res = await t().req('GET', '/assets/app-abc123.js', { headers: { 'Accept-Encoding': 'gzip, br' } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-encoding')).toBe('gzip');
-    expect(zlib.gunzipSync(Buffer.from(await res.arrayBuffer())).toString()).toBe(assetJs);
+  it('assets are sent brotli-compressed, else gzipped, to clients that accept it, else as they are', async () => {
+    const decode: Record<string, (b: Buffer) => Buffer> = {
+      br: zlib.brotliDecompressSync,
+      gzip: zlib.gunzipSync,
+      none: (b) => b,
+    };
+    for (const [accept, coding] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip;q=0.5', 'gzip'],
+      ['BR', 'br'],
+      ['br;q=0, gzip; q=0', 'none'],
+      ['', 'none'],
+      ['identity', 'none'],
+    ] as const) {
+      const res = await t().req('GET', '/assets/app-abc123.js', { headers: { 'Accept-Encoding': accept } });
+      expect(res.status, accept).toBe(200);
+      expect(res.headers.get('content-encoding') ?? 'none', accept).toBe(coding);
+      expect(res.headers.get('vary'), accept).toBe('Accept-Encoding');
+      expect(decode[coding]?.(Buffer.from(await res.arrayBuffer())).toString(), accept).toBe(assetJs);
+    }
+  });
+
+  it('a file without a compressed sibling is sent as it is whatever the client accepts', async () => {
+    const res = await t().req('GET', '/', { headers: { 'Accept-Encoding': 'gzip, br' } });
+    expect(res.headers.get('content-encoding')).toBeNull();
+    expect(await res.text()).toBe(indexHtml);
   });
 
   it('index.html and every history-fallback path get no-cache and the index body', async () => {
