@@ -1,5 +1,4 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { format } from 'date-fns';
 import { batches, batchKeys } from '../../../../api/batches';
 import { type BatchDetailResponse, batchEstimate } from '../../../../api/contract/batch';
 import { batchDetailMachine } from '../../../../machines/batchDetail.machine';
@@ -8,7 +7,7 @@ import { Button } from '../../../../ui/button/button';
 import { Dialog } from '../../../../ui/dialog/dialog';
 import { TextField } from '../../../../ui/text-field/text-field';
 import { useQuery } from '../../../-lib/useQuery';
-import { formatCount, formatDateTime, formatDuration, formatUsd } from '../format';
+import { formatCount, formatDateTime, formatDuration, formatUsd, toDateTimeLocal } from '../format';
 import * as p from '../panels.css';
 import { QueryView } from '../QueryStates';
 import * as s from './batch.css';
@@ -16,7 +15,7 @@ import { BatchStatusBadge } from './status';
 
 const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 /** An ISO instant as a datetime-local value in the user's time zone. */
-const toLocalInput = (iso: string | null) => (iso ? format(new Date(iso), "yyyy-MM-dd'T'HH:mm") : '');
+const toLocalInput = (iso: string | null) => (iso ? toDateTimeLocal(new Date(iso)) : '');
 
 /** The detail view of one batch: what it holds, and send / schedule / reschedule / cancel. */
 export function BatchDetail({ id, onClose }: { id: string; onClose: () => void }) {
@@ -111,7 +110,7 @@ function DetailBody({ detail }: { detail: BatchDetailResponse }) {
           <TextField
             label="Date and time"
             type="datetime-local"
-            min={format(new Date(), "yyyy-MM-dd'T'HH:mm")}
+            min={toDateTimeLocal(new Date())}
             hint={`Your time zone: ${timeZone}`}
             value={snap.context.scheduledAt}
             error={snap.context.error ?? undefined}

@@ -1,5 +1,4 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { format } from 'date-fns';
 import { type FormEvent, useEffect, useState } from 'react';
 import { API_BASE_URL } from '../../../../api/client';
 import { BATCH_CSV_MAX_BYTES, BATCH_DIAL_COST, BATCH_PATHS, type Batch, batchEstimate } from '../../../../api/contract/batch';
@@ -10,7 +9,7 @@ import { Dialog } from '../../../../ui/dialog/dialog';
 import { AlertIcon } from '../../../../ui/icons';
 import { Select } from '../../../../ui/select/select';
 import { TextField } from '../../../../ui/text-field/text-field';
-import { formatBytes, formatCount, formatDuration, formatUsd } from '../format';
+import { formatBytes, formatCount, formatDuration, formatUsd, toDateTimeLocal } from '../format';
 import * as p from '../panels.css';
 import * as s from './batch.css';
 import { RecipientsPane } from './RecipientsPane';
@@ -137,7 +136,7 @@ export function BatchForm({ onClose, onDone }: { onClose: () => void; onDone: (b
             <TextField
               label="Date and time"
               type="datetime-local"
-              min={format(new Date(), "yyyy-MM-dd'T'HH:mm")}
+              min={toDateTimeLocal(new Date())}
               hint={`Your time zone: ${timeZone}`}
               {...field('scheduledAt')}
             />

@@ -1,6 +1,5 @@
 import { Link, useBlocker, useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { format } from 'date-fns';
 import { memo, useRef, useState } from 'react';
 import { agentCostPerMinute, DEFAULT_LATENCY } from '../../../../api/contract/models';
 import { agentEditorMachine } from '../../../../machines/agentEditor.machine';
@@ -10,6 +9,7 @@ import { Button } from '../../../../ui/button/button';
 import { AlertIcon, ArrowLeftIcon, BotIcon } from '../../../../ui/icons';
 import { Spinner } from '../../../../ui/spinner/spinner';
 import { TextField } from '../../../../ui/text-field/text-field';
+import { formatDateTime } from '../../-components/format';
 import { EmptyState } from '../../-components/PageHeader';
 import {
   LanguagePicker,
@@ -255,7 +255,7 @@ function DraftDialog({ actor }: { actor: EditorActor }) {
       onClose={() => actor.send({ type: 'draft.discard' })}
       onConfirm={() => actor.send({ type: 'draft.restore' })}
       title="Restore unsaved changes?"
-      description={`You have changes to this agent that were not saved${savedAt ? ` (${format(savedAt, 'yyyy-MM-dd HH:mm')})` : ''}.`}
+      description={`You have changes to this agent that were not saved${savedAt ? ` (${formatDateTime(savedAt)})` : ''}.`}
       confirmLabel="Restore"
       cancelLabel="Discard"
       destructive={false}
