@@ -9,10 +9,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { writeReport } from '../bench/report.mjs';
 import { QUICK, RESULTS_FILE, writeSection } from '../bench/results.mjs';
 import { buildAll } from './build.mjs';
+import { brotli, gzip } from './lib/compress.mjs';
 import { filesOfHtml, reachable } from './lib/manifest.mjs';
 import { startServer } from './lib/server.mjs';
 import { root } from './lib/stale.mjs';
@@ -35,9 +35,8 @@ const sizeCache = new Map();
 export function sizeOf(file) {
   if (!sizeCache.has(file)) {
     const buf = fs.readFileSync(path.join(clientDir, file));
-    // gzip -9 is what the budgets count; brotli (quality 11) is what the server sends browsers that accept it
-    const br = zlib.brotliCompressSync(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
-    sizeCache.set(file, { raw: buf.length, gzip: zlib.gzipSync(buf, { level: 9 }).length, br });
+    // gzip -9 is what the budgets count; brotli is what the server sends browsers that accept it
+    sizeCache.set(file, { raw: buf.length, gzip: gzip(buf).length, br: brotli(buf).length });
   }
   return sizeCache.get(file);
 }

@@ -2,8 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { build } from 'esbuild';
+import { brotli, gzip } from './lib/compress.mjs';
 import { prerenderLanding } from './prerender.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -33,13 +33,8 @@ export async function buildAll({ quiet = false } = {}) {
   for (const f of walk(path.join(root, 'dist/client'))) {
     if (!/\.(js|css|html|svg|json|txt|csv)$/.test(f)) continue;
     const body = fs.readFileSync(f);
-    fs.writeFileSync(`${f}.gz`, zlib.gzipSync(body, { level: 9 }));
-    fs.writeFileSync(
-      `${f}.br`,
-      zlib.brotliCompressSync(body, {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-      }),
-    );
+    fs.writeFileSync(`${f}.gz`, gzip(body));
+    fs.writeFileSync(`${f}.br`, brotli(body));
   }
   await build({
     entryPoints: { main: path.join(root, 'server/main.ts') },
