@@ -62,6 +62,31 @@ describe('the prerendered landing page', () => {
     }
   });
 
+  it('the built files reach Chromium brotli-compressed; a client taking only gzip gets the same bytes gzipped', async () => {
+    const page = await b.newPage();
+    const encodings = new Map<string, string>();
+    page.on('response', async (res) => {
+      const url = new URL(res.url());
+      if (url.pathname.startsWith('/assets/')) encodings.set(url.pathname, (await res.allHeaders())['content-encoding'] ?? '');
+    });
+    await page.goto(b.url('/privacy'));
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const scripts = [...encodings.keys()].filter((p) => p.endsWith('.js'));
+    expect(scripts.some((p) => /^\/assets\/vendor-/.test(p))).toBe(true);
+    for (const p of scripts) expect(encodings.get(p), p).toBe('br');
+    await page.close();
+
+    const vendor = scripts.find((p) => /^\/assets\/vendor-/.test(p)) as string;
+    const plain = await fetch(b.url(vendor), { headers: { 'Accept-Encoding': 'identity' } });
+    const gzipped = await fetch(b.url(vendor), { headers: { 'Accept-Encoding': 'gzip' } });
+    const brotli = await fetch(b.url(vendor), { headers: { 'Accept-Encoding': 'br, gzip' } });
+    expect([plain, gzipped, brotli].map((r) => r.headers.get('content-encoding'))).toEqual([null, 'gzip', 'br']);
+    const body = await plain.text();
+    expect(body.length).toBeGreaterThan(10_000);
+    expect(await gzipped.text()).toBe(body);
+    expect(await brotli.text()).toBe(body);
+  });
+
   it("/dashboard asks for the page's first data while the app downloads, and the app uses those answers", async () => {
     const user = await signUpViaApi(b.baseUrl, 'Early Bird');
     const count = (page: Page) => {
