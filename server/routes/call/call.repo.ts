@@ -245,11 +245,22 @@ interface TimeRange {
   before?: string | undefined;
 }
 
+/** A list request's search, read once (callSearchMatch): undefined without a search, null when nothing can match. */
+type SearchMatch = ReturnType<typeof callSearchMatch> | undefined;
+
 /**
- * The calls of the company matching the filters (everything but paging and order) within `within`.
+ * The calls of the company matching the filters (everything but paging and order) within `within`;
+ * `search` is the request's search as callSearchMatch read it.
  * `searchIndexed: false` words the search so that no index ranges on it (the order's index is walked).
  */
-function matching(db: Kysely<DB>, companyId: string, q: CallListQuery, within: TimeRange, searchIndexed = true) {
+function matching(
+  db: Kysely<DB>,
+  companyId: string,
+  q: CallListQuery,
+  within: TimeRange,
+  search: SearchMatch,
+  searchIndexed = true,
+) {
   let qb = db.selectFrom('calls').where('company_id', '=', companyId);
   if (q.status) qb = qb.where('status', '=', q.status);
   if (q.type) qb = qb.where('type', '=', q.type);
@@ -257,15 +268,14 @@ function matching(db: Kysely<DB>, companyId: string, q: CallListQuery, within: T
   // one bound each way: SQLite ranges an index on one of two upper bounds and filters by the other
   if (within.from) qb = qb.where('time', '>=', within.from);
   if (within.before) qb = qb.where('time', '<', within.before);
-  if (q.search) {
-    const match = callSearchMatch(q.search);
+  if (search !== undefined) {
     const column = (name: 'from_number' | 'from_digits_rev') => (searchIndexed ? sql.ref(name) : sql`${sql.ref(name)} || ''`);
     const starts = (name: 'from_number' | 'from_digits_rev', prefix: string) =>
       sql<boolean>`(${column(name)} >= ${prefix} and ${column(name)} < ${prefixEnd(prefix)})`;
     // text without a digit starts and ends no phone number
-    if (!match) qb = qb.where(sql<boolean>`1 = 0`);
-    else if (!match.reversed) qb = qb.where(starts('from_number', match.prefix));
-    else qb = qb.where(sql<boolean>`(${starts('from_number', match.prefix)} or ${starts('from_digits_rev', match.reversed)})`);
+    if (!search) qb = qb.where(sql<boolean>`1 = 0`);
+    else if (!search.reversed) qb = qb.where(starts('from_number', search.prefix));
+    else qb = qb.where(sql<boolean>`(${starts('from_number', search.prefix)} or ${starts('from_digits_rev', search.reversed)})`);
   }
   return qb;
 }
@@ -337,9 +347,10 @@ export async function listCalls(
     before: q.dateTo ? nextDayStart(q.dateTo) : undefined,
   };
   let totalCalls: number;
+  const search: SearchMatch = q.search ? callSearchMatch(q.search) : undefined;
 
   if (q.search) {
-    const count = await matching(db, companyId, q, within)
+    const count = await matching(db, companyId, q, within, search)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     totalCalls = Number(count.n);
@@ -371,12 +382,12 @@ export async function listCalls(
   // time too) or, when they are many, walks the order's index (the search worded so no index ranges on it).
   // a search for the start of a number only ('+1 415'), in number order: its range of the number's index
   // is already in that order
-  const inNumberOrder = Boolean(q.search) && firstColumn === 'from_number' && !callSearchMatch(q.search)?.reversed;
+  const inNumberOrder = Boolean(q.search) && firstColumn === 'from_number' && !search?.reversed;
   const sortMatching = q.search
     ? !inNumberOrder && totalCalls <= searchSortMax
     : firstColumn !== 'time' && isFiltered(q) && totalCalls <= SORT_MATCHING_MAX;
   const walkOrder = Boolean(q.search) && !inNumberOrder && !sortMatching;
-  let page = matching(db, companyId, q, within, !walkOrder).select('id');
+  let page = matching(db, companyId, q, within, search, !walkOrder).select('id');
   for (const [column, desc] of order)
     page = page.orderBy(
       sortMatching && (q.search || column !== 'time') && column !== 'id' ? withoutIndex(column) : column,
