@@ -1,4 +1,7 @@
+import type { ProviderUrls } from '../call/providers/types.js';
+import type { CallRuntime } from '../call/service.js';
 import type { AppDatabase } from '../db/index.js';
+import type { EventLoopMonitor } from './event-loop.js';
 import type { Logger } from './logger.js';
 
 export interface Clock {
@@ -52,6 +55,16 @@ export interface AppConfig {
    * main.ts sets REFUSED_LOGIN_DELAY_MS; undefined = answer at once (tests).
    */
   refusedLoginDelayMs?: number;
+  /** the providers' API bases (OPENAI_BASE_URL, ...; DEFAULT_PROVIDER_URLS for what is unset) */
+  providerUrls: ProviderUrls;
+  /** ALLOW_PRIVATE_PROVIDER_URLS: a company's own Base URL may resolve to a private address (default false) */
+  allowPrivateProviderUrls?: boolean;
+  /** ALLOW_PRIVATE_WEBHOOK_URLS: a webhook URL may resolve to a private address (default false) */
+  allowPrivateWebhookUrls?: boolean;
+  /** Sign-up attempts allowed per client IP in a sliding hour (SIGNUPS_PER_HOUR); undefined = LIMITS.signUpPerIp.max (20). */
+  signUpsPerHour?: number;
+  /** An upload answered 408 after this long without a byte; undefined = UPLOAD_IDLE_MS (30 s). */
+  uploadIdleMs?: number;
 }
 
 /** Everything the app needs from the outside world, injected so tests build one app per test. */
@@ -64,4 +77,8 @@ export interface AppDeps {
   logger: Logger;
   /** outbound HTTP; `realHttpClient` when absent */
   http?: HttpClient;
+  /** the call engine (providers, their URLs, this server's live calls); absent = the call API answers 503 */
+  calls?: CallRuntime;
+  /** event-loop delay over the last minute, reported by GET /health (main.ts starts one; absent: not reported) */
+  eventLoop?: EventLoopMonitor;
 }

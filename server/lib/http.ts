@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import * as v from 'valibot';
+import { JsonTooDeepError, parseJson } from '../../src/api/contract/json.js';
 
 /** An error that becomes `{ success: false, msg }` with its status. */
 export class HttpError extends Error {
@@ -60,16 +61,19 @@ export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown, 
   return r.output;
 }
 
-/** Reads and validates a JSON body. Malformed JSON answers 400. */
-export async function jsonBody<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
-  let raw: unknown;
+/** A request's JSON body ({} when empty): 400 when malformed or nested too deep to parse (see parseJson). */
+export async function readJson(c: Context): Promise<unknown> {
   try {
     const text = await c.req.text();
-    raw = text.length === 0 ? {} : JSON.parse(text);
-  } catch {
-    throw new HttpError(400, 'Malformed JSON body');
+    return text.length === 0 ? {} : parseJson(text);
+  } catch (e) {
+    throw new HttpError(400, e instanceof JsonTooDeepError ? `Malformed JSON body: ${e.message}` : 'Malformed JSON body');
   }
-  return parseWith(schema, raw, 'body');
+}
+
+/** Reads and validates a JSON body. Malformed JSON answers 400. */
+export async function jsonBody<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
+  return parseWith(schema, await readJson(c), 'body');
 }
 
 /** Validates the query string (first value of each key). */

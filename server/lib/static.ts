@@ -19,6 +19,8 @@ const TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
+export const MALFORMED_URL = 'Malformed URL';
+
 /** The precompressed siblings the build writes (scripts/build.mjs), in the order they are preferred. */
 const CODINGS = [
   { coding: 'br', suffix: '.br' },
@@ -102,7 +104,13 @@ export function mountStatic(app: Hono, dir: string): void {
   };
 
   app.get('*', (c) => {
-    const p = decodeURIComponent(c.req.path);
+    let p: string;
+    try {
+      p = decodeURIComponent(c.req.path);
+    } catch {
+      // a malformed percent escape (`/%`) names no file and no page of the app
+      return c.json({ success: false, msg: MALFORMED_URL }, 400);
+    }
     const accepted = acceptedCodings(c.req.header('accept-encoding'));
     const page = pages.get(p);
     if (page) return send(page, accepted);

@@ -1,5 +1,6 @@
-import { AGENT_DIALOG_DEFAULTS } from '../../src/api/contract/agent.js';
-import type { CallStatus, CallType, DisconnectionReason } from '../../src/api/contract/call.js';
+import { AGENT_DIALOG_DEFAULTS } from '../../src/api/contract/agent/defaults.js';
+import type { DisconnectionReason } from '../../src/api/contract/call.js';
+import type { CallStatus, CallType } from '../../src/api/contract/call-values.js';
 import { newId } from '../lib/ids.js';
 import type { CallRow } from '../routes/call/call.repo.js';
 

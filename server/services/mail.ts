@@ -18,21 +18,21 @@ export function smtpMailer(url: string): Mailer {
 }
 
 /**
- * Without SMTP, each email becomes an .eml file in DATA_DIR/outbox and its links are logged,
- * so a local user can still complete a password reset.
+ * Without SMTP, each email becomes an .eml file (mode 0600) in DATA_DIR/outbox, where a local user opens it
+ * to finish a password reset. The log says only that a message was written and its id (the file's name):
+ * never its recipient, subject, body or links, since a reset link in a log would let anyone who reads the
+ * log take over the account.
  */
 export function outboxMailer(dataDir: string, logger: Logger): Mailer {
   const dir = path.join(dataDir, 'outbox');
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(m: MailMessage) {
-      fs.mkdirSync(dir, { recursive: true });
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       const info = await transport.sendMail({ from: FROM, to: m.to, subject: m.subject, text: m.text, html: m.html });
-      const file = path.join(dir, `${Date.now()}-${randomBytes(4).toString('hex')}.eml`);
-      fs.writeFileSync(file, info.message as Buffer, { mode: 0o600 });
-      const links = m.text.match(/https?:\/\/\S+/g) ?? [];
-      // The outbox exists for local use only; the link is what lets a local user finish the flow.
-      logger.info('email written to outbox', { file, subject: m.subject, links: links.join(' ') });
+      const id = `${Date.now()}-${randomBytes(4).toString('hex')}`;
+      fs.writeFileSync(path.join(dir, `${id}.eml`), info.message as Buffer, { mode: 0o600 });
+      logger.info('email written to outbox', { id });
     },
   };
 }

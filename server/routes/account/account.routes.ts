@@ -14,15 +14,38 @@ import { clientIp, requireAuth } from '../../lib/auth.js';
 import { JSON_BODY_MAX, limitBody } from '../../lib/body-limit.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AppDeps, MailMessage } from '../../lib/deps.js';
-import { HttpError, jsonBody, parseWith } from '../../lib/http.js';
+import { HttpError, jsonBody, parseWith, readJson } from '../../lib/http.js';
 import { newId } from '../../lib/ids.js';
+import { runLater } from '../../lib/later.js';
 import { insertCompanyWithAccount } from '../../services/accounts.js';
-import { dummyHash, hashPassword, isCommonPassword, needsRehash, verifyPassword } from '../../services/passwords.js';
-import { clear, enforce, forgive, hit, LIMITS, refuseIfBlocked } from '../../services/ratelimit.js';
-import { revokeAccountSessions, revokeSession, startSession } from '../../services/sessions.js';
+import {
+  guardedVerify,
+  knownDevice,
+  PASSWORD_BACKOFF,
+  rememberDevice,
+  tarpit,
+  verifyCallerPassword,
+} from '../../services/password-guard.js';
+import { passwordWeakness } from '../../services/password-strength.js';
+import { dummyHash, hashPassword, needsRehash } from '../../services/passwords.js';
+import { beginUpload } from '../../services/pending-uploads.js';
+import { PhotoError, reencodePhoto } from '../../services/photos.js';
+import { clear, enforce, hit, LIMITS, refuseIfBlocked } from '../../services/ratelimit.js';
+import { revokeSession, startSession } from '../../services/sessions.js';
 import { newOpaqueToken, sha256 } from '../../services/tokens.js';
-import { fileUrl, removeUpload, sniffImageType, storeUpload } from '../../services/uploads.js';
+import { fileUrl, newUploadName, removeUpload, sniffImageType, storeUpload } from '../../services/uploads.js';
 import type { AppEnv } from '../../types.js';
+import {
+  accountByEmail,
+  accountById,
+  accountProfile,
+  changePassword,
+  insertPhotoFile,
+  insertResetToken,
+  liveResetToken,
+  resetPassword,
+  setPasswordHash,
+} from './account.repo.js';
 
 /** Reset links are valid 30 minutes. */
 export const RESET_TOKEN_TTL_MS = 30 * 60_000;
@@ -35,15 +58,15 @@ const FORGOT_ANSWER = JSON.stringify({ success: true, msg: M.forgotPasswordSent 
 const fieldError = (status: 400 | 401 | 409 | 413, field: string, msg: string) =>
   new HttpError(status, msg, { errors: { [field]: msg } });
 
-function refuseCommon(field: string, password: string) {
-  if (isCommonPassword(password)) throw fieldError(400, field, M.passwordTooCommon);
+/** Refuses a new password that is common or too easy to guess for this user (zxcvbn, off the event loop). */
+async function refuseWeak(field: string, password: string, user: { name: string; email: string }) {
+  const weakness = await passwordWeakness(password, user);
+  if (weakness) throw fieldError(400, field, weakness);
 }
 
 /** Email goes out after the answer so its latency never reveals anything; failures are logged. */
 function sendLater(deps: AppDeps, message: MailMessage, what: string) {
-  deps.mailer.send(message).catch((e: unknown) => {
-    deps.logger.error('email failed', { what, error: e instanceof Error ? e.message : String(e) });
-  });
+  runLater(deps, what, () => deps.mailer.send(message));
 }
 
 const sessionMeta = (c: Context, deps: AppDeps) => ({ ip: clientIp(c, deps), userAgent: c.req.header('User-Agent') });
@@ -58,24 +81,25 @@ async function readRegisterForm(c: Context): Promise<Record<string, unknown>> {
       throw new HttpError(400, 'Malformed form body');
     }
   }
-  try {
-    const text = await c.req.text();
-    const raw: unknown = text ? JSON.parse(text) : {};
-    return raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-  } catch {
-    throw new HttpError(400, 'Malformed JSON body');
-  }
+  const raw = await readJson(c);
+  return raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
 }
 
-/** The photo's bytes and sniffed type, or undefined when none was sent. */
+/** The photo's pixels encoded again (off the event loop) and its type, or undefined when none was sent. */
 async function readPhoto(file: unknown) {
   if (file === undefined || file === '' || (file instanceof File && file.size === 0)) return undefined;
   if (!(file instanceof File)) throw fieldError(400, 'file', M.photoType);
   if (file.size > PHOTO_MAX_BYTES) throw fieldError(413, 'file', M.photoTooLarge);
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const type = sniffImageType(bytes);
+  const upload = new Uint8Array(await file.arrayBuffer());
+  const type = sniffImageType(upload);
   if (!type) throw fieldError(400, 'file', M.photoType);
-  return { bytes, type };
+  try {
+    return { bytes: await reencodePhoto(upload, type), type };
+  } catch (e) {
+    if (!(e instanceof PhotoError)) throw e;
+    if (e.reason === 'too-many-pixels') throw fieldError(400, 'file', M.photoTooManyPixels);
+    throw fieldError(400, 'file', e.reason === 'unreadable' ? M.photoType : M.photoUnreadable);
+  }
 }
 
 export function accountRoutes(deps: AppDeps) {
@@ -90,21 +114,27 @@ export function accountRoutes(deps: AppDeps) {
     const form = await readRegisterForm(c);
     const text = (k: string) => (typeof form[k] === 'string' ? form[k] : undefined);
     const fields = parseWith(RegisterFieldsSchema, { name: text('name'), email: text('email'), password: text('password') });
-    refuseCommon('password', fields.password);
-    const photo = await readPhoto(form.file);
     const email = fields.email.toLowerCase();
+    // every well-formed attempt counts, for a new email or a taken one alike, so probing emails is slow
+    const signUps = { ...LIMITS.signUpPerIp, max: deps.config.signUpsPerHour ?? LIMITS.signUpPerIp.max };
+    await enforce(db, signUps, clientIp(c, deps), deps.clock.now());
+    await refuseWeak('password', fields.password, { name: fields.name, email });
+    const photo = await readPhoto(form.file);
 
+    // a taken email says so, and nothing else: no account data, nothing changed, nothing sent
     const emailTaken = () => fieldError(409, 'email', M.emailTaken);
-    const existing = await db.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirst();
-    if (existing) throw emailTaken();
+    if (await accountByEmail(db, email)) throw emailTaken();
 
     const passwordHash = await hashPassword(fields.password);
     const now = deps.clock.now();
     const companyId = newId(now);
     const accountId = newId(now);
-    const photoName = photo ? await storeUpload(deps.config.dataDir, photo.bytes, photo.type) : null;
+    // the photo's file is marked before it is written: if this process dies first, the sweep removes it
+    const photoName = photo ? newUploadName(photo.type) : null;
+    const pending = photoName ? await beginUpload(deps, 'photo', photoName, null) : null;
     let session: Awaited<ReturnType<typeof startSession>>;
     try {
+      if (photo && photoName) await storeUpload(deps.config.dataDir, photoName, photo.bytes);
       session = await db.transaction().execute(async (trx) => {
         await insertCompanyWithAccount(trx, {
           companyId,
@@ -117,19 +147,15 @@ export function accountRoutes(deps: AppDeps) {
           now,
         });
         if (photo && photoName) {
-          await trx
-            .insertInto('files')
-            .values({
-              id: newId(now),
-              name: photoName,
-              company_id: companyId,
-              account_id: accountId,
-              kind: 'photo',
-              mime_type: photo.type,
-              size: photo.bytes.length,
-              created_at: now.toISOString(),
-            })
-            .execute();
+          await insertPhotoFile(trx, {
+            name: photoName,
+            companyId,
+            accountId,
+            mimeType: photo.type,
+            size: photo.bytes.length,
+            now,
+          });
+          await pending?.settle(trx);
         }
         return startSession(deps, { accountId, companyId }, sessionMeta(c, deps), trx);
       });
@@ -137,55 +163,45 @@ export function accountRoutes(deps: AppDeps) {
       if (photoName) await removeUpload(deps.config.dataDir, photoName);
       if (isUniqueViolation(e)) throw emailTaken();
       throw e;
+    } finally {
+      await pending?.end();
     }
+    rememberDevice(deps, c, { id: accountId, password_hash: passwordHash });
     const body: LoginResponse = { success: true, msg: M.registered, ...session };
     return c.json(body, 201);
   });
-
-  /** Runs the limit checks; a 429 waits `refusedLoginDelayMs` first (the tarpit). */
-  const limitLogin = async (checks: () => Promise<void> | void) => {
-    try {
-      await checks();
-    } catch (e) {
-      const delay = deps.config.refusedLoginDelayMs ?? 0;
-      if (e instanceof HttpError && e.status === 429 && delay > 0) await new Promise((r) => setTimeout(r, delay));
-      throw e;
-    }
-  };
 
   app.post('/login', small, async (c) => {
     const now = deps.clock.now();
     const ip = clientIp(c, deps);
     // an IP already over its limit is refused before anything else (no body parsed, no write)
-    await limitLogin(() => refuseIfBlocked(db, LIMITS.loginPerIp, ip, now));
+    await tarpit(deps, () => refuseIfBlocked(db, LIMITS.loginPerIp, ip, now));
     const body = await jsonBody(c, LoginBodySchema);
     const email = body.email.toLowerCase();
+    const account = await accountByEmail(db, email);
+    // a browser where this account logged in before: its own back-off instead of the account's, so a
+    // stranger's guesses never lock the owner out (see docs/auth.md)
+    const device = knownDevice(deps, c, account);
     const subject = `${ip}|${email}`;
     // Counted before verifying, so parallel guesses cannot slip past the limits, and a flood is answered
     // 429 without hashing anything; a success clears its email's count and is forgiven to its IP.
-    await limitLogin(async () => {
-      await enforce(db, LIMITS.loginPerIp, ip, now);
-      await enforce(db, LIMITS.login, subject, now);
-    });
-    const account = await db
-      .selectFrom('accounts')
-      .select(['id', 'company_id', 'password_hash'])
-      .where('email', '=', email)
-      .executeTakeFirst();
+    if (!device) await tarpit(deps, () => enforce(db, LIMITS.login, subject, now));
     // Unknown emails are verified against a dummy hash: both answers take the same time.
-    const valid = await verifyPassword(account?.password_hash ?? (await dummyHash()), body.password);
+    const valid = await guardedVerify(
+      deps,
+      { ip, account: account ? { id: account.id } : { email }, device },
+      account?.password_hash ?? (await dummyHash()),
+      body.password,
+    );
     if (!account || !valid) throw new HttpError(401, M.invalidCredentials);
-    await clear(db, LIMITS.login, subject, now);
-    await forgive(db, LIMITS.loginPerIp, ip, now);
-    if (needsRehash(account.password_hash)) {
-      const upgraded = await hashPassword(body.password);
-      await db
-        .updateTable('accounts')
-        .set({ password_hash: upgraded, updated_at: now.toISOString() })
-        .where('id', '=', account.id)
-        .execute();
+    await clear(db, LIMITS.login, subject);
+    let passwordHash = account.password_hash;
+    if (needsRehash(passwordHash)) {
+      passwordHash = await hashPassword(body.password);
+      await setPasswordHash(db, account.id, passwordHash, now);
     }
     const session = await startSession(deps, { accountId: account.id, companyId: account.company_id }, sessionMeta(c, deps));
+    rememberDevice(deps, c, { id: account.id, password_hash: passwordHash });
     const answer: LoginResponse = { success: true, msg: M.loginSuccess, ...session };
     return c.json(answer);
   });
@@ -194,26 +210,15 @@ export function accountRoutes(deps: AppDeps) {
     const { accountId, sessionId } = c.get('auth');
     const body = await jsonBody(c, ChangePasswordBodySchema);
     const now = deps.clock.now();
-    await enforce(db, LIMITS.changePassword, accountId, now);
-    const account = await db
-      .selectFrom('accounts')
-      .select(['email', 'name', 'password_hash'])
-      .where('id', '=', accountId)
-      .executeTakeFirstOrThrow();
-    if (!(await verifyPassword(account.password_hash, body.currentPassword))) {
+    const account = await accountById(db, accountId);
+    if (!(await verifyCallerPassword(deps, c, accountId, account.password_hash, body.currentPassword))) {
       throw fieldError(400, 'currentPassword', M.currentPasswordWrong);
     }
-    refuseCommon('newPassword', body.newPassword);
-    await clear(db, LIMITS.changePassword, accountId, now);
+    await refuseWeak('newPassword', body.newPassword, account);
     const passwordHash = await hashPassword(body.newPassword);
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('accounts')
-        .set({ password_hash: passwordHash, updated_at: now.toISOString() })
-        .where('id', '=', accountId)
-        .execute();
-      await revokeAccountSessions(trx, accountId, 'password_changed', now, sessionId);
-    });
+    await changePassword(db, accountId, passwordHash, now, sessionId);
+    // the device cookies of the old password are void: this browser gets one for the new password
+    rememberDevice(deps, c, { id: accountId, password_hash: passwordHash });
     sendLater(
       deps,
       {
@@ -227,13 +232,7 @@ export function accountRoutes(deps: AppDeps) {
   });
 
   app.get('/me', auth, async (c) => {
-    const { accountId } = c.get('auth');
-    const row = await db
-      .selectFrom('accounts as a')
-      .innerJoin('companies as co', 'co.id', 'a.company_id')
-      .select(['a.id', 'a.name', 'a.email', 'a.photo', 'a.company_id', 'co.name as company_name'])
-      .where('a.id', '=', accountId)
-      .executeTakeFirst();
+    const row = await accountProfile(db, c.get('auth').accountId);
     if (!row) throw new HttpError(401, M.sessionExpired);
     const body: MeResponse = {
       success: true,
@@ -254,88 +253,54 @@ export function accountRoutes(deps: AppDeps) {
     return c.json({ success: true });
   });
 
+  /**
+   * The answer depends only on the body's form and the per-IP limit: the per-email limit, the account
+   * lookup, the token and the email happen after it has gone (runLater), for a known and an unknown email
+   * alike, so neither its bytes nor its timing tell whether the address has an account.
+   */
   app.post('/forgotpassword', small, async (c) => {
     const body = await jsonBody(c, ForgotPasswordBodySchema);
     const email = body.email.toLowerCase();
     const now = deps.clock.now();
     // Per IP: a visible 429 (it tells nothing about any account).
     await enforce(db, LIMITS.forgotPerIp, clientIp(c, deps), now);
-    // Per email: the same 200 as always, just no more mail, so the answer never tells whether the
-    // address has an account nor that it has hit its limit.
-    const perEmail = await hit(db, LIMITS.forgotPerEmail, email, now);
-    const account = await db.selectFrom('accounts').select(['id', 'name']).where('email', '=', email).executeTakeFirst();
-    const token = newOpaqueToken();
-    const tokenHash = sha256(token);
-    if (account && !perEmail.limited) {
-      await db
-        .insertInto('password_reset_tokens')
-        .values({
-          id: newId(now),
-          account_id: account.id,
-          token_hash: tokenHash,
-          created_at: now.toISOString(),
-          expires_at: new Date(now.getTime() + RESET_TOKEN_TTL_MS).toISOString(),
-          used_at: null,
-        })
-        .execute();
-      const link = `${deps.config.publicUrl}/reset-password#token=${token}`;
-      sendLater(
-        deps,
-        {
-          to: email,
-          subject: 'Reset your Parley password',
-          text: `Hello ${account.name},\n\nSomeone (hopefully you) asked to reset the password of your Parley account. Open this link within 30 minutes to choose a new password:\n\n${link}\n\nThe link works once. If you did not ask for it, ignore this email: your password stays the same.\n`,
-        },
-        'password reset link',
-      );
-    }
+    runLater(deps, 'password reset link', () => sendResetLink(email, now));
     return c.body(FORGOT_ANSWER, 200, { 'Content-Type': 'application/json' });
   });
+
+  /** Per email: no more than 3 links an hour (silently: the answer was the same 200 already). */
+  async function sendResetLink(email: string, now: Date) {
+    const perEmail = await hit(db, LIMITS.forgotPerEmail, email, now);
+    const account = await accountByEmail(db, email);
+    if (!account || perEmail.limited) return;
+    const token = newOpaqueToken();
+    await insertResetToken(db, { accountId: account.id, tokenHash: sha256(token), now, ttlMs: RESET_TOKEN_TTL_MS });
+    const link = `${deps.config.publicUrl}/reset-password#token=${token}`;
+    await deps.mailer.send({
+      to: email,
+      subject: 'Reset your Parley password',
+      text: `Hello ${account.name},\n\nSomeone (hopefully you) asked to reset the password of your Parley account. Open this link within 30 minutes to choose a new password:\n\n${link}\n\nThe link works once. If you did not ask for it, ignore this email: your password stays the same.\n`,
+    });
+  }
 
   app.post('/resetpassword', small, async (c) => {
     const body = await jsonBody(c, ResetPasswordBodySchema);
     const now = deps.clock.now();
     const invalid = () => new HttpError(400, M.resetInvalid);
-    const tokenHash = sha256(body.token);
-    const reset = await db
-      .selectFrom('password_reset_tokens')
-      .select(['id', 'account_id'])
-      .where('token_hash', '=', tokenHash)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now.toISOString())
-      .executeTakeFirst();
+    const reset = await liveResetToken(db, sha256(body.token), now);
     if (!reset) throw invalid();
-    refuseCommon('password', body.password);
+    await refuseWeak('password', body.password, reset);
     const passwordHash = await hashPassword(body.password);
-    const account = await db.transaction().execute(async (trx) => {
-      // single use: only one request can claim the token
-      const claimed = await trx
-        .updateTable('password_reset_tokens')
-        .set({ used_at: now.toISOString() })
-        .where('id', '=', reset.id)
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) throw invalid();
-      await trx
-        .updateTable('password_reset_tokens')
-        .set({ used_at: now.toISOString() })
-        .where('account_id', '=', reset.account_id)
-        .where('used_at', 'is', null)
-        .execute();
-      await trx
-        .updateTable('accounts')
-        .set({ password_hash: passwordHash, updated_at: now.toISOString() })
-        .where('id', '=', reset.account_id)
-        .execute();
-      await revokeAccountSessions(trx, reset.account_id, 'password_reset', now);
-      return trx.selectFrom('accounts').select(['email', 'name']).where('id', '=', reset.account_id).executeTakeFirstOrThrow();
-    });
+    if (!(await resetPassword(db, reset, passwordHash, now))) throw invalid();
+    // the owner proved the mailbox and chose a new password: their failed attempts no longer hold them back
+    await clear(db, PASSWORD_BACKOFF, `a:${reset.account_id}`);
+    await clear(db, LIMITS.login, `${clientIp(c, deps)}|${reset.email}`);
     sendLater(
       deps,
       {
-        to: account.email,
+        to: reset.email,
         subject: 'Your Parley password was reset',
-        text: `Hello ${account.name},\n\nThe password of your Parley account was reset on ${now.toUTCString()}, and every device was signed out.\n\nIf this was not you, reset it again now: ${deps.config.publicUrl}/forgot-password\n`,
+        text: `Hello ${reset.name},\n\nThe password of your Parley account was reset on ${now.toUTCString()}, and every device was signed out.\n\nIf this was not you, reset it again now: ${deps.config.publicUrl}/forgot-password\n`,
       },
       'password reset notice',
     );

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
 import {
   BATCH_CSV_MAX_BYTES,
   BATCH_DIAL_COST,
@@ -18,7 +19,8 @@ import {
   type SendMode,
 } from '../../../src/api/contract/batch.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_MESSAGES } from '../../../src/api/contract/idempotency.js';
-import type { BatchCallsTable } from '../../db/schema.js';
+import { withCompanyLock } from '../../db/company-lock.js';
+import type { DB } from '../../db/schema.js';
 import { requireAuth } from '../../lib/auth.js';
 import { JSON_BODY_MAX, limitBody } from '../../lib/body-limit.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
@@ -26,12 +28,25 @@ import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, jsonBody, notFound, ok, query } from '../../lib/http.js';
 import { idempotent } from '../../lib/idempotency.js';
 import { newId } from '../../lib/ids.js';
+import { beginUpload, retireUpload } from '../../services/pending-uploads.js';
 import type { AppEnv } from '../../types.js';
 import { billingLimits, committedSpend } from '../billing/billing.service.js';
 import { isAssignedNumber } from './assigned-number.js';
 import { ingestRecipients, TooLargeError } from './batch.ingest.js';
+import {
+  type BatchRow,
+  deleteUploadRecipients,
+  findBatch,
+  insertBatch,
+  listBatches,
+  listRecipients,
+  newBatchRow,
+  setBatchStatus,
+  swapBatchUpload,
+  UPLOADABLE,
+} from './batch-call.repo.js';
 
-type Row = BatchCallsTable;
+type Row = BatchRow;
 
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel'];
 
@@ -75,84 +90,58 @@ export function batchCallRoutes(deps: AppDeps) {
     return limitBody(JSON_BODY_MAX)(c, next);
   });
 
-  const load = async (companyId: string, id: string) => {
-    const row = await db
-      .selectFrom('batch_calls')
-      .selectAll()
-      .where('id', '=', id)
-      .where('company_id', '=', companyId)
-      .executeTakeFirst();
+  const load = async (companyId: string, id: string, on: Kysely<DB> = db) => {
+    const row = await findBatch(on, companyId, id);
     if (!row) throw notFound(BATCH_MESSAGES.notFound);
     return row;
   };
 
-  /** Moves a batch only from the given statuses; a concurrent change loses cleanly with 409. */
-  const transition = async (row: Row, from: BatchStatus[], set: Partial<Row>) => {
-    const res = await db
-      .updateTable('batch_calls')
-      .set({ ...set, updated_at: deps.clock.now().toISOString() })
-      .where('id', '=', row.id)
-      .where('company_id', '=', row.company_id)
-      .where('status', 'in', from)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) {
-      const current = await load(row.company_id, row.id);
-      throw new HttpError(409, BATCH_MESSAGES.notEditable(BATCH_STATUS_LABELS[current.status as BatchStatus] ?? current.status));
-    }
-    return load(row.company_id, row.id);
+  const notEditable = (row: Row) =>
+    new HttpError(409, BATCH_MESSAGES.notEditable(BATCH_STATUS_LABELS[row.status as BatchStatus] ?? row.status));
+
+  /**
+   * Moves a batch from the given statuses. Spend-relevant moves (send, schedule) run inside
+   * withCompanyLock with the check that allows them; a concurrent change loses cleanly with 409.
+   */
+  const transition = async (trx: Kysely<DB>, row: Row, from: BatchStatus[], set: Parameters<typeof setBatchStatus>[4]) => {
+    if (!(await setBatchStatus(trx, row.company_id, row.id, from, set, deps.clock.now())))
+      throw notEditable(await load(row.company_id, row.id, trx));
+    return load(row.company_id, row.id, trx);
   };
 
-  /** The monthly spend limit must cover what is committed (other batches, calls so far) plus these dials. */
-  const ensureWithinSpend = async (row: Row, recipients: number) => {
-    const limits = await billingLimits(deps, row.company_id);
-    const committed = await committedSpend(deps, row.company_id, row.id);
+  /**
+   * The monthly spend limit must cover what is committed (other batches, calls so far) plus these dials.
+   * Only inside withCompanyLock (`trx`), so that no other commit of the company slips in between.
+   */
+  const ensureWithinSpend = async (trx: Kysely<DB>, row: Row, recipients: number) => {
+    const limits = await billingLimits(deps, row.company_id, trx);
+    const committed = await committedSpend(deps, row.company_id, row.id, trx);
     if (committed + recipients * BATCH_DIAL_COST > limits.monthlySpendLimit + 1e-9)
       throw new HttpError(422, BATCH_MESSAGES.overSpendLimit);
   };
 
-  const ensureSendable = async (row: Row) => {
+  const ensureSendable = async (trx: Kysely<DB>, row: Row) => {
     if (Number(row.recipients_count) === 0) throw new HttpError(422, BATCH_MESSAGES.noRecipients);
-    await ensureWithinSpend(row, Number(row.recipients_count));
+    await ensureWithinSpend(trx, row, Number(row.recipients_count));
   };
+
+  /** Send and schedule: the batch re-read, checked against the spend limit and moved, as one step per company. */
+  const commit = (companyId: string, id: string, set: Parameters<typeof setBatchStatus>[4]) =>
+    withCompanyLock(db, companyId, async (trx) => {
+      const row = await load(companyId, id, trx);
+      if (!SENDABLE.includes(row.status as BatchStatus)) throw notEditable(row);
+      await ensureSendable(trx, row);
+      return transition(trx, row, SENDABLE, set);
+    });
 
   const future = (iso: string, field = 'scheduledAt') => {
     if (Date.parse(iso) <= deps.clock.now().getTime()) throw fieldError(field, BATCH_MESSAGES.scheduledAtPast);
   };
 
-  const recipientsOf = async (row: Row, limit: number, offset: number) => {
-    if (!row.upload_id) return [];
-    const rows = await db
-      .selectFrom('batch_recipients')
-      .select(['row_number', 'phone_number', 'variables'])
-      .where('upload_id', '=', row.upload_id)
-      .where('batch_id', '=', row.id)
-      .orderBy('row_number')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return rows.map((x) => ({
-      row: Number(x.row_number),
-      phone: x.phone_number,
-      variables: JSON.parse(x.variables) as Record<string, string>,
-    }));
-  };
-
   r.get('/', async (c) => {
     const { page, limit, status } = query(c, BatchListQuerySchema);
-    const { companyId } = c.get('auth');
-    let base = db.selectFrom('batch_calls').where('company_id', '=', companyId);
-    if (status) base = base.where('status', '=', status);
-    const [rows, count] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset((page - 1) * limit)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return ok(c, { data: { batches: rows.map(toBatch), total: Number(count.n) } });
+    const { rows, total } = await listBatches(db, c.get('auth').companyId, { page, limit, status });
+    return ok(c, { data: { batches: rows.map(toBatch), total } });
   });
 
   // the Idempotency-Key middleware answers repeats with the first answer and 422 for another body
@@ -168,28 +157,21 @@ export function batchCallRoutes(deps: AppDeps) {
     if (!(await isAssignedNumber(deps, companyId, input.fromNumber))) throw fieldError('fromNumber', BATCH_MESSAGES.fromNotOwned);
     if (input.status === 'scheduled' && input.scheduledAt) future(input.scheduledAt);
 
-    const now = deps.clock.now().toISOString();
-    const row: Row = {
+    const row = newBatchRow({
       id: newId(deps.clock.now()),
-      company_id: companyId,
+      companyId,
       name: input.name,
-      from_number: input.fromNumber,
-      send_mode: input.sendMode,
-      scheduled_at: input.sendMode === 'scheduled' ? input.scheduledAt : null,
+      fromNumber: input.fromNumber,
+      sendMode: input.sendMode,
+      scheduledAt: input.sendMode === 'scheduled' ? input.scheduledAt : null,
       status: input.status,
       // the batch keeps its key for good (the middleware forgets keys after a day)
-      idempotency_key: key,
-      request_hash: createHash('sha256').update(JSON.stringify(input)).digest('hex'),
-      upload_id: null,
-      recipients_count: 0,
-      invalid_count: 0,
-      duplicate_count: 0,
-      sent_count: 0,
-      created_at: now,
-      updated_at: now,
-    };
+      idempotencyKey: key,
+      requestHash: createHash('sha256').update(JSON.stringify(input)).digest('hex'),
+      now: deps.clock.now(),
+    });
     try {
-      await db.insertInto('batch_calls').values(row).execute();
+      await insertBatch(db, row);
     } catch (e) {
       // a key older than the middleware remembers, sent again: never a second batch under one key
       if (isUniqueViolation(e)) throw new HttpError(422, IDEMPOTENCY_MESSAGES.reused);
@@ -201,7 +183,7 @@ export function batchCallRoutes(deps: AppDeps) {
   r.get('/:id', async (c) => {
     const { companyId } = c.get('auth');
     const row = await load(companyId, c.req.param('id'));
-    const recipients = await recipientsOf(row, RECIPIENTS_PREVIEW, 0);
+    const recipients = await listRecipients(db, row, RECIPIENTS_PREVIEW, 0);
     const limits = await billingLimits(deps, companyId);
     return ok(c, {
       batch: toBatch(row),
@@ -214,7 +196,7 @@ export function batchCallRoutes(deps: AppDeps) {
   r.get('/:id/recipients', async (c) => {
     const { page, limit } = query(c, RecipientsQuerySchema);
     const row = await load(c.get('auth').companyId, c.req.param('id'));
-    const recipients = await recipientsOf(row, limit, (page - 1) * limit);
+    const recipients = await listRecipients(db, row, limit, (page - 1) * limit);
     return ok(c, { data: { recipients, total: Number(row.recipients_count) } });
   });
 
@@ -229,90 +211,88 @@ export function batchCallRoutes(deps: AppDeps) {
     const body = c.req.raw.body;
     if (!body) throw new HttpError(400, BATCH_MESSAGES.emptyFile);
 
+    // marked before the first row is written: if this process dies mid-way, the sweep removes the rows
     const uploadId = newId(deps.clock.now());
+    const pending = await beginUpload(deps, 'recipients', uploadId, companyId);
+    const discard = async () => {
+      await deleteUploadRecipients(db, uploadId);
+      await pending.end();
+    };
     const target = { batchId: row.id, companyId, uploadId };
     let result: Awaited<ReturnType<typeof ingestRecipients>>;
     try {
       result = await ingestRecipients(deps, body, target);
     } catch (e) {
-      await db.deleteFrom('batch_recipients').where('upload_id', '=', uploadId).execute();
+      await discard();
       if (e instanceof TooLargeError) throw new HttpError(413, BATCH_MESSAGES.tooLarge);
       throw e;
     }
 
-    // a batch already on its way (scheduled or sending) must stay within the spend limit with its new list
-    if (row.status !== 'draft') {
-      try {
-        await ensureWithinSpend(row, result.valid);
-      } catch (e) {
-        await db.deleteFrom('batch_recipients').where('upload_id', '=', uploadId).execute();
-        throw e;
-      }
-    }
-
-    // swap the batch to this upload (compare-and-set on the previous upload), then drop the previous rows
+    // One step per company: a batch already on its way (scheduled or sending) must stay within the spend
+    // limit with its new list; then the batch swaps to this upload (compare-and-set on the previous one),
+    // which ends this upload's lease and marks the previous list for removal in the same commit.
     const previous = row.upload_id;
-    let swap = db
-      .updateTable('batch_calls')
-      .set({
-        upload_id: uploadId,
-        recipients_count: result.valid,
-        invalid_count: result.invalid,
-        duplicate_count: result.duplicates,
-        updated_at: deps.clock.now().toISOString(),
-      })
-      .where('id', '=', row.id)
-      .where('company_id', '=', companyId)
-      .where('status', 'in', ['draft', 'scheduled', 'sending'])
-      .where('sent_count', '=', 0);
-    swap = previous === null ? swap.where('upload_id', 'is', null) : swap.where('upload_id', '=', previous);
-    const swapped = await swap.executeTakeFirst();
-    const stale = Number(swapped.numUpdatedRows) === 0 ? uploadId : previous;
-    if (stale) await db.deleteFrom('batch_recipients').where('upload_id', '=', stale).execute();
-    if (Number(swapped.numUpdatedRows) === 0)
+    let swapped: { remove(): Promise<void> } | null;
+    try {
+      swapped = await withCompanyLock(db, companyId, async (trx) => {
+        const current = await load(companyId, row.id, trx);
+        if (current.status !== 'draft' && UPLOADABLE.includes(current.status as BatchStatus))
+          await ensureWithinSpend(trx, current, result.valid);
+        const counts = { valid: result.valid, invalid: result.invalid, duplicates: result.duplicates };
+        if (!(await swapBatchUpload(trx, { companyId, batchId: row.id, previous, uploadId, counts, now: deps.clock.now() })))
+          return null;
+        await pending.settle(trx);
+        return previous ? retireUpload(deps, trx, 'recipients', previous, companyId) : { remove: async () => {} };
+      });
+    } catch (e) {
+      await discard();
+      throw e;
+    }
+    if (!swapped) {
+      await discard();
       throw new HttpError(409, 'The batch call changed while the file was uploading. Please try again.');
+    }
+    await swapped.remove();
 
     const batch = toBatch(await load(companyId, row.id));
     return ok(c, { msg: BATCH_MESSAGES.uploaded(result.valid), ...result, batch });
   });
 
   r.post('/:id/send', async (c) => {
-    const row = await load(c.get('auth').companyId, c.req.param('id'));
-    if (!['draft', 'scheduled'].includes(row.status))
-      throw new HttpError(409, BATCH_MESSAGES.notEditable(BATCH_STATUS_LABELS[row.status as BatchStatus]));
-    await ensureSendable(row);
-    const next = await transition(row, ['draft', 'scheduled'], { status: 'sending', send_mode: 'now', scheduled_at: null });
+    const next = await commit(c.get('auth').companyId, c.req.param('id'), {
+      status: 'sending',
+      send_mode: 'now',
+      scheduled_at: null,
+    });
     deps.logger.info('batch call sending', {
-      companyId: row.company_id,
-      batchId: row.id,
-      recipients: Number(row.recipients_count),
+      companyId: next.company_id,
+      batchId: next.id,
+      recipients: Number(next.recipients_count),
     });
     return ok(c, { msg: BATCH_MESSAGES.sent, batch: toBatch(next) });
   });
 
   r.post('/:id/schedule', async (c) => {
     const { scheduledAt } = await jsonBody(c, ScheduleBatchBodySchema);
-    const row = await load(c.get('auth').companyId, c.req.param('id'));
-    if (!['draft', 'scheduled'].includes(row.status))
-      throw new HttpError(409, BATCH_MESSAGES.notEditable(BATCH_STATUS_LABELS[row.status as BatchStatus]));
+    const { companyId } = c.get('auth');
+    const row = await load(companyId, c.req.param('id'));
+    if (!SENDABLE.includes(row.status as BatchStatus)) throw notEditable(row);
     future(scheduledAt);
-    await ensureSendable(row);
-    const next = await transition(row, ['draft', 'scheduled'], {
-      status: 'scheduled',
-      send_mode: 'scheduled',
-      scheduled_at: scheduledAt,
-    });
+    const next = await commit(companyId, row.id, { status: 'scheduled', send_mode: 'scheduled', scheduled_at: scheduledAt });
     return ok(c, { msg: BATCH_MESSAGES.scheduled, batch: toBatch(next) });
   });
 
   r.post('/:id/cancel', async (c) => {
     const row = await load(c.get('auth').companyId, c.req.param('id'));
-    const next = await transition(row, ['draft', 'scheduled', 'sending'], { status: 'canceled' });
+    const next = await transition(db, row, ['draft', 'scheduled', 'sending'], { status: 'canceled' });
     return ok(c, { msg: BATCH_MESSAGES.canceled, batch: toBatch(next) });
   });
 
   return r;
 }
 
+/** The statuses a batch can be sent or scheduled from. */
+const SENDABLE: BatchStatus[] = ['draft', 'scheduled'];
+
 /** Recipients may be (re)uploaded until dialling starts or the batch ends. */
-const uploadable = (row: Row) => ['draft', 'scheduled', 'sending'].includes(row.status) && Number(row.sent_count) === 0;
+const uploadable = (row: Row) => UPLOADABLE.includes(row.status as BatchStatus) && Number(row.sent_count) === 0;

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { BATCH_DIAL_COST } from '../../../src/api/contract/batch.js';
 import {
   type BillingContact,
@@ -11,6 +11,7 @@ import {
   type UsageResponse,
   VOICE_ENGINE_SHARE,
 } from '../../../src/api/contract/billing.js';
+import type { DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 
 /**
@@ -46,8 +47,9 @@ const monthTitle = (month: string) =>
 // ---------------------------------------------------------------------------------------------
 // Limits and contact (one company_billing row; absent = defaults)
 
-export async function billingLimits(deps: AppDeps, companyId: string): Promise<BillingLimits> {
-  const row = await deps.db.db
+/** `db` may be a transaction (withCompanyLock) */
+export async function billingLimits(deps: AppDeps, companyId: string, db: Kysely<DB> = deps.db.db): Promise<BillingLimits> {
+  const row = await db
     .selectFrom('company_billing')
     .select(['concurrency_limit', 'monthly_spend_limit_cents'])
     .where('company_id', '=', companyId)
@@ -124,8 +126,8 @@ export function saveContact(deps: AppDeps, companyId: string, contact: BillingCo
 // Calls
 
 /** Call cost (USD) of the company from `from` (inclusive) to `to` (exclusive), ISO instants. */
-async function callCost(deps: AppDeps, companyId: string, from: Date, to: Date): Promise<number> {
-  const row = await deps.db.db
+async function callCost(db: Kysely<DB>, companyId: string, from: Date, to: Date): Promise<number> {
+  const row = await db
     .selectFrom('calls')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('cost'), sql<number>`0`).as('cost'))
     .where('company_id', '=', companyId)
@@ -137,23 +139,29 @@ async function callCost(deps: AppDeps, companyId: string, from: Date, to: Date):
 
 /**
  * What the company has spent or committed this month (USD): its calls so far, plus the dials of its
- * batches waiting to be sent (scheduled or sending), except `excludeBatchId`.
+ * batches waiting to be sent (scheduled or sending), except `excludeBatchId`. Read it and commit against it
+ * inside withCompanyLock (`db` the lock's transaction), or another request may commit in between.
  */
-export async function committedSpend(deps: AppDeps, companyId: string, excludeBatchId?: string): Promise<number> {
+export async function committedSpend(
+  deps: AppDeps,
+  companyId: string,
+  excludeBatchId?: string,
+  db: Kysely<DB> = deps.db.db,
+): Promise<number> {
   const { start, next } = monthBounds(monthOf(deps.clock.now()));
-  let pending = deps.db.db
+  let pending = db
     .selectFrom('batch_calls')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(sql<number>`recipients_count - sent_count`), sql<number>`0`).as('dials'))
     .where('company_id', '=', companyId)
     .where('status', 'in', ['scheduled', 'sending']);
   if (excludeBatchId) pending = pending.where('id', '!=', excludeBatchId);
-  const [calls, batches] = await Promise.all([callCost(deps, companyId, start, next), pending.executeTakeFirstOrThrow()]);
+  const [calls, batches] = await Promise.all([callCost(db, companyId, start, next), pending.executeTakeFirstOrThrow()]);
   return calls + Number(batches.dials) * BATCH_DIAL_COST;
 }
 
 export async function monthToDateSpend(deps: AppDeps, companyId: string): Promise<number> {
   const { start, next } = monthBounds(monthOf(deps.clock.now()));
-  return usd(cents(await callCost(deps, companyId, start, next)));
+  return usd(cents(await callCost(deps.db.db, companyId, start, next)));
 }
 
 // ---------------------------------------------------------------------------------------------

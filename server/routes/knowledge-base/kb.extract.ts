@@ -1,37 +1,125 @@
 /**
  * Text extraction and chunking of knowledge-base sources.
  * - TXT, MD, CSV: the UTF-8 text as is (a BOM is dropped).
- * - HTML: the visible text (script, style, template, head and comments dropped; block elements become
- *   line breaks; the common named and numeric character references decoded).
- * - PDF: pdf.js (pdfjs-dist 4.10, legacy build for Node 20; no eval, no font loading) reads the text
- *   layer of every page. Scanned PDFs (images without a text layer) yield no text and fail with a clear
- *   message. Runs on the server's thread, page by page.
+ * - HTML: the visible text, read by htmlparser2's tokenizer in one linear pass (script, style, template,
+ *   head, noscript, iframe, noembed, noframes and comments dropped; block elements become line breaks;
+ *   character references decoded). No regular expression runs on the markup.
+ * - PDF: pdf.js reads the text layer of every page (server/lib/pdf-text.ts), with a bound on the bytes
+ *   its streams decode to. Scanned PDFs (images without a text layer) yield no text and fail with a
+ *   clear message.
+ * The server never runs this on its event loop: `createExtractor` sends each file to a worker thread
+ * (kb.extract.thread.ts, server/lib/untrusted-worker.ts) with a heap limit and a time limit; a file that
+ * hits any limit fails with KB_MESSAGES.tooComplex.
  */
 import fs from 'node:fs';
+import { Tokenizer } from 'htmlparser2';
 import { KB_MESSAGES, type KbFileKind } from '../../../src/api/contract/knowledge-base.js';
+import { pdfText } from '../../lib/pdf-text.js';
+import { createUntrustedPool, UntrustedLimitError } from '../../lib/untrusted-worker.js';
 
-/** A source that can never be processed (bad PDF, no text): the knowledge base fails with `message`. */
+/** A source that can never be processed (bad PDF, no text, too complex): the knowledge base fails with `message`. */
 export class ExtractError extends Error {}
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-
-function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) => {
-    if (ref[0] === '#') {
-      const code = ref[1] === 'x' || ref[1] === 'X' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return ENTITIES[ref.toLowerCase()] ?? whole;
-  });
+/** What one file may cost to read. */
+export interface ExtractLimits {
+  /** wall-clock time of one file, ms (below the job's lease, LEASE_MS, so a live job keeps its lease) */
+  timeMs: number;
+  /** V8 heap of the worker thread, MB */
+  memoryMb: number;
+  /** bytes a PDF's streams may decode to, all together */
+  pdfDecodedBytes: number;
+  /** characters of text one file may yield */
+  textChars: number;
 }
 
+export const EXTRACT_LIMITS: ExtractLimits = {
+  timeMs: 30_000,
+  memoryMb: 256,
+  pdfDecodedBytes: 64 * 1024 * 1024,
+  textChars: 10 * 1024 * 1024,
+};
+
+/** Elements whose content is not shown as text. */
+const HIDDEN = new Set(['script', 'style', 'template', 'head', 'noscript', 'iframe', 'noembed', 'noframes']);
+/** Elements whose end is a line break (and `br` itself). */
+const BLOCKS = new Set([
+  'br',
+  'p',
+  'div',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'tr',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'blockquote',
+  'pre',
+]);
+
 export function htmlToText(html: string): string {
-  const text = html
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<(script|style|template|head|noscript)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<(br|\/p|\/div|\/li|\/h[1-6]|\/tr|\/section|\/article|\/header|\/footer|\/blockquote|\/pre)\b[^>]*>/gi, '\n')
-    .replace(/<[^>]*>/g, ' ');
-  return decodeEntities(text)
+  const out: string[] = [];
+  /** the hidden element being skipped, and how many of it are open */
+  let hidden: string | undefined;
+  let depth = 0;
+  let opening = '';
+  const name = (start: number, end: number) => html.slice(start, end).toLowerCase();
+  const tokenizer = new Tokenizer(
+    { decodeEntities: true },
+    {
+      ontext(start, end) {
+        if (!hidden) out.push(html.slice(start, end));
+      },
+      ontextentity(codepoint) {
+        if (!hidden) out.push(codepoint === 0xa0 ? ' ' : String.fromCodePoint(codepoint));
+      },
+      onopentagname(start, end) {
+        opening = name(start, end);
+        if (hidden) {
+          if (opening === hidden) depth++;
+          // the body starts where an unclosed head ends
+          else if (hidden === 'head' && opening === 'body') hidden = undefined;
+        } else if (HIDDEN.has(opening)) {
+          hidden = opening;
+          depth = 1;
+        }
+      },
+      onopentagend() {
+        if (!hidden) out.push(opening === 'br' ? '\n' : ' ');
+      },
+      onselfclosingtag() {
+        if (!hidden) out.push(opening === 'br' ? '\n' : ' ');
+      },
+      onclosetag(start, end) {
+        const closing = name(start, end);
+        if (hidden) {
+          if (closing === hidden && --depth === 0) hidden = undefined;
+          return;
+        }
+        out.push(BLOCKS.has(closing) ? '\n' : ' ');
+      },
+      oncomment() {
+        if (!hidden) out.push(' ');
+      },
+      onattribdata() {},
+      onattribentity() {},
+      onattribend() {},
+      onattribname() {},
+      oncdata() {},
+      ondeclaration() {},
+      onprocessinginstruction() {},
+      onend() {},
+    },
+  );
+  tokenizer.write(html);
+  tokenizer.end();
+  return out
+    .join('')
     .split('\n')
     .map((line) => line.replace(/[ \t\f\r]+/g, ' ').trim())
     .join('\n')
@@ -39,58 +127,68 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-interface TextItem {
-  str?: string;
-  hasEOL?: boolean;
+/** A file to read (in the worker thread) and what it may cost. */
+export interface ExtractTask {
+  file: string;
+  kind: KbFileKind;
+  filename: string;
+  limits: Pick<ExtractLimits, 'pdfDecodedBytes' | 'textChars'>;
 }
 
-export async function pdfToText(bytes: Uint8Array, filename: string): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  let doc: Awaited<ReturnType<typeof pdfjs.getDocument>['promise']>;
-  try {
-    doc = await pdfjs.getDocument({
-      data: bytes,
-      isEvalSupported: false,
-      disableFontFace: true,
-      useSystemFonts: false,
-      stopAtErrors: false,
-      verbosity: 0,
-    }).promise;
-  } catch {
-    throw new ExtractError(KB_MESSAGES.unreadablePdf(filename));
-  }
-  try {
-    const pages: string[] = [];
-    for (let i = 1; i <= doc.numPages; i++) {
-      const page = await doc.getPage(i);
-      const content = await page.getTextContent();
-      pages.push(
-        (content.items as TextItem[])
-          .map((it) => (it.str ?? '') + (it.hasEOL ? '\n' : ''))
-          .join('')
-          .trim(),
-      );
-      page.cleanup();
-    }
-    return pages.filter(Boolean).join('\n\n');
-  } catch {
-    throw new ExtractError(KB_MESSAGES.unreadablePdf(filename));
-  } finally {
-    await doc.destroy();
-  }
-}
-
-/** The text of a stored file. */
-export async function fileToText(file: string, kind: KbFileKind, filename: string): Promise<string> {
-  const bytes = await fs.promises.readFile(file);
+/** The chunks of one stored file, or the message it fails with. Runs in the worker thread. */
+export async function extractChunks(task: ExtractTask): Promise<{ chunks: string[] } | { error: string }> {
+  const { filename, limits } = task;
+  const bytes = await fs.promises.readFile(task.file);
   let text: string;
-  if (kind === 'pdf') text = await pdfToText(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), filename);
-  else {
+  if (task.kind === 'pdf') {
+    const read = await pdfText(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      maxDecodedBytes: limits.pdfDecodedBytes,
+      maxTextChars: limits.textChars,
+    });
+    if (!read.ok)
+      return { error: read.reason === 'too-complex' ? KB_MESSAGES.tooComplex(filename) : KB_MESSAGES.unreadablePdf(filename) };
+    text = read.pages.filter(Boolean).join('\n\n');
+  } else {
     const raw = new TextDecoder('utf-8').decode(bytes);
-    text = kind === 'html' ? htmlToText(raw) : raw.replace(/\r\n?/g, '\n').trim();
+    text = task.kind === 'html' ? htmlToText(raw) : raw.replace(/\r\n?/g, '\n').trim();
   }
-  if (!text.trim()) throw new ExtractError(KB_MESSAGES.noText(filename));
-  return text;
+  if (text.length > limits.textChars) return { error: KB_MESSAGES.tooComplex(filename) };
+  if (!text.trim()) return { error: KB_MESSAGES.noText(filename) };
+  return { chunks: chunkText(text) };
+}
+
+export interface Extractor {
+  /** the chunks of a stored file; ExtractError when it can never be read, another error when a retry may help */
+  chunks(file: string, kind: KbFileKind, filename: string): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** Reads files in a worker thread (started on first use) within `limits`. */
+export function createExtractor(limits: ExtractLimits = EXTRACT_LIMITS): Extractor {
+  const pool = createUntrustedPool<ExtractTask, { chunks: string[] } | { error: string }>(
+    new URL('./kb.extract.thread.ts', import.meta.url),
+    { timeMs: limits.timeMs, memoryMb: limits.memoryMb },
+  );
+  return {
+    async chunks(file, kind, filename) {
+      let result: { chunks: string[] } | { error: string };
+      try {
+        result = await pool.run({
+          file,
+          kind,
+          filename,
+          limits: { pdfDecodedBytes: limits.pdfDecodedBytes, textChars: limits.textChars },
+        });
+      } catch (e) {
+        // past the time or memory limit, or the parser took its thread down: the file is to blame
+        if (e instanceof UntrustedLimitError) throw new ExtractError(KB_MESSAGES.tooComplex(filename));
+        throw e;
+      }
+      if ('error' in result) throw new ExtractError(result.error);
+      return result.chunks;
+    },
+    close: () => pool.close(),
+  };
 }
 
 export const CHUNK_TARGET = 1000;

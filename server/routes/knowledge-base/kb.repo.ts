@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { Kysely, Selectable } from 'kysely';
-import type { KnowledgeBaseStatus } from '../../../src/api/contract/agent.js';
+import type { KnowledgeBaseStatus } from '../../../src/api/contract/agent/records.js';
 import type { KbFileKind, KnowledgeBase, KnowledgeBaseListQuery } from '../../../src/api/contract/knowledge-base.js';
 import type { DB, KnowledgeBasesTable } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
+import { newestFirstPage } from '../../lib/list-query.js';
 import { lowerContains } from '../agent/agent.repo.js';
 
 /** A source as stored: `stored` (the file's name on disk) never leaves the server. */
@@ -102,17 +103,8 @@ export async function insertKnowledgeBase(
 export async function listKnowledgeBases(db: Kysely<DB>, companyId: string, q: KnowledgeBaseListQuery) {
   let base = db.selectFrom('knowledge_bases').where('company_id', '=', companyId);
   if (q.search) base = base.where(lowerContains(db, 'name_lower', q.search));
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { knowledge_bases: rows.map((r) => rowToKnowledgeBase(r)), total: Number(count.n) };
+  const { rows, total } = await newestFirstPage(base, q);
+  return { knowledge_bases: rows.map((r) => rowToKnowledgeBase(r)), total };
 }
 
 export function findKnowledgeBase(db: Kysely<DB>, companyId: string, id: string) {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Hono } from 'hono';
 import * as v from 'valibot';
+import { parseJson } from '../../../src/api/contract/json.js';
 import {
   KB_FORM_FIELDS,
   KB_MESSAGES,
@@ -17,6 +18,7 @@ import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, ok, parseWith, query, refuseNul } from '../../lib/http.js';
 import { idempotent } from '../../lib/idempotency.js';
 import { isId, newId } from '../../lib/ids.js';
+import { beginUpload } from '../../services/pending-uploads.js';
 import type { AppEnv } from '../../types.js';
 import {
   deleteKnowledgeBase,
@@ -46,7 +48,7 @@ function textSources(parts: KbFormParts): StoredKbSource[] {
   texts.forEach((raw, i) => {
     let json: unknown;
     try {
-      json = JSON.parse(raw);
+      json = parseJson(raw);
     } catch {
       throw new HttpError(400, KB_MESSAGES.textInvalid);
     }
@@ -86,12 +88,14 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     const now = deps.clock.now();
     const id = newId(now);
     const dir = kbDir(deps.config.dataDir, companyId, id);
-    const parts = await readKnowledgeBaseForm(
-      c.req.raw.body,
-      { contentType: c.req.header('Content-Type') ?? '', contentLength: c.req.header('Content-Length') },
-      dir,
-    );
+    // marked before the directory exists: if this process dies mid-way, the sweep removes the directory
+    const pending = await beginUpload(deps, 'knowledge-base', id, companyId);
     try {
+      const parts = await readKnowledgeBaseForm(
+        c.req.raw.body,
+        { contentType: c.req.header('Content-Type') ?? '', contentLength: c.req.header('Content-Length') },
+        dir,
+      );
       const name = parseWith(KbNameSchema, parts.fields.get(KB_FORM_FIELDS.name)?.[0], KB_FORM_FIELDS.name);
       const enableAutoRefresh = parseWith(
         KbAutoRefreshSchema,
@@ -118,6 +122,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       }
       let answer: Record<string, unknown> = {};
       await insertKnowledgeBase(db, { id, companyId, accountId, name, enableAutoRefresh, sources, now }, async (trx, row) => {
+        await pending.settle(trx);
         answer = { success: true, msg: KB_MESSAGES.created, data: { knowledge_base: rowToKnowledgeBase(row) } };
         await idempotency.storeWith(trx, 201, answer);
       });
@@ -128,6 +133,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       // nothing of a refused upload stays behind
       await fs.promises.rm(dir, { recursive: true, force: true });
       throw e;
+    } finally {
+      await pending.end();
     }
   });
 

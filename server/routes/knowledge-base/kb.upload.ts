@@ -17,6 +17,7 @@ import {
   type KbFileKind,
   kbFileKindOf,
 } from '../../../src/api/contract/knowledge-base.js';
+import { smallChunks } from '../../lib/cooperative.js';
 import { HttpError } from '../../lib/http.js';
 import { byteLimit, TooLargeError } from '../batch-call/batch.ingest.js';
 
@@ -145,15 +146,18 @@ export async function readKnowledgeBaseForm(
   const open = new Set<{ destroy(): void }>();
   const source = Readable.fromWeb(body as WebReadableStream<Uint8Array>);
   const counter = byteLimit(KB_REQUEST_MAX_BYTES);
+  // the multipart parser and the content checks get at most 64 KB at a time, the event loop turning between
+  const slicer = smallChunks();
   let failure: HttpError | undefined;
 
   const finished = new Promise<void>((resolve, reject) => {
     const fail = (e: HttpError) => {
       if (failure) return;
       failure = e;
-      counter.unpipe(bb);
+      slicer.unpipe(bb);
       source.destroy();
       counter.destroy();
+      slicer.destroy();
       for (const s of open) s.destroy();
       reject(e);
     };
@@ -226,7 +230,7 @@ export async function readKnowledgeBaseForm(
     bb.on('close', () => resolve());
   });
 
-  source.pipe(counter).pipe(bb);
+  source.pipe(counter).pipe(slicer).pipe(bb);
   try {
     await finished;
     await Promise.all(writes);

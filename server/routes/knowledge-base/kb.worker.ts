@@ -5,19 +5,23 @@
  * - Claim: a job that is `queued` and due (`run_after <= now`), or `running` with an expired lease (its
  *   worker died: restart, crash), is taken with a conditional UPDATE, so two workers (or two servers on one
  *   PostgreSQL) never run the same job. The lease (LEASE_MS) is renewed while the job runs.
- * - Run: the base goes `processing`; every file and text source is extracted (kb.extract.ts) and chunked;
- *   the chunks replace the base's previous ones and the base goes `complete` in one transaction. URL
- *   sources are kept for a later refresh and not fetched.
- * - Failure: a source that can never be read (not a PDF after all, no text layer) fails the base at once
- *   with its message; any other error is retried with a growing delay, MAX_ATTEMPTS times in all.
+ * - Run: the base goes `processing`; every file is read and chunked in a worker thread, off the event
+ *   loop, within the limits of kb.extract.ts (time, heap, decoded PDF bytes, text), and every text source
+ *   is chunked; the chunks replace the base's previous ones and the base goes `complete` in one
+ *   transaction. URL sources are kept for a later refresh and not fetched.
+ * - Failure: a source that can never be read (not a PDF after all, no text layer, past a limit: 'too
+ *   complex to read') fails the base at once with its message; any other error is retried with a growing
+ *   delay, MAX_ATTEMPTS times in all. Attempts are counted when a job is claimed, so a job whose process
+ *   dies while running it (SIGKILL, out of memory) is failed once it has been claimed MAX_ATTEMPTS times.
  * Time comes from `deps.clock`, so tests drive `runOnce()` with a fake clock.
  */
 import path from 'node:path';
 import type { Selectable } from 'kysely';
 import type { KnowledgeBaseJobsTable } from '../../db/schema.js';
+import { yieldToLoop } from '../../lib/cooperative.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { newId } from '../../lib/ids.js';
-import { chunkText, ExtractError, fileToText } from './kb.extract.js';
+import { chunkText, createExtractor, EXTRACT_LIMITS, ExtractError, type ExtractLimits, type Extractor } from './kb.extract.js';
 import { kbDir, parseSources } from './kb.repo.js';
 
 export const LEASE_MS = 60_000;
@@ -40,8 +44,10 @@ export interface KnowledgeWorkerOptions {
   pollMs?: number;
   leaseMs?: number;
   maxAttempts?: number;
-  /** the text of one file source (tests replace it to simulate failures) */
-  extractFile?: typeof fileToText;
+  /** the chunks of one file source (default: read in a worker thread; tests replace it to simulate failures) */
+  extractFile?: Extractor['chunks'];
+  /** what reading one file may cost (default EXTRACT_LIMITS) */
+  extractLimits?: ExtractLimits;
 }
 
 export interface KnowledgeWorker {
@@ -49,7 +55,10 @@ export interface KnowledgeWorker {
   runOnce(): Promise<boolean>;
   /** Polls in the background until stop(). */
   start(): void;
-  /** Stops polling and waits for the job in flight. */
+  /**
+   * Stops polling, ends the extraction's worker thread (a file being read fails as a passing error: its
+   * job is retried later) and waits for the job in flight.
+   */
   stop(): Promise<void>;
   readonly id: string;
 }
@@ -60,7 +69,13 @@ export function createKnowledgeWorker(deps: AppDeps, opts: KnowledgeWorkerOption
   const leaseMs = opts.leaseMs ?? LEASE_MS;
   const pollMs = opts.pollMs ?? POLL_MS;
   const maxAttempts = opts.maxAttempts ?? MAX_ATTEMPTS;
-  const extractFile = opts.extractFile ?? fileToText;
+  let extractor: Extractor | undefined;
+  const extractFile: Extractor['chunks'] =
+    opts.extractFile ??
+    ((file, kind, filename) => {
+      extractor ??= createExtractor(opts.extractLimits ?? EXTRACT_LIMITS);
+      return extractor.chunks(file, kind, filename);
+    });
   const iso = (ms = 0) => new Date(deps.clock.now().getTime() + ms).toISOString();
 
   async function claim(): Promise<JobRow | undefined> {
@@ -121,7 +136,10 @@ export function createKnowledgeWorker(deps: AppDeps, opts: KnowledgeWorkerOption
         await trx.deleteFrom('knowledge_base_chunks').where('knowledge_base_id', '=', job.knowledge_base_id).execute();
         const rows = kb.chunks.flatMap((pieces, sourceIndex) => pieces.map((content) => ({ sourceIndex, content })));
         count = rows.length;
-        for (let i = 0; i < rows.length; i += CHUNKS_PER_INSERT)
+        for (let i = 0; i < rows.length; i += CHUNKS_PER_INSERT) {
+          // SQLite runs on the event loop: let it turn between statements (other queries wait for the
+          // transaction either way; timers and sockets need not)
+          if (i > 0) await yieldToLoop();
           await trx
             .insertInto('knowledge_base_chunks')
             .values(
@@ -134,6 +152,7 @@ export function createKnowledgeWorker(deps: AppDeps, opts: KnowledgeWorkerOption
               })),
             )
             .execute();
+        }
       }
       await trx
         .updateTable('knowledge_bases')
@@ -192,7 +211,7 @@ export function createKnowledgeWorker(deps: AppDeps, opts: KnowledgeWorkerOption
       for (const source of parseSources(kb)) {
         if (source.kind === 'url') chunks.push([]);
         else if (source.kind === 'text') chunks.push(chunkText(source.content));
-        else chunks.push(chunkText(await extractFile(path.join(dir, source.stored), source.file_kind, source.filename)));
+        else chunks.push(await extractFile(path.join(dir, source.stored), source.file_kind, source.filename));
         if (!(await renew(job))) return; // the lease was lost: another worker owns the job now
       }
       await finish(job, { status: 'complete', error: null, chunks });
@@ -259,6 +278,9 @@ export function createKnowledgeWorker(deps: AppDeps, opts: KnowledgeWorkerOption
       wakers.delete(wake);
       if (timer) clearTimeout(timer);
       timer = undefined;
+      const closing = extractor?.close();
+      extractor = undefined;
+      await closing;
       await inFlight?.catch(() => undefined);
     },
   };
