@@ -1,13 +1,6 @@
 import { CompiledQuery, type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
-import {
-  type Call,
-  type CallListQuery,
-  type CallSortField,
-  type CallStatus,
-  type CallType,
-  callSearchMatch,
-  reversedDigits,
-} from '../../../src/api/contract/call.js';
+import { type Call, type CallListQuery, callSearchMatch, reversedDigits } from '../../../src/api/contract/call.js';
+import type { CallSortField, CallStatus, CallType } from '../../../src/api/contract/call-values.js';
 import type { CallCountsTable, CallsTable, DB } from '../../db/schema.js';
 
 /**

@@ -1,22 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Hono } from 'hono';
 import { CallListQuerySchema } from '../../../src/api/contract/call.js';
+import { CALL_RUNTIME_MESSAGES, StartConversationBodySchema } from '../../../src/api/contract/call-runtime.js';
+import { callDetail, checkRecordingToken, recordingToken } from '../../call/detail.js';
+import { recordingsDir, startWebCall } from '../../call/service.js';
 import { requireAuth } from '../../lib/auth.js';
 import type { AppDeps } from '../../lib/deps.js';
-import { ok } from '../../lib/http.js';
+import { HttpError, jsonBody, ok } from '../../lib/http.js';
+import { isId } from '../../lib/ids.js';
 import { listQuery } from '../../lib/list-query.js';
 import type { AppEnv } from '../../types.js';
 import { listCalls } from './call.repo.js';
+import { callRuntime } from './call-runtime.js';
 
-/** /call: the company's call history (filters, search, sort, zero-based page; see src/api/contract/call.ts). */
+/**
+ * /call: the company's call history (filters, search, sort, zero-based page; see src/api/contract/call.ts),
+ * a call's detail, its recording (signed URL), and `POST /web` to start a web call (Test in the editor;
+ * the browser then opens the socket /call/web/{id}/stream, handled by server/call/ws.ts).
+ */
 export function callRoutes(deps: AppDeps) {
   const db = deps.db.db;
   const r = new Hono<AppEnv>();
+
+  // the recording is fetched by an <audio> element: authorised by its signed URL, not a bearer token
+  r.get('/:id/recording', async (c) => {
+    const id = c.req.param('id');
+    const token = c.req.query('token') ?? '';
+    const row = isId(id)
+      ? await db.selectFrom('call_sessions').select(['company_id', 'recording']).where('id', '=', id).executeTakeFirst()
+      : undefined;
+    const nowMs = deps.clock.now().getTime();
+    if (!row?.recording || !checkRecordingToken(deps.secrets.jwtKey, id, row.company_id, token, nowMs))
+      throw new HttpError(404, CALL_RUNTIME_MESSAGES.callNotFound);
+    const file = path.join(recordingsDir(deps.config.dataDir, row.company_id), path.basename(row.recording));
+    const stat = await fs.promises.stat(file).catch(() => undefined);
+    if (!stat) throw new HttpError(404, CALL_RUNTIME_MESSAGES.callNotFound);
+    const range = /^bytes=(\d*)-(\d*)$/.exec(c.req.header('Range') ?? '');
+    let start = 0;
+    let end = stat.size - 1;
+    if (range && (range[1] || range[2])) {
+      if (range[1]) {
+        start = Number(range[1]);
+        if (range[2]) end = Math.min(end, Number(range[2]));
+      } else start = Math.max(0, stat.size - Number(range[2]));
+      if (start > end || start >= stat.size) return c.body(null, 416, { 'Content-Range': `bytes */${stat.size}` });
+    }
+    const headers = {
+      'Content-Type': 'audio/wav',
+      'Accept-Ranges': 'bytes',
+      'Content-Length': String(end - start + 1),
+      'Cache-Control': 'private, no-store',
+      'Content-Disposition': `inline; filename="call-${id}.wav"`,
+      ...(range ? { 'Content-Range': `bytes ${start}-${end}/${stat.size}` } : {}),
+    };
+    const body = fs.createReadStream(file, { start, end });
+    return new Response(body as unknown as ReadableStream, { status: range ? 206 : 200, headers });
+  });
+
   r.use('*', requireAuth(deps));
 
   r.get('/', async (c) => {
     const q = listQuery(c, CallListQuerySchema);
     const { calls, totalCalls } = await listCalls(db, c.get('auth').companyId, q);
     return ok(c, { data: { calls, pagination: { totalCalls, page: q.page, limit: q.limit } } });
+  });
+
+  r.post('/web', async (c) => {
+    callRuntime(deps);
+    const auth = c.get('auth');
+    const body = await jsonBody(c, StartConversationBodySchema);
+    return ok(c, { data: await startWebCall(deps, { companyId: auth.companyId, accountId: auth.accountId }, body) }, 201);
+  });
+
+  r.get('/:id', async (c) => {
+    const { companyId } = c.get('auth');
+    const nowMs = deps.clock.now().getTime();
+    const data = await callDetail(db, companyId, c.req.param('id'), (id) => {
+      const token = recordingToken(deps.secrets.jwtKey, id, companyId, nowMs);
+      return `/api/v1/call/${id}/recording?token=${encodeURIComponent(token)}`;
+    });
+    return ok(c, { data });
   });
 
   return r;

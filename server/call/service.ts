@@ -1,0 +1,466 @@
+/**
+ * The three ways to try an agent (Test LLM, Test, Test Audio) on the server: which agent runs (the saved
+ * one, or the editor's unsaved payload), which keys it needs, and the conversations themselves.
+ *
+ * - Chats are stateless between messages: each message loads the chat's transcript, runs one turn of a
+ *   callSession actor with a text line, and saves the transcript again; so any server behind a load
+ *   balancer can answer the next message. A chat's row is locked while a reply is written.
+ * - A web call lives on the server whose socket took its one-time token: its actor runs there until the
+ *   call ends, then the call is stored (call_sessions + calls).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type WebSocket from 'ws';
+import type { AgentDoc } from '../../src/api/contract/agent/save.js';
+import {
+  CALL_RUNTIME_MESSAGES,
+  type ChatStreamEvent,
+  NEW_AGENT_ID,
+  type StartConversationBody,
+  type TranscriptTurn,
+  type TurnLatency,
+  WEB_CALL_TOKEN_TTL_MS,
+} from '../../src/api/contract/call-runtime.js';
+import { modelPurpose, PROVIDER_PURPOSES } from '../../src/api/contract/provider-keys.js';
+import type { CallEndReason } from '../../src/machines/callSession.machine.js';
+import type { AppDeps } from '../lib/deps.js';
+import { HttpError } from '../lib/http.js';
+import { isId, newId } from '../lib/ids.js';
+import { docOf, findAgent } from '../routes/agent/agent.repo.js';
+import { wavHeader } from './audio/wav.js';
+import { Conversation, type ProviderKeys, voiceOptions } from './engine/conversation.js';
+import { PROVIDER_LABELS, providerMessage } from './engine/failures.js';
+import { type ProviderSet, pipelineOf, requiredProviders } from './engine/pipeline.js';
+import { sessionInput } from './engine/settings.js';
+import { fillVariables } from './engine/text.js';
+import { ProviderKeyMissingError, providerAccess } from './providers/keys.js';
+import { ProviderError, type ProviderName } from './providers/types.js';
+import { CallRecording } from './recording.js';
+import {
+  type CallSessionRow,
+  claimCallToken,
+  createCallSession,
+  finishCallSession,
+  getCallSession,
+  newToken,
+  parseJson,
+  saveProgress,
+} from './store.js';
+import { TextTransport } from './transports/text.js';
+import { WebTransport } from './transports/web.js';
+
+export interface CallRuntime {
+  providers: ProviderSet;
+  /** this server's id (which server holds a live call) */
+  serverId: string;
+  /** live conversations of this server, by call id */
+  live: Map<string, Conversation>;
+  /** web calls running here until they are stored (shutdown waits for them) */
+  running: Set<Promise<void>>;
+}
+
+export function createCallRuntime(providers: ProviderSet): CallRuntime {
+  return { providers, serverId: `srv-${newId()}`, live: new Map(), running: new Set() };
+}
+
+export interface Caller {
+  companyId: string;
+  accountId: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agent and keys
+
+/** The agent a test runs: the editor's payload when sent (unsaved edits), else the saved agent. */
+export async function agentForTest(
+  deps: AppDeps,
+  caller: Caller,
+  body: Pick<StartConversationBody, 'agent_id' | 'agent'>,
+): Promise<{ agentId: string | null; doc: AgentDoc }> {
+  const isNew = body.agent_id === NEW_AGENT_ID;
+  let saved: Awaited<ReturnType<typeof findAgent>>;
+  if (!isNew) {
+    saved = isId(body.agent_id) ? await findAgent(deps.db.db, caller.companyId, body.agent_id) : undefined;
+    if (!saved) throw new HttpError(404, CALL_RUNTIME_MESSAGES.agentNotFound);
+  }
+  if (body.agent) return { agentId: isNew ? null : body.agent_id, doc: docOf(body.agent) };
+  if (!saved) throw new HttpError(400, CALL_RUNTIME_MESSAGES.agentRequired);
+  return {
+    agentId: saved._id,
+    doc: docOf({ ...saved, settings: saved.settings, editor: saved.editor } as Parameters<typeof docOf>[0]),
+  };
+}
+
+/** What each provider is for, in the message naming a missing one. */
+function purposeOf(provider: ProviderName, agent: AgentDoc): string {
+  if (provider === 'openai' || provider === 'anthropic') return modelPurpose(agent.settings.llm.options.model);
+  return PROVIDER_PURPOSES[provider];
+}
+
+/**
+ * The company's access to `providers` (keys decrypted in memory only); a missing one answers 400 with a
+ * message naming the provider to connect, and the link to the Providers page.
+ */
+export async function keysFor(
+  deps: AppDeps,
+  companyId: string,
+  agent: AgentDoc,
+  providers: ProviderName[],
+): Promise<ProviderKeys> {
+  const keys: ProviderKeys = {};
+  for (const p of providers) {
+    try {
+      keys[p] = await providerAccess(deps, companyId, p, purposeOf(p, agent));
+    } catch (e) {
+      if (e instanceof ProviderKeyMissingError) throw new HttpError(400, e.message, { problem: e.toProblem() });
+      throw e;
+    }
+  }
+  return keys;
+}
+
+const now = (deps: AppDeps) => deps.clock.now();
+
+/** Built-in variables every prompt may use, under the caller's own. */
+function variablesOf(deps: AppDeps, given: Record<string, string>, extra: Record<string, string> = {}) {
+  return { current_time: now(deps).toISOString(), ...extra, ...given };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chat (Test LLM)
+
+export async function startChat(deps: AppDeps, rt: CallRuntime, caller: Caller, body: StartConversationBody) {
+  const { agentId, doc } = await agentForTest(deps, caller, body);
+  const pipeline = pipelineOf(doc);
+  if (pipeline.mode === 'realtime') throw new HttpError(400, CALL_RUNTIME_MESSAGES.realtimeNoText);
+  await keysFor(deps, caller.companyId, doc, requiredProviders(pipeline, 'text'));
+  const variables = variablesOf(deps, body.dynamic_variables, { call_type: 'chat' });
+  const greeting = fillVariables(doc.message, variables).trim();
+  const row = await createCallSession(deps.db.db, {
+    companyId: caller.companyId,
+    accountId: caller.accountId,
+    agentId,
+    agent: doc,
+    type: 'chat',
+    from: '',
+    to: '',
+    phoneNumber: '',
+    variables,
+    transcript: greeting ? [{ role: 'agent', text: greeting, start_ms: 0, end_ms: 0 }] : [],
+    now: now(deps),
+  });
+  void rt;
+  return { chat_id: row.id };
+}
+
+/** A chat's row, or 404 (another company's chat, a web call, or nothing). */
+export async function chatRow(deps: AppDeps, caller: Caller, chatId: string): Promise<CallSessionRow> {
+  const row = isId(chatId) ? await getCallSession(deps.db.db, caller.companyId, chatId) : undefined;
+  if (row?.type !== 'chat') throw new HttpError(404, CALL_RUNTIME_MESSAGES.chatNotFound);
+  return row as CallSessionRow;
+}
+
+const CHAT_LOCK_MS = 120_000;
+
+/**
+ * Prepares one chat turn: the chat must be the caller's and still going, and is locked for this turn
+ * (409 while another reply is being written); the keys are checked. Errors here are plain HTTP answers.
+ * The returned `run` streams the turn's events to `emit` and always releases the lock.
+ */
+export async function prepareChatMessage(deps: AppDeps, rt: CallRuntime, caller: Caller, chatId: string) {
+  const row = await chatRow(deps, caller, chatId);
+  if (row.status !== 'ongoing') throw new HttpError(409, CALL_RUNTIME_MESSAGES.chatEnded);
+  const agent = parseJson<AgentDoc>(row.agent, {} as AgentDoc);
+  const keys = await keysFor(deps, caller.companyId, agent, requiredProviders(pipelineOf(agent), 'text'));
+  const at = now(deps);
+  const lock = await deps.db.db
+    .updateTable('call_sessions')
+    .set({ heartbeat_at: at.toISOString(), server_id: rt.serverId })
+    .where('id', '=', row.id)
+    .where('company_id', '=', caller.companyId)
+    .where('status', '=', 'ongoing')
+    .where((eb) =>
+      eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', new Date(at.getTime() - CHAT_LOCK_MS).toISOString())]),
+    )
+    .executeTakeFirst();
+  if (Number(lock.numUpdatedRows) !== 1) throw new HttpError(409, CALL_RUNTIME_MESSAGES.chatBusy);
+  const release = () =>
+    deps.db.db
+      .updateTable('call_sessions')
+      .set({ heartbeat_at: null })
+      .where('id', '=', row.id)
+      .where('company_id', '=', caller.companyId)
+      .where('server_id', '=', rt.serverId)
+      .execute();
+  return {
+    run: async (content: string, emit: (e: ChatStreamEvent) => void) => {
+      try {
+        await runChatTurn(deps, rt, row, agent, keys, content, emit);
+      } finally {
+        await release();
+      }
+    },
+    release,
+  };
+}
+
+async function runChatTurn(
+  deps: AppDeps,
+  rt: CallRuntime,
+  row: CallSessionRow,
+  agent: AgentDoc,
+  keys: ProviderKeys,
+  content: string,
+  emit: (e: ChatStreamEvent) => void,
+) {
+  const variables = parseJson<Record<string, string>>(row.dynamic_variables, {});
+  const transcript = parseJson<TranscriptTurn[]>(row.transcript, []);
+  const latency = parseJson<TurnLatency[]>(row.latency, []);
+  const conversation = new Conversation({
+    deps,
+    providers: rt.providers,
+    companyId: row.company_id,
+    agent,
+    variables,
+    keys,
+    transport: new TextTransport({
+      delta: (text) => emit({ type: 'delta', text }),
+      toolCall: (name, args) => emit({ type: 'tool_call', name, arguments: args }),
+    }),
+    input: sessionInput(agent, 'text', ''),
+    transcript,
+  });
+  conversation.start();
+  await conversation.message(content);
+  const ended = conversation.actor.getSnapshot().status === 'done';
+  const outcome = ended ? await conversation.ended : undefined;
+  conversation.actor.stop();
+  if (outcome && outcome.reason !== 'agent_hangup')
+    emit({ type: 'error', message: outcome.errorMessage ?? 'The chat failed.', reason: outcome.reason });
+  const allLatency = [...latency, ...conversation.latency];
+  const usage = mergeUsage(row, conversation);
+  const cost = roundCost(row.cost + conversation.cost().total);
+  if (outcome) {
+    await finishCallSession(deps.db.db, row, {
+      status: outcome.reason.startsWith('error_') ? 'error' : 'ended',
+      reason: outcome.reason,
+      errorMessage: outcome.errorMessage,
+      transcript: conversation.transcript,
+      latency: allLatency,
+      usage,
+      cost,
+      recording: null,
+      endedAt: now(deps),
+    });
+  } else {
+    await deps.db.db
+      .updateTable('call_sessions')
+      .set({
+        transcript: JSON.stringify(conversation.transcript),
+        latency: JSON.stringify(allLatency),
+        usage: JSON.stringify(usage),
+        cost,
+        updated_at: now(deps).toISOString(),
+      })
+      .where('id', '=', row.id)
+      .where('company_id', '=', row.company_id)
+      .execute();
+  }
+  emit({ type: 'done', ended: outcome !== undefined });
+}
+
+const roundCost = (usd: number) => Math.round(usd * 10_000) / 10_000;
+
+function mergeUsage(row: CallSessionRow, c: Conversation) {
+  const before = parseJson<Partial<typeof c.usage>>(row.usage, {});
+  return {
+    ...c.usage,
+    llm_input_tokens: (before.llm_input_tokens ?? 0) + c.usage.llm_input_tokens,
+    llm_output_tokens: (before.llm_output_tokens ?? 0) + c.usage.llm_output_tokens,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Web call (Test)
+
+export async function startWebCall(deps: AppDeps, caller: Caller, body: StartConversationBody) {
+  const { agentId, doc } = await agentForTest(deps, caller, body);
+  await keysFor(deps, caller.companyId, doc, requiredProviders(pipelineOf(doc), 'voice'));
+  const token = newToken();
+  const row = await createCallSession(deps.db.db, {
+    companyId: caller.companyId,
+    accountId: caller.accountId,
+    agentId,
+    agent: doc,
+    type: 'web',
+    from: '',
+    to: '',
+    phoneNumber: '',
+    variables: variablesOf(deps, body.dynamic_variables, { call_type: 'web' }),
+    token: { value: token, expiresAt: new Date(now(deps).getTime() + WEB_CALL_TOKEN_TTL_MS) },
+    now: now(deps),
+  });
+  return { call_id: row.id, access_token: token };
+}
+
+/** Waits (at most `ms`) for the web calls of this server to be stored: at shutdown, after their sockets closed. */
+export async function settleCalls(rt: CallRuntime, ms = 5000): Promise<void> {
+  await Promise.race([Promise.allSettled([...rt.running]), new Promise((r) => setTimeout(r, ms).unref())]);
+}
+
+/** Where a company's recordings are kept. */
+export const recordingsDir = (dataDir: string, companyId: string) => path.join(dataDir, 'recordings', companyId);
+
+/**
+ * A browser's socket for `callId` with its one-time token: the call runs on this server until it ends.
+ * Answers false (the caller closes the socket with a policy error) when the token is not valid.
+ */
+export async function takeWebCall(deps: AppDeps, rt: CallRuntime, callId: string, token: string) {
+  if (!isId(callId)) return undefined;
+  return claimCallToken(deps.db.db, callId, token, now(deps), rt.serverId);
+}
+
+export function runWebCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRow, socket: WebSocket): void {
+  const agent = parseJson<AgentDoc>(row.agent, {} as AgentDoc);
+  const variables = parseJson<Record<string, string>>(row.dynamic_variables, {});
+  const transport = new WebTransport(socket);
+  const dir = recordingsDir(deps.config.dataDir, row.company_id);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const recordingName = `${row.id}.wav`;
+  const keysPromise = keysFor(deps, row.company_id, agent, requiredProviders(pipelineOf(agent), 'voice'));
+  const run = async () => {
+    let keys: ProviderKeys;
+    try {
+      keys = await keysPromise;
+    } catch (e) {
+      transport.hangUp('error_unknown', e instanceof Error ? e.message : undefined);
+      await finishCallSession(deps.db.db, row, {
+        status: 'error',
+        reason: 'error_unknown',
+        errorMessage: e instanceof Error ? e.message : null,
+        transcript: [],
+        latency: [],
+        usage: emptyUsage(agent),
+        cost: 0,
+        recording: null,
+        endedAt: now(deps),
+      });
+      return;
+    }
+    const greeting = fillVariables(agent.message, variables).trim();
+    const recorder = await CallRecording.open(path.join(dir, recordingName), transport.format);
+    transport.agentPlayout.onFrameSent = (frame, at) => recorder.agent(frame, at);
+    const c = new Conversation({
+      deps,
+      providers: rt.providers,
+      companyId: row.company_id,
+      agent,
+      variables,
+      keys,
+      transport,
+      input: sessionInput(agent, 'voice', greeting, pipelineOf(agent).mode === 'realtime'),
+      recorder,
+      onTurn: (conv) =>
+        void saveProgress(deps.db.db, row.company_id, row.id, {
+          transcript: conv.transcript,
+          latency: conv.latency,
+          now: now(deps),
+        }).catch((err) => deps.logger.warn('call progress not saved', { callId: row.id, reason: String(err) })),
+    });
+    rt.live.set(row.id, c);
+    c.start();
+    const end = await c.ended;
+    rt.live.delete(row.id);
+    const recording = await recorder.close().catch((e) => {
+      deps.logger.warn('call recording failed', { callId: row.id, reason: e instanceof Error ? e.message : String(e) });
+      return undefined;
+    });
+    const reason = end.reason as CallEndReason;
+    await finishCallSession(deps.db.db, row, {
+      status: reason.startsWith('error_') ? 'error' : 'ended',
+      reason,
+      errorMessage: end.errorMessage,
+      transcript: c.transcript,
+      latency: c.latency,
+      usage: c.usage,
+      cost: c.cost().total,
+      recording: recording && recording.durationMs > 0 ? recordingName : null,
+      endedAt: now(deps),
+    });
+    deps.logger.info('web call ended', { callId: row.id, reason, turns: c.transcript.length });
+  };
+  void run().catch((e) =>
+    deps.logger.error('web call failed', { callId: row.id, reason: e instanceof Error ? e.message : String(e) }),
+  );
+}
+
+export function emptyUsage(agent: AgentDoc) {
+  return {
+    stt_seconds: 0,
+    llm_input_tokens: 0,
+    llm_output_tokens: 0,
+    tts_characters: 0,
+    telephony_minutes: 0,
+    llm_model: agent.settings?.llm?.options?.model ?? '',
+    stt_provider: '',
+    tts_provider: '',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test Audio
+
+/** The longest preview kept (seconds of audio); a longer one is cut. */
+export const PREVIEW_MAX_SECONDS = 60;
+
+/**
+ * The agent's voice saying `text` (else its welcome message), as a 16 kHz mono WAV: the same voice
+ * provider, voice, model and settings a call uses.
+ */
+export async function previewVoice(
+  deps: AppDeps,
+  rt: CallRuntime,
+  caller: Caller,
+  body: { agent_id?: string | undefined; agent?: StartConversationBody['agent']; text?: string | undefined },
+): Promise<Buffer> {
+  const { doc } = await agentForTest(deps, caller, { agent_id: body.agent_id ?? NEW_AGENT_ID, agent: body.agent });
+  const text = (body.text?.trim() || fillVariables(doc.message, variablesOf(deps, {})).trim()).slice(0, 500);
+  if (!text) throw new HttpError(400, CALL_RUNTIME_MESSAGES.previewTextRequired);
+  const tts = pipelineOf(doc).tts;
+  const keys = await keysFor(deps, caller.companyId, doc, [tts]);
+  const format = { encoding: 'pcm16' as const, sampleRate: 16000 as const };
+  const max = PREVIEW_MAX_SECONDS * format.sampleRate * 2;
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 30_000);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      controller.signal.addEventListener('abort', () =>
+        reject(new HttpError(504, `${PROVIDER_LABELS[tts]} did not answer in time.`)),
+      );
+      rt.providers.tts[tts]
+        .connect(
+          voiceOptions({ agent: doc, keys, deps }, tts, format),
+          (e) => {
+            if (e.type === 'audio') {
+              if (bytes < max) chunks.push(e.chunk);
+              bytes += e.chunk.byteLength;
+            } else if (e.type === 'done') resolve();
+            else reject(new HttpError(502, providerMessage(e.error)));
+          },
+          controller.signal,
+        )
+        .then((s) => {
+          s.sendText(text);
+          s.end();
+        })
+        .catch((e) => reject(e instanceof ProviderError ? new HttpError(502, providerMessage(e)) : e));
+    });
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  const pcm = Buffer.concat(chunks).subarray(0, max);
+  return Buffer.concat([wavHeader(pcm.length, format.sampleRate, 1), pcm]);
+}

@@ -1,0 +1,22 @@
+/**
+ * The HTTP server of the app: Hono's node adaptor for requests, plus the call sockets (WebSocket
+ * upgrades, server/call/ws.ts). Used by main.ts and by the tests that need a real socket.
+ */
+import type { Server } from 'node:http';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { attachCallSockets } from './call/ws.js';
+import type { AppDeps } from './lib/deps.js';
+import type { AppEnv } from './types.js';
+
+export interface HttpServer {
+  server: Server;
+  /** closes the call sockets (live calls end) */
+  closeSockets(): void;
+}
+
+export function createHttpServer(app: Hono<AppEnv>, deps: AppDeps): HttpServer {
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  const closeSockets = attachCallSockets(server, deps);
+  return { server, closeSockets };
+}

@@ -1,0 +1,60 @@
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { ChatMessageBodySchema, StartConversationBodySchema } from '../../../src/api/contract/call-runtime.js';
+import { chatRow, prepareChatMessage, startChat } from '../../call/service.js';
+import { parseJson } from '../../call/store.js';
+import { requireAuth } from '../../lib/auth.js';
+import { limitBody } from '../../lib/body-limit.js';
+import type { AppDeps } from '../../lib/deps.js';
+import { jsonBody, ok } from '../../lib/http.js';
+import type { AppEnv } from '../../types.js';
+import { callRuntime } from '../call/call-runtime.js';
+
+/**
+ * /chat: Test LLM. `POST /` starts a chat with an agent (the saved one, or the editor's unsaved payload);
+ * `POST /{chat_id}/message` answers the agent's reply as a `text/event-stream` of JSON `data:` lines
+ * (delta, tool_call, error, done); `GET /{chat_id}` answers the transcript.
+ */
+export function chatRoutes(deps: AppDeps) {
+  const r = new Hono<AppEnv>();
+  r.use('*', requireAuth(deps));
+  r.use('*', limitBody(2 * 1024 * 1024, 'The agent is too large'));
+  const caller = (c: { get(k: 'auth'): { companyId: string; accountId: string } }) => {
+    const auth = c.get('auth');
+    return { companyId: auth.companyId, accountId: auth.accountId };
+  };
+
+  r.post('/', async (c) => {
+    const rt = callRuntime(deps);
+    const body = await jsonBody(c, StartConversationBodySchema);
+    return ok(c, { data: await startChat(deps, rt, caller(c), body) }, 201);
+  });
+
+  r.get('/:id', async (c) => {
+    const row = await chatRow(deps, caller(c), c.req.param('id'));
+    return ok(c, {
+      data: { chat_id: row.id, ended: row.status !== 'ongoing', transcript: parseJson(row.transcript, []) },
+    });
+  });
+
+  r.post('/:id/message', async (c) => {
+    const rt = callRuntime(deps);
+    const { content } = await jsonBody(c, ChatMessageBodySchema);
+    const turn = await prepareChatMessage(deps, rt, caller(c), c.req.param('id'));
+    return streamSSE(c, async (stream) => {
+      let chain = Promise.resolve();
+      const emit = (e: unknown) => {
+        chain = chain.then(() => stream.writeSSE({ data: JSON.stringify(e) }));
+      };
+      try {
+        await turn.run(content, emit);
+      } catch (e) {
+        deps.logger.error('chat turn failed', { reason: e instanceof Error ? e.message : String(e) });
+        emit({ type: 'error', message: 'The reply failed on our side.', reason: 'error_unknown' });
+        emit({ type: 'done', ended: false });
+      }
+      await chain;
+    });
+  });
+  return r;
+}

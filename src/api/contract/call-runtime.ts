@@ -1,0 +1,228 @@
+/**
+ * Contract of the call runtime (issue 18): the three ways to try an agent from the editor, and the call
+ * detail view. Imported by the client AND the server.
+ *
+ * - Test LLM (text): `POST /chat` {agent_id, agent?, dynamic_variables?} -> {success, data: {chat_id}};
+ *   `POST /chat/{chat_id}/message` {content} -> `text/event-stream` of ChatStreamEvent (`data: {...}` lines);
+ *   `GET /chat/{chat_id}` -> the transcript.
+ * - Test (web call): `POST /call/web` {agent_id, agent?, dynamic_variables?} -> {success, data: {call_id,
+ *   access_token}}; then the WebSocket `/call/web/{call_id}/stream?token={access_token}` (the token works
+ *   once, within WEB_CALL_TOKEN_TTL_MS): binary frames of 16 kHz mono PCM16 little-endian both ways (20 ms
+ *   each from the browser), and JSON text frames WebCallServerEvent from the server; the browser may send
+ *   `{"type":"hangup"}`.
+ * - Test Audio: `POST /voices/preview` {agent_id?, agent?, text?} -> `audio/wav` (16 kHz mono PCM16) spoken
+ *   with the agent's voice and voice settings (the welcome message when `text` is absent).
+ * - `GET /call/{id}` -> CallDetail; `GET /call/{id}/recording?token=` -> the recording (stereo WAV: caller
+ *   left, agent right), through the signed `recording_url` of the detail (the owning company only).
+ *
+ * `agent` is the editor's current save payload, so a test runs unsaved edits; it is validated exactly like
+ * a save (AgentSavePayloadSchema) and `agent_id` must still be one of the company's agents (or 'new' for
+ * an agent not saved yet, which then requires `agent`).
+ */
+import * as v from 'valibot';
+import { AgentSavePayloadSchema } from './agent/save';
+import { CALL_STATUSES, CALL_TYPES } from './call-values';
+
+export const WEB_CALL_SAMPLE_RATE = 16_000;
+export const WEB_CALL_FRAME_MS = 20;
+/** Bytes of one 20 ms frame of 16 kHz PCM16. */
+export const WEB_CALL_FRAME_BYTES = (WEB_CALL_SAMPLE_RATE / 1000) * WEB_CALL_FRAME_MS * 2;
+export const WEB_CALL_TOKEN_TTL_MS = 30_000;
+export const CHAT_MESSAGE_MAX = 4000;
+export const PREVIEW_TEXT_MAX = 500;
+export const NEW_AGENT_ID = 'new';
+
+export const CALL_RUNTIME_PATHS = {
+  chat: '/chat',
+  chatMessage: (chatId: string) => `/chat/${encodeURIComponent(chatId)}/message`,
+  chatTranscript: (chatId: string) => `/chat/${encodeURIComponent(chatId)}`,
+  webCall: '/call/web',
+  webCallStream: (callId: string, token: string) =>
+    `/call/web/${encodeURIComponent(callId)}/stream?token=${encodeURIComponent(token)}`,
+  callDetail: (callId: string) => `/call/${encodeURIComponent(callId)}`,
+  voicePreview: '/voices/preview',
+} as const;
+
+export const CALL_RUNTIME_MESSAGES = {
+  agentNotFound: 'Agent not found',
+  agentRequired: 'Send the agent being edited to try an agent that is not saved yet',
+  chatNotFound: 'Chat not found',
+  chatEnded: 'This chat has ended. Start a new one to go on.',
+  chatBusy: 'The agent is still answering the previous message.',
+  callNotFound: 'Call not found',
+  messageRequired: 'Type a message first',
+  messageTooLong: `A message can have at most ${CHAT_MESSAGE_MAX} characters`,
+  previewTextTooLong: `The text to speak can have at most ${PREVIEW_TEXT_MAX} characters`,
+  previewTextRequired: 'There is no welcome message to speak: type a sentence to hear',
+  tokenInvalid: 'This call link is not valid or has expired. Start the call again.',
+  microphoneDenied:
+    'Parley cannot use your microphone. Allow microphone access for this site in your browser, then start the call again.',
+  microphoneMissing: 'No microphone was found. Connect one and start the call again.',
+  realtimeNoText: 'The Realtime models speak only: use Test (web call) to try this agent, or choose a text model for Test LLM.',
+} as const;
+
+const DynamicVariablesSchema = v.pipe(
+  v.record(v.pipe(v.string(), v.maxLength(100)), v.pipe(v.string(), v.maxLength(2000))),
+  v.check((r) => Object.keys(r).length <= 100, 'At most 100 dynamic variables'),
+);
+
+const AgentIdSchema = v.pipe(v.string('agent_id is required'), v.nonEmpty('agent_id is required'), v.maxLength(100));
+
+/** POST /chat and POST /call/web */
+export const StartConversationBodySchema = v.pipe(
+  v.object({
+    agent_id: AgentIdSchema,
+    agent: v.optional(AgentSavePayloadSchema),
+    dynamic_variables: v.optional(DynamicVariablesSchema, {}),
+  }),
+  v.check((b) => b.agent_id !== NEW_AGENT_ID || b.agent !== undefined, CALL_RUNTIME_MESSAGES.agentRequired),
+);
+export type StartConversationBody = v.InferOutput<typeof StartConversationBodySchema>;
+export type StartConversationInput = v.InferInput<typeof StartConversationBodySchema>;
+
+export const StartChatResponseSchema = v.object({
+  success: v.literal(true),
+  data: v.object({ chat_id: v.string() }),
+});
+
+export const StartWebCallResponseSchema = v.object({
+  success: v.literal(true),
+  data: v.object({ call_id: v.string(), access_token: v.string() }),
+});
+
+/** POST /chat/{chat_id}/message */
+export const ChatMessageBodySchema = v.object({
+  content: v.pipe(
+    v.string(CALL_RUNTIME_MESSAGES.messageRequired),
+    v.trim(),
+    v.nonEmpty(CALL_RUNTIME_MESSAGES.messageRequired),
+    v.maxLength(CHAT_MESSAGE_MAX, CALL_RUNTIME_MESSAGES.messageTooLong),
+  ),
+});
+
+/** One `data:` line of the message stream. */
+export type ChatStreamEvent =
+  | { type: 'delta'; text: string }
+  | { type: 'tool_call'; name: string; arguments: Record<string, unknown> }
+  | { type: 'error'; message: string; reason: string }
+  | { type: 'done'; ended: boolean };
+
+export const ChatStreamEventSchema = v.variant('type', [
+  v.object({ type: v.literal('delta'), text: v.string() }),
+  v.object({ type: v.literal('tool_call'), name: v.string(), arguments: v.record(v.string(), v.unknown()) }),
+  v.object({ type: v.literal('error'), message: v.string(), reason: v.string() }),
+  v.object({ type: v.literal('done'), ended: v.boolean() }),
+]);
+
+/** JSON text frames the server sends on a web call's socket. */
+export type WebCallServerEvent =
+  | { type: 'transcript'; role: 'user' | 'agent'; text: string; final: boolean }
+  | { type: 'state'; value: 'listening' | 'thinking' | 'speaking' }
+  | { type: 'clear' }
+  | { type: 'ended'; reason: string; message?: string };
+
+export const WebCallServerEventSchema = v.variant('type', [
+  v.object({ type: v.literal('transcript'), role: v.picklist(['user', 'agent']), text: v.string(), final: v.boolean() }),
+  v.object({ type: v.literal('state'), value: v.picklist(['listening', 'thinking', 'speaking']) }),
+  v.object({ type: v.literal('clear') }),
+  v.object({ type: v.literal('ended'), reason: v.string(), message: v.optional(v.string()) }),
+]);
+
+/** JSON text frames the browser may send. */
+export const WebCallClientEventSchema = v.variant('type', [v.object({ type: v.literal('hangup') })]);
+
+/** POST /voices/preview */
+export const VoicePreviewBodySchema = v.object({
+  agent_id: v.optional(AgentIdSchema),
+  agent: v.optional(AgentSavePayloadSchema),
+  text: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(PREVIEW_TEXT_MAX, CALL_RUNTIME_MESSAGES.previewTextTooLong))),
+});
+export type VoicePreviewBody = v.InferOutput<typeof VoicePreviewBodySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Call detail
+
+export const TranscriptTurnSchema = v.object({
+  role: v.picklist(['user', 'agent']),
+  text: v.string(),
+  /** ms from the start of the call */
+  start_ms: v.number(),
+  end_ms: v.number(),
+  interrupted: v.optional(v.boolean()),
+  tool_calls: v.optional(v.array(v.object({ name: v.string(), arguments: v.record(v.string(), v.unknown()) }))),
+});
+export type TranscriptTurn = v.InferOutput<typeof TranscriptTurnSchema>;
+
+/** Per agent turn: end of the caller's speech -> the agent's first audio, and its parts. */
+export const TurnLatencySchema = v.object({
+  /** index of the agent's turn in the transcript */
+  turn: v.number(),
+  total_ms: v.number(),
+  /** end of the caller's speech -> the final transcript */
+  stt_ms: v.number(),
+  /** the agent's end-of-turn wait (responsiveness) */
+  wait_ms: v.number(),
+  /** request -> the LLM's first token */
+  llm_ms: v.number(),
+  /** first sentence to the voice -> its first audio byte */
+  tts_ms: v.number(),
+});
+export type TurnLatency = v.InferOutput<typeof TurnLatencySchema>;
+
+export const CallUsageSchema = v.object({
+  stt_seconds: v.number(),
+  llm_input_tokens: v.number(),
+  llm_output_tokens: v.number(),
+  tts_characters: v.number(),
+  /** minutes on the line (phone calls) */
+  telephony_minutes: v.number(),
+  llm_model: v.string(),
+  stt_provider: v.string(),
+  tts_provider: v.string(),
+});
+export type CallUsage = v.InferOutput<typeof CallUsageSchema>;
+
+export const CostBreakdownSchema = v.object({
+  stt: v.number(),
+  llm: v.number(),
+  tts: v.number(),
+  telephony: v.number(),
+  total: v.number(),
+});
+export type CostBreakdown = v.InferOutput<typeof CostBreakdownSchema>;
+
+export const CallDetailSchema = v.object({
+  _id: v.string(),
+  type: v.picklist(CALL_TYPES),
+  status: v.picklist(CALL_STATUSES),
+  agent_id: v.nullable(v.string()),
+  agent_name: v.string(),
+  from: v.string(),
+  to: v.string(),
+  /** ISO-8601 */
+  start_time: v.nullable(v.string()),
+  end_time: v.nullable(v.string()),
+  duration: v.number(),
+  disconnection_reason: v.string(),
+  error_message: v.nullable(v.string()),
+  call_successful: v.boolean(),
+  transcript: v.array(TranscriptTurnSchema),
+  latency: v.array(TurnLatencySchema),
+  usage: v.nullable(CallUsageSchema),
+  cost: CostBreakdownSchema,
+  /** a signed URL (valid about an hour) of the recording, or null */
+  recording_url: v.nullable(v.string()),
+  dynamic_variables: v.record(v.string(), v.string()),
+});
+export type CallDetail = v.InferOutput<typeof CallDetailSchema>;
+
+export const CallDetailResponseSchema = v.object({ success: v.literal(true), data: CallDetailSchema });
+
+export const ChatTranscriptResponseSchema = v.object({
+  success: v.literal(true),
+  data: v.object({
+    chat_id: v.string(),
+    ended: v.boolean(),
+    transcript: v.array(TranscriptTurnSchema),
+  }),
+});
