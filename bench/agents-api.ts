@@ -12,7 +12,8 @@ import { pathToFileURL } from 'node:url';
 import * as v from 'valibot';
 import { docOf, insertAgentRows, newAgentRow } from '../server/routes/agent/agent.repo.js';
 import { SAMPLE_AGENT_PAYLOAD } from '../server/routes/agent/sample-agent.js';
-import { AgentSavePayloadSchema, type AgentSort, agentListParams } from '../src/api/contract/agent.js';
+import { type AgentSort, agentListParams } from '../src/api/contract/agent/query.js';
+import { AgentSavePayloadSchema } from '../src/api/contract/agent/save.js';
 import { VOICE_MODEL_IDS } from '../src/api/contract/models.js';
 import { benchApp, type Measure, timeRequests } from './lib.js';
 

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../server/app.js';
+import { DEFAULT_PROVIDER_URLS } from '../server/call/providers/types.js';
 import { type AppDatabase, openDatabase } from '../server/db/index.js';
 import { systemClock } from '../server/lib/deps.js';
 import { createLogger } from '../server/lib/logger.js';
@@ -38,7 +39,7 @@ export async function benchApp(name: string): Promise<BenchApp> {
       clock: systemClock,
       mailer: { send: async () => {} },
       secrets: { jwtKey: randomBytes(32), masterKey: randomBytes(32) },
-      config: { dataDir: dir, publicUrl: 'http://bench.local' },
+      config: { dataDir: dir, publicUrl: 'http://bench.local', providerUrls: DEFAULT_PROVIDER_URLS },
       logger: createLogger('silent'),
     });
     const form = new FormData();

@@ -30,7 +30,8 @@ import { docOf, insertAgentRows, newAgentRow } from '../server/routes/agent/agen
 import { SAMPLE_AGENT_PAYLOAD } from '../server/routes/agent/sample-agent.js';
 import { seededRng } from '../server/services/call-generator.js';
 import { addPoolNumbers, ensureWorkspace } from '../server/services/workspace.js';
-import { AgentSavePayloadSchema, agentListParams } from '../src/api/contract/agent.js';
+import { agentListParams } from '../src/api/contract/agent/query.js';
+import { AgentSavePayloadSchema } from '../src/api/contract/agent/save.js';
 import { type CallListParams, callListParams } from '../src/api/contract/call.js';
 import { type Percentiles, percentiles, QUICK, seedCallsTimed } from './lib.js';
 

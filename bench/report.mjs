@@ -205,6 +205,18 @@ export function budgetRows(sections) {
       }`,
     });
   } else missing(8, 'Lighthouse', '≥ 98 / ≥ 95', 'lighthouse');
+
+  const hu = sections.hostileUploads;
+  if (hu)
+    add({
+      issue: 16,
+      what: `Hostile uploads (${hu.documents.length} knowledge-base documents, ${hu.during_s} s): GET /health p99 while they upload and are read`,
+      measured: `${ms(hu.health_during_ms.p99)} (p50 ${ms(hu.health_during_ms.p50)}, max ${ms(hu.health_during_ms.max)}; the server's own event-loop delay p99 ${ms(hu.server_event_loop.p99_ms)}, max ${ms(hu.server_event_loop.max_ms)})`,
+      budget: `≤ ${ms(hu.budget_p99_ms)}`,
+      met: hu.pass,
+      cause: `before the uploads: p99 ${ms(hu.health_baseline_ms.p99)}, max ${ms(hu.health_baseline_ms.max)}; ${load(hu.load_average)} on ${hu.cpus} CPUs`,
+    });
+  else missing(16, 'Hostile uploads: /health p99', '≤ 50 ms', 'hostileUploads');
   return rows;
 }
 
@@ -360,6 +372,36 @@ export function renderReport(results) {
           ],
         ],
       ),
+    );
+    out.push('');
+  }
+
+  if (s.hostileUploads) {
+    const hu = s.hostileUploads;
+    const lat = (p) => [fmt(p.requests), ms(p.p50), ms(p.p95), ms(p.p99), ms(p.max)];
+    block('## Hostile uploads: the event loop while tenants upload attacks');
+    out.push(`${hu.what}. ${load(hu.load_average)} on ${hu.cpus} CPUs.`);
+    out.push('');
+    out.push(
+      table(
+        ['Document', 'What', 'Size', 'Ended', 'After its upload (read one at a time)', 'Reason'],
+        hu.documents.map((d) => [d.name, d.what, kib(d.bytes), d.status, `${d.seconds} s`, d.error_message ?? '']),
+      ),
+    );
+    out.push('');
+    out.push(
+      table(
+        ['Requests', 'Count', 'p50', 'p95', 'p99', 'max'],
+        [
+          ['GET /health before the uploads', ...lat(hu.health_baseline_ms)],
+          ['GET /health during', ...lat(hu.health_during_ms)],
+          ['GET /knowledge-base during', ...lat(hu.list_during_ms)],
+        ],
+      ),
+    );
+    out.push('');
+    out.push(
+      `The server's event-loop delay as /health reports it (over its last minute), the highest of ${fmt(hu.server_event_loop.samples)} reports during the run: p99 ${ms(hu.server_event_loop.p99_ms)}, max ${ms(hu.server_event_loop.max_ms)}.`,
     );
     out.push('');
   }

@@ -206,8 +206,10 @@ const SUITES = [
   'bench/calls-api.ts',
   'bench/editor.ts',
   'bench/csv-parse.ts',
+  'bench/hostile-uploads.ts',
   'bench/load.ts',
   'bench/lighthouse.ts',
+  'bench/call-engine.ts',
 ];
 
 function runSuite(file, quick) {

@@ -37,7 +37,17 @@ export async function buildAll({ quiet = false } = {}) {
     fs.writeFileSync(`${f}.br`, brotli(body));
   }
   await build({
-    entryPoints: { main: path.join(root, 'server/main.ts') },
+    // main.js, and beside it every worker thread's script (server/**/*.thread.ts -> <name>.thread.js, where
+    // server/lib/untrusted-worker.ts looks for it once built)
+    entryPoints: {
+      main: path.join(root, 'server/main.ts'),
+      ...Object.fromEntries(
+        fs
+          .readdirSync(path.join(root, 'server'), { recursive: true })
+          .filter((f) => String(f).endsWith('.thread.ts'))
+          .map((f) => [path.basename(String(f), '.ts'), path.join(root, 'server', String(f))]),
+      ),
+    },
     outdir: path.join(root, 'dist/server'),
     bundle: true,
     platform: 'node',
@@ -49,6 +59,8 @@ export async function buildAll({ quiet = false } = {}) {
   });
   // data files the server reads at run time ship beside the bundle
   fs.copyFileSync(path.join(root, 'server/services/common-passwords.txt'), path.join(root, 'dist/server/common-passwords.txt'));
+  // the photo decoder's worker thread (plain JavaScript, loaded by URL beside the bundle)
+  fs.copyFileSync(path.join(root, 'server/services/photo.worker.mjs'), path.join(root, 'dist/server/photo.worker.mjs'));
   fs.writeFileSync(path.join(root, 'dist/.build-stamp'), String(Date.now()));
   if (!quiet) log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

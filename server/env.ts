@@ -1,4 +1,16 @@
 import * as v from 'valibot';
+import { DEFAULT_PROVIDER_URLS, type ProviderUrls } from './call/providers/types.js';
+import { BASE_URL_RULE, normalizeBaseUrl } from './call/providers/urls.js';
+
+/** A provider API base (an http(s) origin, optionally with a path prefix), normalised. */
+const ProviderBase = v.optional(
+  v.pipe(
+    v.string(),
+    v.check((s) => normalizeBaseUrl(s) !== null, BASE_URL_RULE),
+    v.transform((s) => normalizeBaseUrl(s) as string),
+  ),
+);
+const Flag = v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false');
 
 /** Environment of the server, parsed once at start. A bad value exits with one line naming the variable. */
 const EnvSchema = v.object({
@@ -33,7 +45,21 @@ const EnvSchema = v.object({
     ),
     'false',
   ),
+  /** Sign-up attempts allowed per client IP in a sliding hour (unset = 20). */
+  SIGNUPS_PER_HOUR: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')),
+  ),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
+  // where the providers' APIs are (tests and self-hosted gateways); unset = the providers' own
+  OPENAI_BASE_URL: ProviderBase,
+  ANTHROPIC_BASE_URL: ProviderBase,
+  DEEPGRAM_API_URL: ProviderBase,
+  ELEVENLABS_API_URL: ProviderBase,
+  CARTESIA_API_URL: ProviderBase,
+  /** a company's own provider Base URL may resolve to a loopback/private/link-local address */
+  ALLOW_PRIVATE_PROVIDER_URLS: Flag,
+  /** a webhook URL may resolve to a loopback/private/link-local address (issue 20) */
+  ALLOW_PRIVATE_WEBHOOK_URLS: Flag,
 });
 
 export type Env = v.InferOutput<typeof EnvSchema>;
@@ -49,4 +75,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const issue = result.issues[0];
   const key = issue?.path?.map((p) => String(p.key)).join('.') ?? 'environment';
   throw new EnvError(`Invalid environment variable ${key}: ${issue?.message ?? 'invalid value'}`);
+}
+
+/** The provider API bases of this server: the environment's, the providers' own for what is unset. */
+export function providerUrlsOf(env: Env): ProviderUrls {
+  return {
+    openai: env.OPENAI_BASE_URL ?? DEFAULT_PROVIDER_URLS.openai,
+    anthropic: env.ANTHROPIC_BASE_URL ?? DEFAULT_PROVIDER_URLS.anthropic,
+    deepgram: env.DEEPGRAM_API_URL ?? DEFAULT_PROVIDER_URLS.deepgram,
+    elevenlabs: env.ELEVENLABS_API_URL ?? DEFAULT_PROVIDER_URLS.elevenlabs,
+    cartesia: env.CARTESIA_API_URL ?? DEFAULT_PROVIDER_URLS.cartesia,
+  };
 }

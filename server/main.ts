@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
+import { createProviderSet } from './call/providers/index.js';
+import { createCallRuntime, settleCalls } from './call/service.js';
 import { openDatabase } from './db/index.js';
-import { EnvError, parseEnv } from './env.js';
+import { EnvError, parseEnv, providerUrlsOf } from './env.js';
+import { createHttpServer } from './http-server.js';
 import { realHttpClient, systemClock } from './lib/deps.js';
+import { createEventLoopMonitor } from './lib/event-loop.js';
 import { createLogger } from './lib/logger.js';
 import { loadSecrets } from './services/keys.js';
 import { outboxMailer, smtpMailer } from './services/mail.js';
@@ -39,6 +42,7 @@ const database = await openDatabase({
 });
 const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
 const mailer = env.SMTP_URL ? smtpMailer(env.SMTP_URL) : outboxMailer(dataDir, logger);
+const eventLoop = createEventLoopMonitor();
 const deps = {
   db: database,
   clock: systemClock,
@@ -51,17 +55,26 @@ const deps = {
     requestAutoGrant: env.REQUEST_AUTO_GRANT === 'true',
     trustProxy: env.TRUST_PROXY,
     refusedLoginDelayMs: REFUSED_LOGIN_DELAY_MS,
+    providerUrls: providerUrlsOf(env),
+    allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS === 'true',
+    allowPrivateWebhookUrls: env.ALLOW_PRIVATE_WEBHOOK_URLS === 'true',
+    signUpsPerHour: env.SIGNUPS_PER_HOUR,
   },
   logger,
   http: realHttpClient,
+  calls: createCallRuntime(createProviderSet()),
+  eventLoop,
 };
 const app = createApp(deps);
 const background = await afterStart(deps, env);
 
-const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+const { server, closeSockets } = createHttpServer(app, deps);
+server.listen(env.PORT, env.HOST, () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
   const ms = Math.round(performance.now() - startedAt);
-  logger.info('Parley is ready', { url: `http://localhost:${info.port}`, db: database.kind, ms });
-  process.stdout.write(`\n  Parley is running at http://localhost:${info.port}  (database: ${database.kind})\n\n`);
+  logger.info('Parley is ready', { url: `http://localhost:${port}`, db: database.kind, ms });
+  process.stdout.write(`\n  Parley is running at http://localhost:${port}  (database: ${database.kind})\n\n`);
 });
 
 let stopping = false;
@@ -72,9 +85,13 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   await background.stop();
+  // live calls end (their sockets close, each call is stored as ended)
+  closeSockets();
+  await settleCalls(deps.calls);
   // stop accepting, let requests in flight finish, then close the database
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await database.close();
+  eventLoop.stop();
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,6 +1,9 @@
+import { startCallSweeper } from './call/sweep.js';
 import type { Env } from './env.js';
 import type { AppDeps } from './lib/deps.js';
 import { createKnowledgeWorker } from './routes/knowledge-base/kb.worker.js';
+import { startUploadSweeper } from './services/pending-uploads.js';
+import { startSweeper } from './services/sweep.js';
 import { createDemoWorkspace, demoEnabled } from './services/workspace.js';
 
 export interface Background {
@@ -11,7 +14,13 @@ export interface Background {
  * Work that runs once the app is built, before it listens:
  * - the demo workspace on a first start (DEMO, see createDemoWorkspace); `print` writes to the console
  *   (the demo's one-time password goes there, never to the log);
- * - the knowledge-base worker (durable jobs in the database; a restart resumes unfinished ones).
+ * - the knowledge-base worker (durable jobs in the database; a restart resumes unfinished ones);
+ * - the upload sweeper: removes what uploads interrupted by a crash left (recipient rows, knowledge-base
+ *   directories, photo files; server/services/pending-uploads.ts), once at start and then every minute.
+ * - the expiry sweep (services/sweep.ts): expired sessions, refresh and reset tokens and rate-limit
+ *   attempts are deleted now and every 5 minutes;
+ * - the call sweeper (call/sweep.ts): heartbeats of this server's live calls, and the end of calls nobody
+ *   will finish (a dead server's, idle chats).
  */
 export async function afterStart(
   deps: AppDeps,
@@ -28,9 +37,12 @@ export async function afterStart(
   }
   const knowledgeWorker = createKnowledgeWorker(deps);
   knowledgeWorker.start();
+  const uploadSweeper = startUploadSweeper(deps);
+  const expirySweeper = startSweeper(deps);
+  const callSweeper = startCallSweeper(deps);
   return {
     stop: async () => {
-      await knowledgeWorker.stop();
+      await Promise.all([knowledgeWorker.stop(), uploadSweeper.stop(), expirySweeper.stop(), callSweeper.stop()]);
     },
   };
 }

@@ -3,6 +3,8 @@ export interface RunningServer {
   dataDir: string;
   /** ms from spawn until /api/v1/health answered */
   readyMs: number;
+  /** the server process */
+  pid: number;
   output(): string;
   stop(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrate.js';
 import type { DB } from './schema.js';
@@ -58,11 +58,33 @@ export async function openDatabase(opts: OpenOptions): Promise<Database_> {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
     result = { db, kind: 'sqlite', close: () => db.destroy() };
   }
   if (opts.migrate !== false) await migrateToLatest(result.db);
   return result;
+}
+
+/**
+ * SQLite with every transaction begun IMMEDIATE (Kysely's driver says a plain `begin`, which is DEFERRED).
+ * Inside this process Kysely's one SQLite connection already runs transactions one at a time; IMMEDIATE
+ * also takes the database's write lock at the start, so a transaction that reads and then writes
+ * (withCompanyLock) is serialised against other processes on the same file too (the admin CLI, a second
+ * server): they wait their turn (busy_timeout) instead of one of them failing with SQLITE_BUSY when it
+ * upgrades its read to a write.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(settings);
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.settings);
+  }
 }
 
 /** A real round trip to the database (used by the health check). */

@@ -271,6 +271,53 @@ export interface KnowledgeBaseJobsTable {
   updated_at: string;
 }
 
+/** An upload being written (server/services/pending-uploads.ts); a run-out lease marks what a dead request left. */
+export interface PendingUploadsTable {
+  /** the upload's id: a recipients upload_id, a knowledge base's id, a photo's file name */
+  id: string;
+  kind: 'recipients' | 'knowledge-base' | 'photo';
+  company_id: string | null;
+  owner: string;
+  lease_until: string;
+  created_at: string;
+}
+
+/**
+ * A conversation run by the call engine (web call, chat; phone calls next), from creation to its end
+ * (migration 012). `agent` is a snapshot of the agent document used; `transcript`, `latency` and `usage`
+ * are JSON (src/api/contract/call-runtime.ts); `recording` a file name under DATA_DIR/recordings/<company>.
+ */
+export interface CallSessionsTable {
+  id: string;
+  company_id: string;
+  account_id: string | null;
+  agent_id: string | null;
+  agent_name: string;
+  agent: string;
+  type: string;
+  from_number: string;
+  to_number: string;
+  phone_number: string;
+  /** registered | ongoing | ended | error */
+  status: string;
+  dynamic_variables: string;
+  started_at: string | null;
+  ended_at: string | null;
+  disconnection_reason: string;
+  error_message: string | null;
+  transcript: string;
+  latency: string;
+  usage: string;
+  cost: number;
+  recording: string | null;
+  token_hash: string | null;
+  token_expires_at: string | null;
+  server_id: string | null;
+  heartbeat_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   agents: AgentsTable;
   companies: CompaniesTable;
@@ -293,4 +340,6 @@ export interface DB {
   knowledge_bases: KnowledgeBasesTable;
   knowledge_base_chunks: KnowledgeBaseChunksTable;
   knowledge_base_jobs: KnowledgeBaseJobsTable;
+  pending_uploads: PendingUploadsTable;
+  call_sessions: CallSessionsTable;
 }

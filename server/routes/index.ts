@@ -7,6 +7,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import { batchCallRoutes } from './batch-call/batch-call.routes.js';
 import { billingRoutes } from './billing/billing.routes.js';
 import { callRoutes } from './call/call.routes.js';
+import { chatRoutes } from './chat/chat.routes.js';
 import { companyRoutes } from './company/company.routes.js';
 import { contactRoutes } from './contact/contact.routes.js';
 import { filesRoutes } from './files/files.routes.js';
@@ -36,6 +37,7 @@ export function registerRoutes(api: Hono<AppEnv>, deps: AppDeps): void {
   api.route('/request', requestRoutes(deps));
   api.route('/number', numberRoutes(deps));
   api.route('/call', callRoutes(deps));
+  api.route('/chat', chatRoutes(deps));
   api.route('/knowledge-base', knowledgeBaseRoutes(deps));
   api.route('/voices', voiceRoutes(deps));
 }

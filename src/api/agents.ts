@@ -6,16 +6,10 @@
 
 import { type QueryCache, queryCache } from './cache';
 import { type ApiClient, api, type CallOptions } from './client';
-import {
-  AGENT_PATHS,
-  AgentDeleteResponseSchema,
-  type AgentDialogPatch,
-  AgentListResponseSchema,
-  AgentResponseSchema,
-  type AgentSavePayloadInput,
-  type AgentSort,
-  agentListParams,
-} from './contract/agent';
+import type { AgentDialogPatch } from './contract/agent/dialog';
+import { AGENT_PATHS, type AgentSort, agentListParams } from './contract/agent/query';
+import { AgentDeleteResponseSchema, AgentListResponseSchema, AgentResponseSchema } from './contract/agent/responses';
+import type { AgentSavePayloadInput } from './contract/agent/save';
 
 export interface AgentListParams {
   /** 1-based, as the server takes it */

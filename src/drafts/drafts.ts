@@ -8,7 +8,7 @@
  * Every call resolves even when IndexedDB is missing or refuses (private mode, quota): drafts are a
  * safety net, never a reason for the editor to fail.
  */
-import type { AgentEditorForm } from '../api/contract/agent';
+import type { AgentEditorForm } from '../api/contract/agent/editor-form';
 
 export const DRAFT_DB_NAME = 'myDatabase';
 export const DRAFT_DB_VERSION = 1;

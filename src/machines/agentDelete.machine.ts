@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { agents } from '../api/agents';
-import type { AgentDeleteResponse } from '../api/contract/agent';
+import type { AgentDeleteResponse } from '../api/contract/agent/responses';
 import { isApiError } from '../api/errors';
 import { type AgentToast, agentEffects } from './agent-effects';
 

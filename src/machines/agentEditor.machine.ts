@@ -3,13 +3,13 @@ import { assign, fromPromise, setup } from 'xstate';
 import { agents } from '../api/agents';
 import {
   AGENT_EDITOR_FORM_DEFAULTS,
-  AGENT_MESSAGES,
-  type Agent,
   type AgentEditorForm,
   AgentEditorFormSchema,
   agentToEditorForm,
   editorFormToSavePayload,
-} from '../api/contract/agent';
+} from '../api/contract/agent/editor-form';
+import { AGENT_MESSAGES } from '../api/contract/agent/messages';
+import type { Agent } from '../api/contract/agent/responses';
 import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import { isApiError } from '../api/errors';
 import { type AgentDraft, draftIdOf, drafts } from '../drafts/drafts';

@@ -1,7 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { agents } from '../api/agents';
-import type { AgentResponse, AgentSavePayload } from '../api/contract/agent';
-import { AGENT_IMPORT_MAX_BYTES, AGENT_IMPORT_MESSAGES, parseAgentImport } from '../api/contract/agent-export';
+import { AGENT_IMPORT_MAX_BYTES, AGENT_IMPORT_MESSAGES, parseAgentImport } from '../api/contract/agent/export';
+import type { AgentResponse } from '../api/contract/agent/responses';
+import type { AgentSavePayload } from '../api/contract/agent/save';
 import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import { isApiError } from '../api/errors';
 import { type AgentToast, agentEffects } from './agent-effects';

@@ -5,10 +5,9 @@ import {
   AGENT_DIALOG_FIELDS,
   type AgentDialogForm,
   AgentDialogFormSchema,
-  type AgentListItem,
-  type AgentResponse,
   agentToDialogForm,
-} from '../api/contract/agent';
+} from '../api/contract/agent/dialog';
+import type { AgentListItem, AgentResponse } from '../api/contract/agent/responses';
 import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import { isApiError } from '../api/errors';
 import { type AgentToast, agentEffects } from './agent-effects';

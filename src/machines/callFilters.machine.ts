@@ -1,5 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
-import type { CallStatus, CallType } from '../api/contract/call';
+import type { CallStatus, CallType } from '../api/contract/call-values';
 import { phone } from '../api/phone';
 
 /** The fields of the 'Filter Call History' dialog ('' = any). */

@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import {
+  fieldFlags,
   type KeyValue,
   PROVIDER_MESSAGES,
   type ProviderDisconnectResponse,
@@ -48,6 +49,10 @@ export interface CredentialField {
   name: string;
   /** a credential (password input) rather than an identifier */
   secret: boolean;
+  /** may be left empty (OpenAI's Base URL): never part of 'Missing information' */
+  optional?: boolean;
+  /** an http(s) URL */
+  url?: boolean;
 }
 
 export interface ProviderConnectionContext {
@@ -82,9 +87,9 @@ export interface SaveInput {
   idempotencyKey: string;
 }
 
-/** Names of the fields left empty (spaces only counts as empty), in the dialog's order. */
+/** Names of the required fields left empty (spaces only counts as empty), in the dialog's order. */
 export const missingFields = (c: Pick<ProviderConnectionContext, 'fields' | 'values'>): string[] =>
-  c.fields.filter((f) => (c.values[f.name] ?? '').trim() === '').map((f) => f.name);
+  c.fields.filter((f) => !f.optional && (c.values[f.name] ?? '').trim() === '').map((f) => f.name);
 
 const forgetForm = { fields: [], values: {}, attempt: undefined } satisfies Partial<ProviderConnectionContext>;
 
@@ -184,7 +189,7 @@ export const providerConnectionMachine = setup({
           actions: assign(({ event }) => ({
             connected: event.output.connected,
             connectionId: event.output._id,
-            fields: event.output.keys.map((k) => ({ name: k.name, secret: k.secret })),
+            fields: event.output.keys.map((k) => ({ name: k.name, secret: k.secret, ...fieldFlags(k) })),
             values: Object.fromEntries(event.output.keys.map((k) => [k.name, k.value])),
           })),
         },

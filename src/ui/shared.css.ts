@@ -48,11 +48,6 @@ export const fieldControl = style([
   },
 ]);
 
-export const fieldRoot = style({ display: 'flex', flexDirection: 'column', gap: vars.space['1'], minWidth: 0 });
-export const fieldLabel = style({ fontSize: vars.fontSize.sm, fontWeight: vars.fontWeight.medium, color: vars.color.text });
-export const fieldHint = style({ fontSize: vars.fontSize.xs, color: vars.color.textMuted });
-export const fieldError = style({ fontSize: vars.fontSize.xs, color: vars.color.danger, fontWeight: vars.fontWeight.medium });
-
 /** Floating surfaces: menus, select popovers, popovers. */
 export const floatingSurface = style({
   zIndex: vars.z.popover,

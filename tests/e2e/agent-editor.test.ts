@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/api/contract/agent.js';
+import type { Agent } from '../../src/api/contract/agent/responses.js';
 import { makePdf } from '../fixtures/pdf.js';
 import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
 import { type ApiUser, apiCall, signedInPage, signUpViaApi } from './session.js';

@@ -3,12 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AGENT_EDITOR_FORM_DEFAULTS,
-  type AgentListItem,
-  type AgentSavePayloadInput,
-  editorFormToSavePayload,
-} from '../../src/api/contract/agent.js';
+import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../src/api/contract/agent/editor-form.js';
+import type { AgentListItem } from '../../src/api/contract/agent/responses.js';
+import type { AgentSavePayloadInput } from '../../src/api/contract/agent/save.js';
 import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
 import { type ApiUser, apiCall, signedInPage, signUpViaApi } from './session.js';
 
@@ -173,6 +170,30 @@ describe('the agents table in Chromium', () => {
     await poll(() => pathAndSearch(page).params).toEqual({ sort: 'voice_model:asc,agent_name:desc' });
     await waitSettled(page);
     expect((await shownNames(page)).slice(0, auto.length)).toEqual([...auto].reverse());
+  });
+
+  it('a click on the empty part of a header cell sorts too; Shift adds a key (spec: "Click a header to sort")', async () => {
+    // a page of its own: the next tests go on from the shared page's sort
+    const p = await b.newPage();
+    await p.goto(b.url('/dashboard'));
+    await waitSettled(p);
+    /** clicks the header cell right of its text button, where only the cell is */
+    const clickBeside = async (name: string, modifiers: 'Shift'[] = []) => {
+      const cell = (await header(p, name).boundingBox())!;
+      const button = (await header(p, name).getByRole('button', { name }).boundingBox())!;
+      const x = cell.width - 4;
+      expect(cell.x + x).toBeGreaterThan(button.x + button.width);
+      await header(p, name).click({ position: { x, y: cell.height / 2 }, modifiers });
+    };
+    await clickBeside('Agent Name');
+    await poll(() => pathAndSearch(p).params).toEqual({ sort: 'agent_name:asc' });
+    await clickBeside('Agent Name');
+    await poll(() => pathAndSearch(p).params).toEqual({ sort: 'agent_name:desc' });
+    await clickBeside('Voice Model', ['Shift']);
+    await poll(() => pathAndSearch(p).params).toEqual({ sort: 'agent_name:desc,voice_model:asc' });
+    await waitSettled(p);
+    expect(await header(p, 'Voice Model').getAttribute('aria-sort')).toBe('ascending');
+    await p.close();
   });
 
   it('the search narrows the list (debounced) and starts at the first page', async () => {

@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { outboxMails } from '../outbox.js';
 import { openBrowser, type TestBrowser } from './browser.js';
 
 /**
@@ -44,20 +43,11 @@ async function logIn(p: Page, password: string) {
   await dialog.getByRole('button', { name: 'Log in' }).click();
 }
 
-/** The newest reset link in DATA_DIR/outbox (quoted-printable decoded). */
+/** The newest reset link in DATA_DIR/outbox. */
 function resetLinkFromOutbox(): string | undefined {
-  const outbox = path.join(inject('dataDir'), 'outbox');
-  if (!fs.existsSync(outbox)) return undefined;
-  const mails = fs
-    .readdirSync(outbox)
-    .sort()
-    .map((f) =>
-      fs
-        .readFileSync(path.join(outbox, f), 'utf8')
-        .replace(/=\r?\n/g, '')
-        .replace(/=3D/g, '='),
-    );
-  const links = mails.flatMap((m) => m.match(/https?:\/\/[^\s"<>]+\/reset-password#token=[\w-]+/g) ?? []);
+  const links = outboxMails(inject('dataDir')).flatMap(
+    (m) => m.match(/https?:\/\/[^\s"<>]+\/reset-password#token=[\w-]+/g) ?? [],
+  );
   return links.at(-1);
 }
 

@@ -90,3 +90,24 @@ export function expectOnlyLocalRequests(requests: readonly string[]): void {
   expect(requests.length, 'no request was recorded at all').toBeGreaterThan(0);
   expect(requests.filter((u) => !isLocalUrl(u))).toEqual([]);
 }
+
+/**
+ * Holds back the code of a route's page (the router's `?tsr-split=component` chunk of `routeFile`, e.g.
+ * 'src/routes/dashboard/call-history.tsx', found in the build's manifest) until `release()`: shows what a
+ * page asks for before its code has arrived (a route loader's request).
+ */
+export async function holdPageCode(page: Page, routeFile: string): Promise<() => void> {
+  const manifestFile = path.resolve(import.meta.dirname, '../../dist/client/.vite/manifest.json');
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, { file: string }>;
+  const file = manifest[`${routeFile}?tsr-split=component`]?.file;
+  if (!file) throw new Error(`no page chunk for ${routeFile} in ${manifestFile}`);
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(`**/${file}`, async (route) => {
+    await released;
+    await route.fallback();
+  });
+  return release;
+}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { addMonths, format, setDate, startOfMonth } from 'date-fns';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, type TestBrowser } from './browser.js';
+import { holdPageCode, openBrowser, type TestBrowser } from './browser.js';
 import { type E2eCall, insertCalls } from './seed-db.js';
 import { type ApiUser, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
@@ -120,6 +120,21 @@ describe('Call History in Chromium', () => {
     expect(await table(page).getByRole('img', { name: 'Successful', exact: true }).count()).toBe(1);
     await page.getByRole('button', { name: 'Pick a date' }).waitFor();
     await page.getByRole('button', { name: 'Filter', exact: true }).waitFor();
+  });
+
+  it("asks for the first page while the page's code loads (its route loader), and only once", async () => {
+    const p = await b.newPage();
+    const release = await holdPageCode(p, 'src/routes/dashboard/call-history.tsx');
+    const before = b.requests.length;
+    const listRequests = () => b.requests.slice(before).filter((u) => new URL(u).pathname === '/api/v1/call/');
+    await p.goto(b.url('/dashboard/call-history'), { waitUntil: 'commit' });
+    await poll(() => listRequests().length).toBe(1);
+    // the page's code is still held back: the request came from the loader, not from the page
+    expect(await p.getByRole('heading', { name: 'Call History', level: 1 }).count()).toBe(0);
+    release();
+    await footer(p, 'Showing 1-9 of 9 records').waitFor();
+    expect(listRequests()).toHaveLength(1);
+    await p.close();
   });
 
   it('picks a date range in a two-month, keyboard-operable picker', async () => {

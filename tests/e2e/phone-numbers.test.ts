@@ -2,10 +2,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../src/api/contract/agent.js';
+import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../src/api/contract/agent/editor-form.js';
 import { type FreeNumber, type PhoneNumber, prettyPhoneNumber } from '../../src/api/contract/phone.js';
 import { runCli } from '../cli-runner.js';
-import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
+import { expectOnlyLocalRequests, holdPageCode, openBrowser, type TestBrowser } from './browser.js';
 import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
@@ -87,6 +87,22 @@ describe('the Phone Numbers screen in Chromium', () => {
     await page.goto(b.url('/dashboard/phone-numbers?tab=bogus&page=-2'));
     await page.getByRole('heading', { name: 'No phone numbers yet' }).waitFor();
     expect(await page.getByRole('tab', { name: 'Assigned Numbers' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it("asks for the first page of the tab on screen while the page's code loads (its route loader)", async () => {
+    const p = await b.newPage();
+    const release = await holdPageCode(p, 'src/routes/dashboard/phone-numbers.tsx');
+    const before = b.requests.length;
+    const requestsTo = (pathname: string) => b.requests.slice(before).filter((u) => new URL(u).pathname === pathname);
+    await p.goto(b.url('/dashboard/phone-numbers?tab=available'), { waitUntil: 'commit' });
+    await poll(() => requestsTo('/api/v1/phone/free').length).toBe(1);
+    // the page's code is still held back: the request came from the loader, for the tab in the URL only
+    expect(await p.getByRole('heading', { name: 'Phone Numbers', level: 1 }).count()).toBe(0);
+    expect(requestsTo('/api/v1/phone/assigned')).toEqual([]);
+    release();
+    await table(p, 'Available Numbers').getByRole('button', { name: 'Request' }).first().waitFor();
+    expect(requestsTo('/api/v1/phone/free')).toHaveLength(1);
+    await p.close();
   });
 
   it("requests an available number: 'Request Sent', and the row reads 'Requested' after a reload", async () => {

@@ -7,7 +7,9 @@ import { type ApiUser, apiCall, signedInPage, signUpViaApi } from './session.js'
 const SID = 'AC5f2b7e11d04c4a9e8f3b6c2d1e0a9b87';
 const TOKEN = 'tw-auth-7d1c9e5b3a2f4e6d8c0b1a2f3e4d5c6b';
 const NEW_TOKEN = 'tw-auth-rotated-0a1b2c3d4e5f60718293a4b5';
-const PLAIN = [SID, TOKEN, NEW_TOKEN];
+const ANTHROPIC_KEY = 'sk-ant-api03-e2e-4f5a6b7c8d9e0f1a2b3c';
+const OPENAI_KEY = 'sk-proj-e2e-9a8b7c6d5e4f3a2b1c0d';
+const PLAIN = [SID, TOKEN, NEW_TOKEN, ANTHROPIC_KEY, OPENAI_KEY];
 
 let b: TestBrowser;
 let page: Page;
@@ -61,11 +63,11 @@ describe('providers screen in Chromium', () => {
       'ElevenLabs',
       'Cartesia',
       'OpenAI',
+      'Anthropic',
       'Cal.com',
       'Calendly',
       'Twilio',
       'Plivo',
-      'Perplexity',
     ]);
     await page.getByText('Page 1 of 2').waitFor();
     expect(await page.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
@@ -73,6 +75,7 @@ describe('providers screen in Chromium', () => {
     expect(sent.some((r) => r.method === 'GET' && r.path === '/api/v1/provider')).toBe(true);
     // brand marks from simple-icons where it has them, a lettered mark otherwise
     expect(await card(page, 'Deepgram').locator('[data-mark="brand"] svg path').count()).toBe(1);
+    expect(await card(page, 'Anthropic').locator('[data-mark="brand"] svg path').count()).toBe(1);
     expect(await card(page, 'Twilio').locator('[data-mark="lettered"]').textContent()).toBe('T');
   });
 
@@ -156,6 +159,56 @@ describe('providers screen in Chromium', () => {
     expect(status.body.data).toEqual([{ name: 'twilio', connected: false }]);
   });
 
+  it('connects Anthropic with its API key', async () => {
+    await card(page, 'Anthropic').getByRole('button', { name: 'Connect' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Connect Anthropic' });
+    await dialog.getByLabel('API Key', { exact: true }).fill(ANTHROPIC_KEY);
+    await dialog.getByRole('button', { name: 'Connect' }).click();
+    await notification(page, 'Anthropic has been successfully connected.').waitFor();
+    await card(page, 'Anthropic').getByRole('button', { name: 'Edit' }).waitFor();
+  });
+
+  it('OpenAI: the Base URL is optional; a private one is refused with the reason shown, a public one is saved', async () => {
+    await card(page, 'OpenAI').getByRole('button', { name: 'Connect' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Connect OpenAI' });
+    const key = dialog.getByLabel('API Key', { exact: true });
+    const baseUrl = dialog.getByLabel('Base URL', { exact: true });
+    expect(await key.getAttribute('required')).not.toBeNull();
+    expect(await baseUrl.getAttribute('required')).toBeNull();
+    await dialog.getByText('Optional. An OpenAI-compatible server of your own').waitFor();
+    // only the required field is missing information
+    await baseUrl.fill('http://169.254.169.254/latest');
+    await dialog.getByRole('button', { name: 'Connect' }).click();
+    await notification(page, 'Please fill in the following fields: API Key').waitFor();
+    const before = posts().length;
+    await key.fill(OPENAI_KEY);
+    await dialog.getByRole('button', { name: 'Connect' }).click();
+    await notification(
+      page,
+      'Base URL: 169.254.169.254 is a link-local address. Only public internet addresses are allowed here.',
+    ).waitFor();
+    expect(posts().length).toBe(before + 1);
+    // nothing connected, the dialog keeps what was typed
+    expect(await baseUrl.inputValue()).toBe('http://169.254.169.254/latest');
+    expect(await card(page, 'OpenAI').getByRole('button', { name: 'Edit' }).count()).toBe(0);
+
+    await baseUrl.fill('https://8.8.8.8/v1');
+    await dialog.getByRole('button', { name: 'Connect' }).click();
+    await notification(page, 'OpenAI has been successfully connected.').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    const fields = await apiCall<{ keys: { name: string; value: string }[] }>(
+      b.baseUrl,
+      user,
+      'GET',
+      '/provider/fields?name=openai',
+    );
+    // stored without the /v1 the adapters add themselves, shown masked like every stored value
+    expect(fields.body.keys.map((k) => [k.name, k.value])).toEqual([
+      ['API Key', 'sk-…1c0d'],
+      ['Base URL', '••••.8.8'],
+    ]);
+  });
+
   it('no response the page received carried a plain credential', () => {
     // the credentials did travel to the server...
     const written = sent.filter((r) => r.method === 'POST' || r.method === 'PUT').map((r) => r.body);
@@ -169,7 +222,7 @@ describe('providers screen in Chromium', () => {
   it('search narrows the grid after the debounce and goes back to page 1; no match shows the empty state', async () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await poll(() => searchParams(page).page).toBe('2');
-    await poll(() => cardNames(page)).toEqual(['Smallest', 'WhatsApp']);
+    await poll(() => cardNames(page)).toEqual(['Perplexity', 'Smallest', 'WhatsApp']);
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
 
     await searchBox(page).fill('cal');
@@ -195,11 +248,11 @@ describe('providers screen in Chromium', () => {
     expect(await page.getByRole('option').allTextContents()).toEqual(['9', '12', '15']);
     await page.getByRole('option', { name: '12' }).click();
     await poll(() => searchParams(page)).toEqual({ limit: '12' });
-    await poll(() => grid(page).getByRole('listitem').count()).toBe(11);
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(12);
     await page.getByText('Page 1 of 1').waitFor();
     // the URL keeps the choice across a reload
     await page.reload();
-    await poll(() => grid(page).getByRole('listitem').count()).toBe(11);
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(12);
     expect(await page.getByRole('combobox', { name: 'Per page' }).textContent()).toContain('12');
   });
 
@@ -210,7 +263,7 @@ describe('providers screen in Chromium', () => {
     await page.getByText('Failed to load providers. Please refresh the page and try again.').waitFor();
     await page.unroute('**/api/v1/user/providers*');
     await page.getByRole('button', { name: 'Retry' }).click();
-    await poll(() => grid(page).getByRole('listitem').count()).toBe(11);
+    await poll(() => grid(page).getByRole('listitem').count()).toBe(12);
   });
 
   it('a failed status call toasts "Failed to load connection status" and the grid still shows', async () => {
@@ -224,7 +277,7 @@ describe('providers screen in Chromium', () => {
   it('a hand-edited URL falls back: a bad size becomes 9, a page past the end becomes the last page', async () => {
     await page.goto(b.url('/dashboard/providers?page=99&limit=7'));
     await poll(() => searchParams(page)).toEqual({ page: '2' });
-    await poll(() => cardNames(page)).toEqual(['Smallest', 'WhatsApp']);
+    await poll(() => cardNames(page)).toEqual(['Perplexity', 'Smallest', 'WhatsApp']);
     await page.goto(b.url('/dashboard/providers?page=abc&search=%7B%7D'));
     await poll(() => grid(page).getByRole('listitem').count()).toBe(9);
   });

@@ -8,7 +8,7 @@ import { inject } from 'vitest';
 import { openDatabase } from '../../server/db/index.js';
 import { newId } from '../../server/lib/ids.js';
 import { insertCalls as storeCalls } from '../../server/routes/call/call.repo.js';
-import type { CallStatus } from '../../src/api/contract/call.js';
+import type { CallStatus } from '../../src/api/contract/call-values.js';
 
 export interface E2eCall {
   time: Date;

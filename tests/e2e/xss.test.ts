@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_EDITOR_FORM_DEFAULTS, type AgentListItem, editorFormToSavePayload } from '../../src/api/contract/agent.js';
+import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../src/api/contract/agent/editor-form.js';
+import type { AgentListItem } from '../../src/api/contract/agent/responses.js';
 import { prettyPhoneNumber } from '../../src/api/contract/phone.js';
 import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
 import { insertCalls } from './seed-db.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { AgentDeleteResponse } from '../../src/api/contract/agent.js';
+import type { AgentDeleteResponse } from '../../src/api/contract/agent/responses.js';
 import { ApiError } from '../../src/api/errors.js';
 import { AGENT_DELETE_TOASTS, type AgentDeleteTarget, agentDeleteMachine } from '../../src/machines/agentDelete.machine.js';
 import { recordingActor } from './agent-effects.js';

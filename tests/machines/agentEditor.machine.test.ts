@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type AnyMachineSnapshot, createActor, fromPromise } from 'xstate';
+import { agentDialogFields } from '../../src/api/contract/agent/dialog.js';
 import {
   AGENT_EDITOR_FORM_DEFAULTS,
-  type Agent,
   type AgentEditorForm,
-  agentDialogFields,
   editorFormToSavePayload,
-} from '../../src/api/contract/agent.js';
+} from '../../src/api/contract/agent/editor-form.js';
+import type { Agent } from '../../src/api/contract/agent/responses.js';
 import { ApiError } from '../../src/api/errors.js';
 import type { AgentDraft } from '../../src/drafts/drafts.js';
 import {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AGENT_EDITOR_FORM_DEFAULTS, type AgentResponse, editorFormToSavePayload } from '../../src/api/contract/agent.js';
-import { AGENT_IMPORT_MAX_BYTES, AGENT_IMPORT_MESSAGES } from '../../src/api/contract/agent-export.js';
+import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../src/api/contract/agent/editor-form.js';
+import { AGENT_IMPORT_MAX_BYTES, AGENT_IMPORT_MESSAGES } from '../../src/api/contract/agent/export.js';
+import type { AgentResponse } from '../../src/api/contract/agent/responses.js';
 import { ApiError } from '../../src/api/errors.js';
 import {
   AGENT_CREATE_FAILED,

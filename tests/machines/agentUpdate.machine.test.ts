@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AGENT_DIALOG_DEFAULTS, AGENT_MESSAGES, type AgentResponse } from '../../src/api/contract/agent.js';
+import { AGENT_DIALOG_DEFAULTS } from '../../src/api/contract/agent/defaults.js';
+import { AGENT_MESSAGES } from '../../src/api/contract/agent/messages.js';
+import type { AgentResponse } from '../../src/api/contract/agent/responses.js';
 import { ApiError } from '../../src/api/errors.js';
 import {
   AGENT_UPDATE_TOASTS,

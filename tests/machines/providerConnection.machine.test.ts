@@ -134,6 +134,43 @@ describe('providerConnection behaviour', () => {
     expect(saves).toEqual([]);
   });
 
+  it("an optional field (OpenAI's Base URL) is never 'Missing information' and is sent empty", async () => {
+    const openaiFields: ProviderFieldsResponse = {
+      success: true,
+      name: 'openai',
+      label: 'OpenAI',
+      _id: null,
+      connected: false,
+      keys: [
+        { name: 'API Key', value: '', secret: true },
+        { name: 'Base URL', value: '', secret: false, optional: true, url: true },
+      ],
+    };
+    const { actor, toasts, saves } = flow(
+      { name: 'openai', label: 'OpenAI', connected: false },
+      { fields: async () => openaiFields },
+    );
+    actor.send({ type: 'dialog.open' });
+    await settled(actor);
+    expect(actor.getSnapshot().context.fields).toEqual([
+      { name: 'API Key', secret: true },
+      { name: 'Base URL', secret: false, optional: true, url: true },
+    ]);
+    actor.send({ type: 'form.submit' });
+    expect(toasts).toEqual([
+      { title: 'Missing information', description: 'Please fill in the following fields: API Key', variant: 'destructive' },
+    ]);
+    actor.send({ type: 'field.change', name: 'API Key', value: 'sk-123' });
+    actor.send({ type: 'form.submit' });
+    await settled(actor);
+    expect(saves.map((s) => s.keys)).toEqual([
+      [
+        { name: 'API Key', value: 'sk-123' },
+        { name: 'Base URL', value: '' },
+      ],
+    ]);
+  });
+
   it('connects with trimmed values, toasts the spec line, ends connected and forgets the input', async () => {
     const { actor, toasts, saves } = flow(notConnected, {});
     actor.send({ type: 'dialog.open' });

@@ -2,12 +2,12 @@ import * as v from 'valibot';
 import { expect, it } from 'vitest';
 import {
   AGENT_EDITOR_FORM_DEFAULTS,
-  type Agent,
   type AgentEditorForm,
   AgentEditorFormSchema,
   agentToEditorForm,
   editorFormToSavePayload,
-} from '../../src/api/contract/agent.js';
+} from '../../src/api/contract/agent/editor-form.js';
+import type { Agent } from '../../src/api/contract/agent/responses.js';
 import { type KnowledgeBase, toKnowledgeBaseSelection } from '../../src/api/contract/knowledge-base.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';

@@ -3,6 +3,13 @@ import { expect } from 'vitest';
 import type { LoginResponse } from '../../src/api/contract/account.js';
 import type { TestApp } from './helpers.js';
 
+/**
+ * The password test accounts sign up with unless a test chooses another: strong enough for the server's
+ * strength check (zxcvbn score 4). Derive others from it (`${STRONG_PASSWORD} again`) when a test needs a
+ * second good one.
+ */
+export const STRONG_PASSWORD = 'correct horse battery staple';
+
 export interface SignUpOverrides {
   name?: string;
   email?: string;
@@ -24,7 +31,7 @@ export interface SignedUp {
 /** A fresh company and its first account, registered through the real endpoint. */
 export async function signUp(t: TestApp, overrides: SignUpOverrides = {}): Promise<SignedUp> {
   const email = overrides.email ?? `user-${randomBytes(5).toString('hex')}@example.com`;
-  const password = overrides.password ?? 'correct horse battery staple';
+  const password = overrides.password ?? STRONG_PASSWORD;
   const form = new FormData();
   form.set('name', overrides.name ?? 'Test User');
   form.set('email', email);

@@ -176,6 +176,14 @@ describeEachDb('billing', (kind) => {
       expect(res.status, bad).toBe(400);
       expect(res.body.msg).toContain(BILLING_MESSAGES.monthInvalid);
     }
+    // years before 2000 (0000-01 answered the days of January 1900)
+    for (const early of ['0000-01', '1900-01', '1999-12']) {
+      const res = await call(t(), 'GET', `/billing/usage?month=${early}`, { token: a.token });
+      expect(res.status, early).toBe(400);
+      expect(res.body.msg).toContain(BILLING_MESSAGES.monthTooEarly);
+      expect(res.body.days).toBeUndefined();
+    }
+    expect((await call(t(), 'GET', '/billing/usage?month=2000-01', { token: a.token })).body.days).toHaveLength(31);
   });
 
   it('validates and stores the limits per company', async () => {

@@ -6,15 +6,14 @@ import { type CallRow, insertCalls, listCalls, prefixEnd, recountCalls, rowToCal
 import { seededRng } from '../../server/services/call-generator.js';
 import { addPoolNumbers, seedCalls } from '../../server/services/workspace.js';
 import {
-  CALL_STATUSES,
   type Call,
   type CallListParams,
   CallListQuerySchema,
   CallListResponseSchema,
-  type CallSortField,
   callListParams,
   callSearchPrefix,
 } from '../../src/api/contract/call.js';
+import { CALL_STATUSES, type CallSortField } from '../../src/api/contract/call-values.js';
 import { searchDigits } from '../../src/api/contract/phone.js';
 import { type SignedUp, signUp } from './auth-helpers.js';
 import { describeEachDb, freshDatabase, type TestApp, useTestApp } from './helpers.js';

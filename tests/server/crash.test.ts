@@ -214,18 +214,24 @@ async function pgSchema(): Promise<{ url: string; tables: () => Promise<number>;
   };
 }
 
+/** A fresh DATA_DIR (and PostgreSQL schema) for a server, and its environment. */
+async function serverPlace(kind: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-crash-'));
+  const database = kind === 'postgres' ? await pgSchema() : null;
+  const env = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEMO: 'off',
+    LOG_LEVEL: 'error',
+    ...(database ? { DATABASE_URL: database.url } : {}),
+  };
+  return { dataDir, database, env };
+}
+
 describe.each(DB_KINDS)('crash safety [%s]', (kind) => {
   it('SIGKILL in the middle of concurrent writes loses no acknowledged write and leaves a sound database', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-crash-'));
-    const database = kind === 'postgres' ? await pgSchema() : null;
-    const env = {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DEMO: 'off',
-      LOG_LEVEL: 'error',
-      ...(database ? { DATABASE_URL: database.url } : {}),
-    };
+    const { dataDir, database, env } = await serverPlace(kind);
     try {
       const first = await startServer(env);
       const token = await register(first.url);
@@ -285,6 +291,136 @@ describe.each(DB_KINDS)('crash safety [%s]', (kind) => {
           file.close();
         }
       }
+    } finally {
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('SIGKILL during a recipients upload and a knowledge-base upload: the restarted server removes what they left', async () => {
+    const { dataDir, database, env } = await serverPlace(kind);
+    const query = async <T>(text: string, params: unknown[] = []): Promise<T[]> => {
+      if (database) {
+        const c = new pg.Client({ connectionString: database.url });
+        await c.connect();
+        try {
+          return (await c.query(text, params)).rows as T[];
+        } finally {
+          await c.end();
+        }
+      }
+      const file = new Database(path.join(dataDir, 'parley.sqlite'));
+      try {
+        // $1, $2 ... as SQLite's ?
+        const stmt = file.prepare(text.replace(/\$\d+/g, '?'));
+        if (stmt.reader) return stmt.all(...params) as T[];
+        stmt.run(...params);
+        return [];
+      } finally {
+        file.close();
+      }
+    };
+    const recipientsByUpload = async () =>
+      new Map(
+        (
+          await query<{ upload_id: string; n: number }>(
+            'select upload_id, count(*) as n from batch_recipients group by upload_id',
+          )
+        ).map((r) => [r.upload_id, Number(r.n)]),
+      );
+    try {
+      const first = await startServer(env);
+      const token = await register(first.url);
+      const from = '+13125550100';
+      expect((await call(first.url, 'POST', '/number/create', token, numberBody(from))).status).toBe(201);
+      const batch = await call(
+        first.url,
+        'POST',
+        '/batch-call',
+        token,
+        { name: 'Live', fromNumber: from, sendMode: 'now' },
+        'b1',
+      );
+      expect(batch.status).toBe(201);
+      const batchId = batch.body.batch._id as string;
+      const phones = (n: number, start: number) =>
+        Array.from({ length: n }, (_, i) => `+1415555${String(start + i).padStart(4, '0')}`);
+      const listed = await fetch(`${first.url}/api/v1/batch-call/${batchId}/recipients`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/csv' },
+        body: ['phone_number', ...phones(50, 0)].join('\n'),
+      });
+      expect(listed.status).toBe(200);
+      const kb = new FormData();
+      kb.set('knowledge_base_name', 'Live FAQ');
+      kb.append('knowledge_base_files', new Blob(['# FAQ'], { type: 'text/markdown' }), 'faq.md');
+      const liveKb = await call(first.url, 'POST', '/knowledge-base', token, kb);
+      expect(liveKb.status).toBe(201);
+
+      // two uploads that send part of their body and then wait forever
+      const encoder = new TextEncoder();
+      const stalling = (first: string) =>
+        new ReadableStream<Uint8Array>({
+          start(ctrl) {
+            ctrl.enqueue(encoder.encode(first));
+          },
+        });
+      const pending = [
+        fetch(`${first.url}/api/v1/batch-call/${batchId}/recipients`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/csv' },
+          body: stalling(`${['phone_number', ...phones(3000, 1000)].join('\n')}\n`),
+          duplex: 'half',
+        } as RequestInit).catch(() => null),
+        fetch(`${first.url}/api/v1/knowledge-base`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'multipart/form-data; boundary=XyZ' },
+          body: stalling(
+            '--XyZ\r\nContent-Disposition: form-data; name="knowledge_base_name"\r\n\r\nKilled\r\n' +
+              '--XyZ\r\nContent-Disposition: form-data; name="knowledge_base_files"; filename="half.md"\r\n' +
+              `Content-Type: text/markdown\r\n\r\n# Half\n${'text '.repeat(20_000)}`,
+          ),
+          duplex: 'half',
+        } as RequestInit).catch(() => null),
+      ];
+      const kbDirs = () => {
+        const root = path.join(dataDir, 'knowledge-base');
+        return fs.existsSync(root)
+          ? fs.readdirSync(root).flatMap((c) => fs.readdirSync(path.join(root, c)).map((k) => path.join(root, c, k)))
+          : [];
+      };
+      // the kill lands once the rows and the file are on their way in
+      for (;;) {
+        const uploads = await recipientsByUpload();
+        if (uploads.size === 2 && [...uploads.values()].some((n) => n >= 2000) && kbDirs().length === 2) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(await killed(first.proc)).toBe('SIGKILL');
+      await Promise.all(pending);
+      const left = await recipientsByUpload();
+      expect(left.size).toBe(2);
+      expect(kbDirs()).toHaveLength(2);
+      // a minute passes: the dead requests' leases run out (nobody renews them any more)
+      await query('update pending_uploads set lease_until = $1', [new Date(Date.now() - 1000).toISOString()]);
+
+      const second = await startServer(env);
+      // the sweep runs in the background at start: wait for it (a functional wait, bounded so a server that
+      // never sweeps fails here with what it left)
+      for (let tries = 0; tries < 600; tries++) {
+        if ((await recipientsByUpload()).size === 1 && kbDirs().length === 1) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect([...(await recipientsByUpload()).values()]).toEqual([50]);
+      expect(kbDirs()).toHaveLength(1);
+      // live data untouched
+      const list = await call(second.url, 'GET', `/batch-call/${batchId}/recipients?limit=100`, token);
+      expect(list.body.data.total).toBe(50);
+      expect(list.body.data.recipients).toHaveLength(50);
+      const kbs = await call(second.url, 'GET', '/knowledge-base', token);
+      expect(kbs.body.data.knowledge_bases.map((k: Body) => k.knowledge_base_name)).toEqual(['Live FAQ']);
+      expect(kbDirs()[0]).toContain(liveKb.body.data.knowledge_base.knowledge_base_id);
+      expect(await query('select id from pending_uploads')).toEqual([]);
+      await stopped(second.proc);
     } finally {
       await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

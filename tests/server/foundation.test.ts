@@ -1,13 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createHistogram } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { API_BODY_MAX, createApp } from '../../server/app.js';
+import { API_BODY_MAX, createApp, NOT_FOUND_LOGS_PER_MINUTE, NOT_FOUND_PATH_LOGGED } from '../../server/app.js';
+import { DEFAULT_PROVIDER_URLS } from '../../server/call/providers/types.js';
 import { appliedMigrations, migrateToLatest } from '../../server/db/migrate.js';
 import { migrations } from '../../server/db/migrations/index.js';
 import type { DB } from '../../server/db/schema.js';
+import { createEventLoopMonitor } from '../../server/lib/event-loop.js';
+import { LIMITS } from '../../server/services/ratelimit.js';
 import { buildTestApp, describeEachDb, freshDatabase, LOG_LINES, useTestApp } from './helpers.js';
 
 const json = (res: Response) => res.json() as Promise<Record<string, unknown>>;
@@ -31,6 +35,16 @@ describeEachDb('foundation API', (kind) => {
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ success: true, db: kind });
     expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('GET /api/v1/health reports the event-loop delay of the last minute from the monitor', async () => {
+    const histogram = createHistogram();
+    for (let i = 0; i < 999; i++) histogram.record(11e6);
+    histogram.record(90e6);
+    const eventLoop = createEventLoopMonitor({ histogram, now: () => 0, resolutionMs: 10 });
+    const app = createApp({ ...t().deps, eventLoop });
+    const res = await app.request('/api/v1/health');
+    expect(await json(res)).toEqual({ success: true, db: kind, event_loop: { p99_ms: 1, max_ms: 80, window_s: 0 } });
   });
 
   it('an unknown /api/v1 path answers a JSON 404', async () => {
@@ -105,6 +119,37 @@ describeEachDb('foundation API', (kind) => {
     expect(await json(res)).toEqual({ success: true });
     const line = LOG_LINES.map((l) => JSON.parse(l)).find((l) => l.msg === 'client 404');
     expect(line).toMatchObject({ level: 'warn', path: '/no-such-page' });
+  });
+
+  it('404 reports are throttled per IP, cut short in the log, and past a budget counted instead of logged (issue 16)', async () => {
+    LOG_LINES.length = 0;
+    const report = (ip: string, path: string) =>
+      t().app.request(
+        '/api/v1/client/not-found',
+        { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ path }) },
+        { incoming: { socket: { remoteAddress: ip } } },
+      );
+    const reports = () => LOG_LINES.map((l) => JSON.parse(l)).filter((l) => l.msg === 'client 404');
+    // a long path: the log keeps its first NOT_FOUND_PATH_LOGGED characters and its length
+    const long = `/${'x'.repeat(2000)}`;
+    expect((await report('192.0.2.50', long)).status).toBe(200);
+    expect(reports()[0]).toMatchObject({ path: long.slice(0, NOT_FOUND_PATH_LOGGED), length: long.length });
+    expect(LOG_LINES.join('\n')).not.toContain(long.slice(0, NOT_FOUND_PATH_LOGGED + 1));
+    // one address: LIMITS.notFoundPerIp.max reports an hour, then 429 and nothing logged
+    for (let i = 1; i < LIMITS.notFoundPerIp.max; i++) expect((await report('192.0.2.50', `/p${i}`)).status).toBe(200);
+    const over = await report('192.0.2.50', '/one-too-many');
+    expect(over.status).toBe(429);
+    expect(reports().some((l) => l.path === '/one-too-many')).toBe(false);
+    // many addresses: at most NOT_FOUND_LOGS_PER_MINUTE lines a minute, the rest counted
+    LOG_LINES.length = 0;
+    t().clock.advance(60_000);
+    for (let i = 0; i < NOT_FOUND_LOGS_PER_MINUTE + 25; i++) expect((await report(`198.51.100.${i}`, `/m${i}`)).status).toBe(200);
+    expect(reports()).toHaveLength(NOT_FOUND_LOGS_PER_MINUTE);
+    t().clock.advance(60_000);
+    expect((await report('203.0.113.1', '/next-minute')).status).toBe(200);
+    const lines = LOG_LINES.map((l) => JSON.parse(l));
+    expect(lines.find((l) => l.msg === 'client 404 reports dropped')).toMatchObject({ level: 'warn', dropped: 25 });
+    expect(reports().at(-1)).toMatchObject({ path: '/next-minute' });
   });
 
   it('an unexpected error answers 500 with a generic msg and logs the stack server-side only', async () => {
@@ -207,7 +252,12 @@ describeEachDb('static SPA serving', (kind) => {
   fs.writeFileSync(path.join(staticDir, '.vite/manifest.json'), '{"index.html":{}}');
 
   const t = useTestApp(kind, () => ({
-    config: { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'parley-data-')), publicUrl: 'http://parley.test', staticDir },
+    config: {
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'parley-data-')),
+      publicUrl: 'http://parley.test',
+      staticDir,
+      providerUrls: DEFAULT_PROVIDER_URLS,
+    },
   }));
 
   it('hashed assets are immutable and served with their type', async () => {
@@ -257,6 +307,18 @@ describeEachDb('static SPA serving', (kind) => {
       expect(await res.text()).toBe(indexHtml);
       expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     }
+  });
+
+  it('a malformed percent escape in the path answers 400, without a stack in the log (issue 16)', async () => {
+    const logged = LOG_LINES.length;
+    for (const url of ['/%', '/%E0%A4%A', '/dashboard/%zz', '/assets/%', '/api/v1/agent/%', '/api/v1/%']) {
+      const res = await t().req('GET', url);
+      // the SPA's paths: 400; the API's: never a 5xx (an unknown route or a missing token answers first)
+      if (!url.startsWith('/api/')) expect(res.status, url).toBe(400);
+      expect(res.status, url).toBeLessThan(500);
+      if (res.status === 400) expect(await json(res), url).toEqual({ success: false, msg: 'Malformed URL' });
+    }
+    expect(LOG_LINES.slice(logged).filter((l) => l.includes('"level":"error"'))).toEqual([]);
   });
 
   it('API paths are never answered with the SPA', async () => {

@@ -6,8 +6,12 @@ import type { Hono } from 'hono';
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe } from 'vitest';
 import { createApp } from '../../server/app.js';
+import { createProviderSet } from '../../server/call/providers/index.js';
+import { DEFAULT_PROVIDER_URLS } from '../../server/call/providers/types.js';
+import { createCallRuntime } from '../../server/call/service.js';
 import { type AppDatabase, type DbKind, openDatabase } from '../../server/db/index.js';
 import { MIGRATION_LOCK_KEY } from '../../server/db/migrate.js';
+import type { DB } from '../../server/db/schema.js';
 import type { AppDeps, Clock, Mailer, MailMessage } from '../../server/lib/deps.js';
 import { createLogger } from '../../server/lib/logger.js';
 import type { AppEnv } from '../../server/types.js';
@@ -76,8 +80,10 @@ export async function buildTestApp(kind: DbKind, overrides: Partial<AppDeps> = {
     clock,
     mailer,
     secrets: { jwtKey: randomBytes(32), masterKey: randomBytes(32) },
-    config: { dataDir, publicUrl: 'http://parley.test' },
+    config: { dataDir, publicUrl: 'http://parley.test', providerUrls: DEFAULT_PROVIDER_URLS },
     logger: createLogger('debug', (line) => LOG_LINES.push(line)),
+    // the call engine with the real adapters: a test that starts a call points them at its fakes
+    calls: createCallRuntime(createProviderSet()),
     ...overrides,
   };
   const app = createApp(deps);
@@ -93,6 +99,15 @@ export async function buildTestApp(kind: DbKind, overrides: Partial<AppDeps> = {
     return Promise.resolve(app.request(url, { method, headers, body }, { incoming: { socket: { remoteAddress: '127.0.0.1' } } }));
   };
   return { app, deps, clock, mailer, dataDir, req, close: () => db.close() };
+}
+
+/** The number of rows of `table` in the test app's database. */
+export async function countRows(t: TestApp, table: keyof DB): Promise<number> {
+  const row = await t.deps.db.db
+    .selectFrom(table)
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Runs the same suite once per database kind. */

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { fileToText } from '../../server/routes/knowledge-base/kb.extract.js';
+import { EXTRACT_LIMITS, extractChunks } from '../../server/routes/knowledge-base/kb.extract.js';
 import { kbDir } from '../../server/routes/knowledge-base/kb.repo.js';
-import { createKnowledgeWorker, GENERIC_FAILURE, LEASE_MS } from '../../server/routes/knowledge-base/kb.worker.js';
+import { createKnowledgeWorker, GENERIC_FAILURE, LEASE_MS, MAX_ATTEMPTS } from '../../server/routes/knowledge-base/kb.worker.js';
 import { KB_FILE_MAX_BYTES, type KnowledgeBase } from '../../src/api/contract/knowledge-base.js';
 import { makePdf } from '../fixtures/pdf.js';
 import { signUp, TINY_PNG } from './auth-helpers.js';
@@ -112,6 +112,7 @@ describeEachDb('knowledge bases', (kind) => {
     const worker = createKnowledgeWorker(t().deps, { workerId: 'w1' });
     expect(await worker.runOnce()).toBe(true);
     expect(await worker.runOnce()).toBe(false);
+    await worker.stop();
 
     const one = await call(t(), 'GET', `/knowledge-base/${kb.knowledge_base_id}`, { token });
     expect(one.body.data.knowledge_base).toMatchObject({ status: 'complete', chunk_count: 7 });
@@ -214,6 +215,7 @@ describeEachDb('knowledge bases', (kind) => {
     const broken = await upload(t(), token, { name: 'Broken', files: [{ name: 'broken.pdf', bytes: '%PDF-1.7 truncated' }] });
     const worker = createKnowledgeWorker(t().deps);
     while (await worker.runOnce()) {}
+    await worker.stop();
     const get = async (r: { body: Body }) =>
       (await call(t(), 'GET', `/knowledge-base/${r.body.data.knowledge_base.knowledge_base_id}`, { token })).body.data
         .knowledge_base;
@@ -251,6 +253,38 @@ describeEachDb('knowledge bases', (kind) => {
     expect(job).toMatchObject({ status: 'done', worker: 'restarted', attempts: 2, lease_until: null });
   });
 
+  it('fails a job whose process died on every attempt once it has been claimed MAX_ATTEMPTS times, without reading it again', async () => {
+    const { token } = await signUp(t());
+    const res = await upload(t(), token, { name: 'Killer', files: [{ name: 'k.txt', bytes: 'Kills the process' }] });
+    const id = res.body.data.knowledge_base.knowledge_base_id as string;
+    const job = () => t().deps.db.db.selectFrom('knowledge_base_jobs').selectAll().executeTakeFirstOrThrow();
+    // each "process" claims the job and dies while reading the file (the read never returns)
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const doomed = createKnowledgeWorker(t().deps, {
+        workerId: `process-${attempt}`,
+        extractFile: () => new Promise(() => {}),
+      });
+      void doomed.runOnce();
+      await expect.poll(async () => (await job()).attempts).toBe(attempt);
+      expect(await job()).toMatchObject({ status: 'running', worker: `process-${attempt}` });
+      t().clock.advance(LEASE_MS + 1);
+    }
+    let reads = 0;
+    const last = createKnowledgeWorker(t().deps, {
+      workerId: 'last',
+      extractFile: async () => {
+        reads++;
+        return ['never'];
+      },
+    });
+    expect(await last.runOnce()).toBe(true);
+    expect(reads).toBe(0);
+    expect(await job()).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS + 1, lease_until: null });
+    const kb = (await call(t(), 'GET', `/knowledge-base/${id}`, { token })).body.data.knowledge_base;
+    expect(kb).toMatchObject({ status: 'failed', error_message: GENERIC_FAILURE });
+    expect(await last.runOnce()).toBe(false);
+  });
+
   it('retries a passing failure later and gives up after the last attempt', async () => {
     const { token } = await signUp(t());
     const res = await upload(t(), token, { name: 'Flaky', files: [{ name: 'a.txt', bytes: 'Alpha' }] });
@@ -259,7 +293,8 @@ describeEachDb('knowledge bases', (kind) => {
     const worker = createKnowledgeWorker(t().deps, {
       extractFile: async (file, kind, name) => {
         if (failures-- > 0) throw new Error('disk busy');
-        return fileToText(file, kind, name);
+        const read = await extractChunks({ file, kind, filename: name, limits: EXTRACT_LIMITS });
+        return 'chunks' in read ? read.chunks : [];
       },
     });
     expect(await worker.runOnce()).toBe(true);

@@ -1,13 +1,61 @@
 import type { AddressInfo } from 'node:net';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { settled } from '../../server/lib/later.js';
 import { smtpMailer } from '../../server/services/mail.js';
 import { sha256 } from '../../server/services/tokens.js';
 import { ACCOUNT_MESSAGES as M } from '../../src/api/contract/account.js';
 import { logIn, signUp } from './auth-helpers.js';
-import { buildTestApp, describeEachDb, LOG_LINES, type TestApp, useTestApp } from './helpers.js';
+import { buildTestApp, DB_KINDS, describeEachDb, freshDatabase, LOG_LINES, type TestApp, useTestApp } from './helpers.js';
 
-const forgot = (t: TestApp, email: string) => t.req('POST', '/api/v1/account/forgotpassword', { body: { email } });
+/**
+ * A Kysely plugin that records the tables each query touches and, while closed, holds every query that
+ * touches `accounts` until it is opened: it shows what a request did before answering, and whether its
+ * answer waited for an account lookup.
+ */
+class AccountsGate implements KyselyPlugin {
+  /** the tables of every query, in order */
+  log: string[] = [];
+  private held = new WeakSet<object>();
+  private release: () => void = () => {};
+  private gate: Promise<void> = Promise.resolve();
+  close() {
+    this.gate = new Promise<void>((r) => (this.release = r));
+  }
+  open() {
+    this.release();
+  }
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const text = JSON.stringify(args.node);
+    const tables = [
+      ...text.matchAll(
+        /"kind":"TableNode","table":\{"kind":"SchemableIdentifierNode","identifier":\{"kind":"IdentifierNode","name":"(\w+)"/g,
+      ),
+    ].map((m) => m[1]);
+    this.log.push(`${args.node.kind}:${[...new Set(tables)].join(',')}`);
+    if (tables.includes('accounts')) this.held.add(args.queryId);
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    if (this.held.has(args.queryId)) await this.gate;
+    return args.result;
+  }
+}
+
+/** POST /account/forgotpassword, then the work it left for after the answer (the lookup and the email). */
+async function forgot(t: TestApp, email: string) {
+  const res = await t.req('POST', '/api/v1/account/forgotpassword', { body: { email } });
+  await settled(t.deps);
+  return res;
+}
 const reset = (t: TestApp, token: string, password: string) =>
   t.req('POST', '/api/v1/account/resetpassword', { body: { token, password } });
 const LINK = /http:\/\/parley\.test\/reset-password#token=([A-Za-z0-9_-]{43})/;
@@ -19,12 +67,14 @@ function tokenFromMail(t: TestApp, index = -1): string {
   return m[1];
 }
 
-function fromIp(t: TestApp, ip: string, email: string) {
-  return t.app.request(
+async function fromIp(t: TestApp, ip: string, email: string) {
+  const res = await t.app.request(
     '/api/v1/account/forgotpassword',
     { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email }) },
     { incoming: { socket: { remoteAddress: ip } } },
   );
+  await settled(t.deps);
+  return res;
 }
 
 describeEachDb('password reset', (kind) => {
@@ -136,6 +186,46 @@ describeEachDb('password reset', (kind) => {
     expect((await fromIp(t(), '192.0.2.2', 'p11@example.com')).status).toBe(200);
   });
 });
+
+for (const kind of DB_KINDS) {
+  describe(`forgot password answers alike for known and unknown emails [${kind}]`, () => {
+    it('answers before any account lookup, after the same work for both, then mails only the known one', async () => {
+      const base = await freshDatabase(kind);
+      const gate = new AccountsGate();
+      const t = await buildTestApp(kind, { db: { ...base, db: base.db.withPlugin(gate) } });
+      try {
+        const s = await signUp(t);
+        const work: string[][] = [];
+        for (const email of [s.email, 'nobody@example.com']) {
+          gate.close();
+          gate.log = [];
+          let before: string[] = [];
+          const request = t.req('POST', '/api/v1/account/forgotpassword', { body: { email } }).then((res) => {
+            before = [...gate.log];
+            return res;
+          });
+          // the answer arrives while every account lookup is held (a request that waited for one never would)
+          const outcome = await Promise.race([
+            request.then(() => 'answered'),
+            new Promise((r) => setTimeout(() => r('held back by the account lookup'), 5000)),
+          ]);
+          expect(outcome).toBe('answered');
+          expect((await request).status).toBe(200);
+          work.push(before);
+          gate.open();
+          await settled(t.deps);
+        }
+        // the same queries before the answer, whatever the email
+        expect(work[0]).toEqual(work[1]);
+        expect(work[0]?.some((q) => q.includes('accounts'))).toBe(false);
+        expect(t.mailer.sent.map((m) => m.to)).toEqual([s.email]);
+      } finally {
+        await t.close();
+        await base.close();
+      }
+    });
+  });
+}
 
 describe('password reset through a real SMTP server', () => {
   let server: SMTPServer | undefined;

@@ -3,6 +3,7 @@ import { getProviderSecret, SecretDecryptError } from '../../server/services/sec
 import { PROVIDER_NAMES, PROVIDERS } from '../../src/api/contract/provider.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, LOG_LINES, type TestApp, useTestApp } from './helpers.js';
+import { fieldValue } from './provider-values.js';
 
 /** Planted in every credential this file sends; it must never come back in a body or a log line. */
 const CANARY = 'CANARY-d41d8cd98f00b204';
@@ -45,7 +46,7 @@ describeEachDb('providers', (kind) => {
     const first = await call(t(), 'GET', '/user/providers', { token });
     expect(first.status).toBe(200);
     expect(first.body.success).toBe(true);
-    expect(first.body.total).toBe(11);
+    expect(first.body.total).toBe(12);
     expect(first.body.providers).toHaveLength(9);
     expect(first.body.providers[0]).toEqual({
       _id: 'deepgram',
@@ -56,7 +57,7 @@ describeEachDb('providers', (kind) => {
       keys: [{ name: 'API Key', secret: true }],
     });
     const second = await call(t(), 'GET', '/user/providers?page=2&limit=9', { token });
-    expect(second.body.providers.map((p: { name: string }) => p.name)).toEqual(['smallest', 'whatsapp']);
+    expect(second.body.providers.map((p: { name: string }) => p.name)).toEqual(['perplexity', 'smallest', 'whatsapp']);
     const all = await call(t(), 'GET', '/user/providers?page=1&limit=15', { token });
     expect(all.body.providers.map((p: { name: string }) => p.name)).toEqual([...PROVIDER_NAMES]);
     const twilio = all.body.providers.find((p: { name: string }) => p.name === 'twilio');
@@ -168,11 +169,15 @@ describeEachDb('providers', (kind) => {
   });
 
   it('each provider asks for its real credential fields (secrets flagged), all empty before connecting', async () => {
-    const expected: Record<string, [string, boolean][]> = {
+    const expected: Record<string, [string, boolean, { optional?: true; url?: true }?][]> = {
       deepgram: [['API Key', true]],
       elevenlabs: [['API Key', true]],
       cartesia: [['API Key', true]],
-      openai: [['API Key', true]],
+      openai: [
+        ['API Key', true],
+        ['Base URL', false, { optional: true, url: true }],
+      ],
+      anthropic: [['API Key', true]],
       calcom: [['API Key', true]],
       calendly: [['Personal Access Token', true]],
       twilio: [
@@ -195,7 +200,7 @@ describeEachDb('providers', (kind) => {
     for (const [name, fields] of Object.entries(expected)) {
       const res = await call(t(), 'GET', `/provider/fields?name=${name}`, { token });
       expect(res.status, name).toBe(200);
-      expect(res.body.keys, name).toEqual(fields.map(([field, secret]) => ({ name: field, value: '', secret })));
+      expect(res.body.keys, name).toEqual(fields.map(([field, secret, flags]) => ({ name: field, value: '', secret, ...flags })));
       expect(res.body).toMatchObject({ success: true, name, _id: null, connected: false });
     }
   });
@@ -203,10 +208,12 @@ describeEachDb('providers', (kind) => {
   it('every stored value comes back masked, never plain, for every provider', async () => {
     const { token } = await signUp(t());
     for (const p of PROVIDERS) {
-      const keys = p.fields.map((f, i) => ({ name: f.name, value: `${CANARY}-${p.name}-${i}-wxyz${i}` }));
+      const keys = p.fields.map((f, i) => ({ name: f.name, value: fieldValue(f, `${CANARY}-${p.name}-${i}-wxyz${i}`) }));
       expect((await call(t(), 'POST', '/provider/values', { token, body: { name: p.name, keys } })).status).toBe(201);
       const fields = await call(t(), 'GET', `/provider/fields?name=${p.name}`, { token });
-      expect(fields.body.keys.map((k: { value: string }) => k.value)).toEqual(p.fields.map((_, i) => `CAN…xyz${i}`));
+      expect(fields.body.keys.map((k: { value: string }) => k.value)).toEqual(
+        p.fields.map((f, i) => `${f.url ? 'htt' : 'CAN'}…xyz${i}`),
+      );
     }
   });
 
@@ -268,7 +275,7 @@ describeEachDb('providers', (kind) => {
   it('every provider connects with its own fields', async () => {
     const { token, companyId } = await signUp(t());
     for (const p of PROVIDERS) {
-      const keys = p.fields.map((f, i) => ({ name: f.name, value: `${CANARY}-${p.name}-${i}-0123456789` }));
+      const keys = p.fields.map((f, i) => ({ name: f.name, value: fieldValue(f, `${CANARY}-${p.name}-${i}-0123456789`) }));
       const res = await call(t(), 'POST', '/provider/values', { token, body: { name: p.name, keys } });
       expect(res.status, p.name).toBe(201);
       expect(res.body.msg).toBe(`${p.label} has been successfully connected.`);

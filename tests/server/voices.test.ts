@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import type { HttpClient } from '../../server/lib/deps.js';
 import { BUILTIN_VOICES } from '../../server/routes/voice/voice.catalogue.js';
-import { ELEVENLABS_VOICES_URL } from '../../server/routes/voice/voice.elevenlabs.js';
+import { ELEVENLABS_ANSWER_MAX_BYTES, ELEVENLABS_VOICES_URL } from '../../server/routes/voice/voice.elevenlabs.js';
 import type { Voice } from '../../src/api/contract/voice.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, LOG_LINES, type TestApp, useTestApp } from './helpers.js';
@@ -110,7 +110,23 @@ describeEachDb('voices', (kind) => {
     });
     expect(refused.body.voices).toEqual(BUILTIN_VOICES);
 
-    for (const answer of [() => new Response('<html>busy</html>', { status: 503 }), () => new Response('not json')]) {
+    let sent = 0;
+    const endless = () =>
+      new Response(
+        new ReadableStream({
+          pull(controller) {
+            sent += 64 * 1024;
+            controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+          },
+        }),
+      );
+    for (const answer of [
+      () => new Response('<html>busy</html>', { status: 503 }),
+      () => new Response('not json'),
+      // an answer that never ends is read up to its limit, one nested past reason is not parsed
+      endless,
+      () => new Response(`${'['.repeat(500_000)}${']'.repeat(500_000)}`),
+    ]) {
       fake.answer = answer;
       const down = await voices(t(), token);
       expect(down.body).toMatchObject({
@@ -119,6 +135,8 @@ describeEachDb('voices', (kind) => {
       });
       expect(down.body.voices).toEqual(BUILTIN_VOICES);
     }
+    expect(sent).toBeGreaterThan(ELEVENLABS_ANSWER_MAX_BYTES);
+    expect(sent).toBeLessThan(ELEVENLABS_ANSWER_MAX_BYTES + 1024 * 1024);
     fake.answer = () => {
       throw new TypeError('fetch failed');
     };

@@ -3,8 +3,9 @@ import { expect, it } from 'vitest';
 import { parseEnv } from '../../server/env.js';
 import { SAMPLE_AGENT_NAME } from '../../server/routes/agent/sample-agent.js';
 import { insertCalls, withCallIndexesDeferred } from '../../server/routes/call/call.repo.js';
+import { passwordWeakness } from '../../server/services/password-strength.js';
 import { verifyPassword } from '../../server/services/passwords.js';
-import { createDemoWorkspace, DEMO, DEMO_EMAIL, demoEnabled } from '../../server/services/workspace.js';
+import { createDemoWorkspace, DEMO, DEMO_EMAIL, demoEnabled, generatedPassword } from '../../server/services/workspace.js';
 import { afterStart } from '../../server/startup.js';
 import type { FreeNumber, PhoneNumber } from '../../src/api/contract/phone.js';
 import { logIn, signUp } from './auth-helpers.js';
@@ -57,6 +58,12 @@ describeEachDb('demo workspace and seeding', (kind) => {
       .executeTakeFirstOrThrow();
     expect(account.password_hash).not.toContain(password);
     expect(await verifyPassword(account.password_hash, password!)).toBe(true);
+    // the strength check new passwords pass (issue 16) holds for generated ones: this one and fifty more
+    expect(await passwordWeakness(password!, { name: account.name, email: DEMO_EMAIL })).toBeNull();
+    const more = await Promise.all(
+      Array.from({ length: 50 }, () => passwordWeakness(generatedPassword(), { email: DEMO_EMAIL })),
+    );
+    expect(more.filter((w) => w !== null)).toEqual([]);
     expect(LOG_LINES.some((l) => l.includes(password!))).toBe(false);
     const { res, body } = await logIn(t(), DEMO_EMAIL, password!);
     expect(res.status).toBe(200);

@@ -1,19 +1,16 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import {
-  AGENT_EDITOR_FORM_DEFAULTS,
-  type Agent,
-  AgentSavePayloadSchema,
-  agentDialogFields,
-  editorFormToSavePayload,
-} from '../../src/api/contract/agent';
+import { agentDialogFields } from '../../src/api/contract/agent/dialog';
+import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../src/api/contract/agent/editor-form';
 import {
   AGENT_EXPORT_FORMAT,
   AGENT_IMPORT_MESSAGES,
   agentExportFileName,
   agentExportOf,
   parseAgentImport,
-} from '../../src/api/contract/agent-export';
+} from '../../src/api/contract/agent/export';
+import type { Agent } from '../../src/api/contract/agent/responses';
+import { AgentSavePayloadSchema } from '../../src/api/contract/agent/save';
 
 const payload = v.parse(
   AgentSavePayloadSchema,

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
-  CALL_SORT_FIELDS,
   CallListQuerySchema,
   callListParams,
   callStatusTone,
@@ -10,6 +9,7 @@ import {
   formatCallTime,
   hasCallFilters,
 } from '../../src/api/contract/call.js';
+import { CALL_SORT_FIELDS } from '../../src/api/contract/call-values.js';
 import { tableSortToPairs } from '../../src/api/contract/list.js';
 import {
   AssignAgentFormSchema,

@@ -2,7 +2,7 @@ import { defaultParseSearch, defaultStringifySearch } from '@tanstack/react-rout
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { AGENT_SORT_FIELDS } from '../../src/api/contract/agent';
+import { AGENT_SORT_FIELDS } from '../../src/api/contract/agent/sort';
 import {
   formatSort,
   pageCount,

@@ -2,7 +2,7 @@ import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter, sql } from 
 
 /**
  * Agents. `doc` is the stored agent document (JSON text: name, prompt, message, settings, editor;
- * see src/api/contract/agent.ts); the other columns are projections of it that the list filters
+ * see src/api/contract/agent/save.ts); the other columns are projections of it that the list filters
  * and sorts on. `agent_name_lower` serves the case-insensitive search and the name sort on both
  * databases. On PostgreSQL the sort columns use the "C" collation so both databases order names the
  * same way (byte order of the lowercased text) and the indexes serve ORDER BY directly.

@@ -8,6 +8,9 @@ import * as m006 from './006_providers.js';
 import * as m007 from './007_billing_batch.js';
 import * as m008 from './008_idempotency.js';
 import * as m009 from './009_call_number_ends.js';
+import * as m010 from './010_pending_uploads.js';
+import * as m011 from './011_expiry_indexes.js';
+import * as m012 from './012_call_runtime.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -24,4 +27,7 @@ export const migrations: Record<string, Migration> = {
   '007_billing_batch': m007,
   '008_idempotency': m008,
   '009_call_number_ends': m009,
+  '010_pending_uploads': m010,
+  '011_expiry_indexes': m011,
+  '012_call_runtime': m012,
 };

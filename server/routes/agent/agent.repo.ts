@@ -1,18 +1,12 @@
 import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
-import {
-  AGENT_EDITOR_DEFAULTS,
-  type Agent,
-  type AgentDoc,
-  type AgentListItem,
-  type AgentListQuery,
-  type AgentSavePayload,
-  type AgentSort,
-  type AgentSortField,
-  agentDialogFields,
-} from '../../../src/api/contract/agent.js';
+import { AGENT_EDITOR_DEFAULTS } from '../../../src/api/contract/agent/defaults.js';
+import { agentDialogFields } from '../../../src/api/contract/agent/dialog.js';
+import type { AgentListQuery, AgentSort } from '../../../src/api/contract/agent/query.js';
+import type { Agent, AgentListItem } from '../../../src/api/contract/agent/responses.js';
+import type { AgentDoc, AgentSavePayload } from '../../../src/api/contract/agent/save.js';
+import type { AgentSortField } from '../../../src/api/contract/agent/sort.js';
 import type { AgentsTable, DB } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
-import { runAgentDeleted } from '../../services/agent-hooks.js';
 
 type AgentRow = Selectable<AgentsTable>;
 
@@ -243,12 +237,11 @@ export async function updateAgent(
   });
 }
 
-/** Deletes the agent and runs the onAgentDeleted hooks in the same transaction. False when there is no such agent. */
-export async function deleteAgent(db: Kysely<DB>, companyId: string, id: string, now: Date): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const res = await trx.deleteFrom('agents').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
-    if (Number(res.numDeletedRows) === 0) return false;
-    await runAgentDeleted(trx, { companyId, agentId: id, now });
-    return true;
-  });
+/**
+ * Deletes the agent. False when there is no such agent. The phone numbers that used it let go on their
+ * own: their inbound/outbound_agent_id reference agents ON DELETE SET NULL (migration 004).
+ */
+export async function deleteAgent(db: Kysely<DB>, companyId: string, id: string): Promise<boolean> {
+  const res = await db.deleteFrom('agents').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
 }

@@ -1,12 +1,8 @@
 import { Hono } from 'hono';
-import {
-  AGENT_MESSAGES,
-  type AgentDoc,
-  AgentListQuerySchema,
-  AgentSavePayloadSchema,
-  AgentUpdateBodySchema,
-  applyDialogPatch,
-} from '../../../src/api/contract/agent.js';
+import { AgentUpdateBodySchema, applyDialogPatch } from '../../../src/api/contract/agent/dialog.js';
+import { AGENT_MESSAGES } from '../../../src/api/contract/agent/messages.js';
+import { AgentListQuerySchema } from '../../../src/api/contract/agent/query.js';
+import { type AgentDoc, AgentSavePayloadSchema } from '../../../src/api/contract/agent/save.js';
 import { requireAuth } from '../../lib/auth.js';
 import { limitBody } from '../../lib/body-limit.js';
 import type { AppDeps } from '../../lib/deps.js';
@@ -118,7 +114,7 @@ export function agentRoutes(deps: AppDeps) {
 
   r.delete('/:id', async (c) => {
     const id = agentId(c.req.param('id'));
-    if (!(await deleteAgent(db, c.get('auth').companyId, id, deps.clock.now()))) throw notFound();
+    if (!(await deleteAgent(db, c.get('auth').companyId, id))) throw notFound();
     return ok(c, { msg: AGENT_MESSAGES.deleted, data: { _id: id } });
   });
 

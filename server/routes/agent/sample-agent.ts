@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { AgentSavePayloadSchema } from '../../../src/api/contract/agent.js';
+import { AgentSavePayloadSchema } from '../../../src/api/contract/agent/save.js';
 import type { CompanyCreatedHook } from '../../services/company-hooks.js';
 import { docOf, insertAgent } from './agent.repo.js';
 

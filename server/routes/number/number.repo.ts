@@ -219,7 +219,7 @@ export async function foreignAgents(db: Kysely<DB>, companyId: string, ids: stri
 export async function createCompanyNumber(
   db: Kysely<DB>,
   p: { companyId: string; accountId: string; body: PhoneNumberCreateBody; now: Date },
-): Promise<PhoneNumber | null> {
+): Promise<PhoneNumber | 'taken' | 'vanished'> {
   const at = p.now.toISOString();
   const { body } = p;
   const id = newId(p.now);
@@ -246,8 +246,9 @@ export async function createCompanyNumber(
     })
     .onConflict((oc) => oc.column('phone_number').doNothing())
     .executeTakeFirst();
-  if (Number(res.numInsertedOrUpdatedRows ?? 0) === 0) return null;
-  return (await findCompanyNumber(db, p.companyId, id)) ?? null;
+  if (Number(res.numInsertedOrUpdatedRows ?? 0) === 0) return 'taken';
+  // stored, then gone before the read: deleted at once, or with its company
+  return (await findCompanyNumber(db, p.companyId, id)) ?? 'vanished';
 }
 
 export type NumberUpdateResult =

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
 import {
   isAgentsOnlyUpdate,
   NumberListQuerySchema,
@@ -6,8 +7,11 @@ import {
   PhoneNumberCreateBodySchema,
   PhoneNumberUpdateBodySchema,
 } from '../../../src/api/contract/phone.js';
+import { CompanyGoneError } from '../../db/company-lock.js';
+import type { DB } from '../../db/schema.js';
 import { requireAuth } from '../../lib/auth.js';
 import { JSON_BODY_MAX, limitBody } from '../../lib/body-limit.js';
+import { companyExists, isForeignKeyViolation } from '../../lib/db-errors.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, jsonBody, ok } from '../../lib/http.js';
 import { idempotent } from '../../lib/idempotency.js';
@@ -32,14 +36,13 @@ const numberId = (id: string) => {
 
 /**
  * An agent deleted between the check and the write: the foreign key refuses the write. Answered like
- * any unknown agent.
+ * any unknown agent, unless it was the company that went (the error handler answers that one 401).
  */
-async function agentsStillThere<T>(write: () => Promise<T>): Promise<T> {
+async function agentsStillThere<T>(db: Kysely<DB>, companyId: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (e) {
-    const code = (e as { code?: string })?.code;
-    if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new HttpError(400, PHONE_MESSAGES.agentNotFound);
+    if (isForeignKeyViolation(e) && (await companyExists(db, companyId))) throw new HttpError(400, PHONE_MESSAGES.agentNotFound);
     throw e;
   }
 }
@@ -79,9 +82,12 @@ export function numberRoutes(deps: AppDeps) {
     const body = await jsonBody(c, PhoneNumberCreateBodySchema);
     const { companyId, accountId } = c.get('auth');
     await checkAgents(companyId, body);
-    const number = await agentsStillThere(() => createCompanyNumber(db, { companyId, accountId, body, now: deps.clock.now() }));
-    if (!number)
+    const number = await agentsStillThere(db, companyId, () =>
+      createCompanyNumber(db, { companyId, accountId, body, now: deps.clock.now() }),
+    );
+    if (number === 'taken')
       throw new HttpError(409, PHONE_MESSAGES.alreadyRegistered, { errors: { phone_number: PHONE_MESSAGES.alreadyRegistered } });
+    if (number === 'vanished') throw (await companyExists(db, companyId)) ? notFound() : new CompanyGoneError();
     return ok(c, { msg: PHONE_MESSAGES.created, data: { number } }, 201);
   });
 
@@ -98,7 +104,7 @@ export function numberRoutes(deps: AppDeps) {
     // a foreign or missing number answers 404 before anything about the body's agents is said
     if (!(await findCompanyNumber(db, companyId, id))) throw notFound();
     await checkAgents(companyId, body);
-    const result = await agentsStillThere(() => updateCompanyNumber(db, companyId, id, body, deps.clock.now()));
+    const result = await agentsStillThere(db, companyId, () => updateCompanyNumber(db, companyId, id, body, deps.clock.now()));
     if (result.kind === 'not_found') throw notFound();
     if (result.kind === 'pool_number_fixed')
       throw new HttpError(400, PHONE_MESSAGES.poolNumberFixed, { errors: { phone_number: PHONE_MESSAGES.poolNumberFixed } });

@@ -19,7 +19,7 @@ import { HttpError, jsonBody, notFound, ok, query } from '../../lib/http.js';
 import { idempotent } from '../../lib/idempotency.js';
 import { newId } from '../../lib/ids.js';
 import type { AppEnv } from '../../types.js';
-import { connectionByProvider, connectionsOf, listItem, maskedKeys, sealKeys } from './provider.store.js';
+import { checkUrlFields, connectionByProvider, connectionsOf, listItem, maskedKeys, sealKeys } from './provider.store.js';
 
 /** Resolves a provider slug; unknown names answer `status` (404 for look-ups, 400 in bodies). */
 function known(name: string, status: 400 | 404): ProviderInfo {
@@ -58,7 +58,7 @@ export function providerRoutes(deps: AppDeps) {
     const { companyId } = c.get('auth');
     if (await connectionByProvider(deps, companyId, info.name))
       throw new HttpError(409, PROVIDER_MESSAGES.alreadyConnected(info.label));
-    const secrets = sealKeys(deps, companyId, info, body.keys);
+    const secrets = sealKeys(deps, companyId, info, await checkUrlFields(deps, info, body.keys));
     const now = deps.clock.now();
     const row = {
       id: newId(now),
@@ -102,7 +102,7 @@ export function providerRoutes(deps: AppDeps) {
       .executeTakeFirst();
     if (!row || !isProviderName(row.provider)) throw notFound('Provider connection not found');
     const info = providerInfo(row.provider);
-    const secrets = JSON.stringify(sealKeys(deps, companyId, info, keys, row));
+    const secrets = JSON.stringify(sealKeys(deps, companyId, info, await checkUrlFields(deps, info, keys, row), row));
     const updated = { ...row, secrets, updated_at: deps.clock.now().toISOString() };
     await deps.db.db
       .updateTable('provider_connections')

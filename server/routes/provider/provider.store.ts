@@ -1,4 +1,5 @@
 import {
+  fieldFlags,
   type KeyValue,
   maskValue,
   PROVIDER_MESSAGES,
@@ -6,9 +7,11 @@ import {
   type ProviderListItem,
   type ProviderName,
 } from '../../../src/api/contract/provider.js';
+import { normalizeBaseUrl } from '../../call/providers/urls.js';
 import type { ProviderConnectionsTable } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { HttpError } from '../../lib/http.js';
+import { assertPublicUrl, UnsafeUrlError } from '../../lib/net-guard.js';
 import { decryptSecret, encryptSecret, SecretDecryptError } from '../../services/secrets.js';
 
 export type ConnectionRow = ProviderConnectionsTable;
@@ -34,7 +37,7 @@ export function listItem(info: ProviderInfo, row: ConnectionRow | undefined): Pr
     label: info.label,
     company: row?.company_id ?? null,
     connected: row !== undefined,
-    keys: info.fields.map((f) => ({ name: f.name, secret: f.secret })),
+    keys: info.fields.map((f) => ({ name: f.name, secret: f.secret, ...fieldFlags(f) })),
   };
 }
 
@@ -44,7 +47,7 @@ function storedMap(row: ConnectionRow): Record<string, string> {
 }
 
 /** The plain value of one stored field, or undefined when it is missing or cannot be opened. */
-function openField(deps: AppDeps, row: ConnectionRow, field: string): string | undefined {
+export function openField(deps: AppDeps, row: ConnectionRow, field: string): string | undefined {
   const stored = storedMap(row);
   if (!Object.hasOwn(stored, field) || typeof stored[field] !== 'string') return undefined;
   try {
@@ -60,7 +63,7 @@ function openField(deps: AppDeps, row: ConnectionRow, field: string): string | u
 export function maskedKeys(deps: AppDeps, info: ProviderInfo, row: ConnectionRow | undefined) {
   return info.fields.map((f) => {
     const plain = row ? openField(deps, row, f.name) : undefined;
-    return { name: f.name, value: plain === undefined ? '' : maskValue(plain), secret: f.secret };
+    return { name: f.name, value: plain === undefined ? '' : maskValue(plain), secret: f.secret, ...fieldFlags(f) };
   });
 }
 
@@ -69,7 +72,7 @@ const looksMasked = (value: string) => value.includes('…') || value.includes('
 /**
  * Checks the submitted keys against the provider's fields and returns the encrypted map to store.
  * `existing` (on update): omitted fields, and fields sent with exactly the mask of their stored value,
- * keep the stored ciphertext. A stored value that cannot be opened (a ciphertext moved from another
+ * keep the stored ciphertext; an optional field left empty is not stored (on update: removed). A stored value that cannot be opened (a ciphertext moved from another
  * company, provider or field, or sealed under another master key) is never kept: the field must be
  * given again. Error messages name fields, never values.
  */
@@ -101,6 +104,7 @@ export function sealKeys(
       out[f.name] = previous[f.name] as string;
       continue;
     }
+    if (f.optional && (value === undefined || value === '')) continue; // left empty, or removed
     if (value === undefined || value === '') {
       missing.push(f.name);
       errors[f.name] = PROVIDER_MESSAGES.valueRequired;
@@ -115,5 +119,41 @@ export function sealKeys(
   if (missing.length > 0) throw new HttpError(400, PROVIDER_MESSAGES.missingFields(missing), { errors });
   const firstError = Object.entries(errors)[0];
   if (firstError) throw new HttpError(400, `${firstError[0]}: ${firstError[1]}`, { errors });
+  return out;
+}
+
+/**
+ * Validates the `url` fields among the submitted keys (before `sealKeys`): a new value must be an http(s)
+ * URL without credentials, query or fragment (stored normalised, see normalizeBaseUrl) whose host is, and
+ * resolves only to, public addresses unless `allowPrivate`. Empty values and untouched masks pass through.
+ * Answers 400 naming the field and why; the message never repeats a secret (URL fields are not secret).
+ */
+export async function checkUrlFields(
+  deps: AppDeps,
+  info: ProviderInfo,
+  keys: KeyValue[],
+  existing?: ConnectionRow,
+): Promise<KeyValue[]> {
+  const urlFields = new Set(info.fields.filter((f) => f.url).map((f) => f.name));
+  const out: KeyValue[] = [];
+  for (const k of keys) {
+    const stored = existing && urlFields.has(k.name) ? openField(deps, existing, k.name) : undefined;
+    if (!urlFields.has(k.name) || k.value === '' || (stored !== undefined && k.value === maskValue(stored))) {
+      out.push(k);
+      continue;
+    }
+    const normalized = normalizeBaseUrl(k.value);
+    if (normalized === null) {
+      const message = PROVIDER_MESSAGES.urlRefused(k.name, PROVIDER_MESSAGES.urlInvalid);
+      throw new HttpError(400, message, { errors: { [k.name]: PROVIDER_MESSAGES.urlInvalid } });
+    }
+    try {
+      await assertPublicUrl(normalized, { allowPrivate: deps.config.allowPrivateProviderUrls === true });
+    } catch (e) {
+      if (!(e instanceof UnsafeUrlError)) throw e;
+      throw new HttpError(400, PROVIDER_MESSAGES.urlRefused(k.name, e.message), { errors: { [k.name]: e.message } });
+    }
+    out.push({ name: k.name, value: normalized });
+  }
   return out;
 }

@@ -1,10 +1,35 @@
 import * as v from 'valibot';
+import { parseJson } from '../../../src/api/contract/json.js';
 import type { Voice } from '../../../src/api/contract/voice.js';
+import { DEFAULT_PROVIDER_URLS } from '../../call/providers/types.js';
 import { type AppDeps, realHttpClient } from '../../lib/deps.js';
 
-export const ELEVENLABS_VOICES_URL = 'https://api.elevenlabs.io/v1/voices';
+/** The voice list under an ElevenLabs API base (the same base as the TTS socket: ELEVENLABS_API_URL). */
+export const elevenLabsVoicesUrl = (baseUrl: string) => `${baseUrl.replace(/\/+$/, '')}/v1/voices`;
+export const ELEVENLABS_VOICES_URL = elevenLabsVoicesUrl(DEFAULT_PROVIDER_URLS.elevenlabs);
 /** More than any account has; a longer answer is cut here. */
 const MAX_VOICES = 1000;
+/** The answer is read up to this size (about 4 KB a voice); a longer one is treated as unreachable. */
+export const ELEVENLABS_ANSWER_MAX_BYTES = 4 * 1024 * 1024;
+
+/** The body as text, or undefined once it passes `max` bytes (the rest is not read). */
+async function textUpTo(res: Response, max: number): Promise<string | undefined> {
+  const reader = res.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 const AnswerSchema = v.object({
   voices: v.array(
@@ -22,12 +47,19 @@ export class ElevenLabsError extends Error {
   }
 }
 
-/** The voices of the ElevenLabs account of `apiKey` (GET /v1/voices with the `xi-api-key` header). */
-export async function fetchElevenLabsVoices(deps: Pick<AppDeps, 'http'>, apiKey: string): Promise<Voice[]> {
+/**
+ * The voices of the ElevenLabs account of `apiKey` (GET <base>/v1/voices with the `xi-api-key` header);
+ * `baseUrl` is the configured ElevenLabs API origin, api.elevenlabs.io when absent.
+ */
+export async function fetchElevenLabsVoices(
+  deps: Pick<AppDeps, 'http'>,
+  apiKey: string,
+  baseUrl: string = DEFAULT_PROVIDER_URLS.elevenlabs,
+): Promise<Voice[]> {
   const http = deps.http ?? realHttpClient;
   let res: Response;
   try {
-    res = await http.fetch(ELEVENLABS_VOICES_URL, { headers: { 'xi-api-key': apiKey, accept: 'application/json' } });
+    res = await http.fetch(elevenLabsVoicesUrl(baseUrl), { headers: { 'xi-api-key': apiKey, accept: 'application/json' } });
   } catch {
     throw new ElevenLabsError('unreachable');
   }
@@ -35,7 +67,9 @@ export async function fetchElevenLabsVoices(deps: Pick<AppDeps, 'http'>, apiKey:
   if (!res.ok) throw new ElevenLabsError('unreachable');
   let body: unknown;
   try {
-    body = await res.json();
+    const text = await textUpTo(res, ELEVENLABS_ANSWER_MAX_BYTES);
+    if (text === undefined) throw new ElevenLabsError('unreachable');
+    body = parseJson(text);
   } catch {
     throw new ElevenLabsError('unreachable');
   }

@@ -1,10 +1,13 @@
 import { Hono } from 'hono';
+import { VoicePreviewBodySchema } from '../../../src/api/contract/call-runtime.js';
 import { type ElevenLabsVoiceState, VOICE_MESSAGES, type Voice } from '../../../src/api/contract/voice.js';
+import { previewVoice } from '../../call/service.js';
 import { requireAuth } from '../../lib/auth.js';
 import type { AppDeps } from '../../lib/deps.js';
-import { ok } from '../../lib/http.js';
+import { jsonBody, ok } from '../../lib/http.js';
 import { getProviderSecret } from '../../services/secrets.js';
 import type { AppEnv } from '../../types.js';
+import { callRuntime } from '../call/call-runtime.js';
 import { BUILTIN_VOICES } from './voice.catalogue.js';
 import { ElevenLabsError, fetchElevenLabsVoices } from './voice.elevenlabs.js';
 
@@ -45,6 +48,15 @@ export function voiceRoutes(deps: AppDeps) {
     const seen = new Set(account.map((voice) => voice.voice_id));
     const voices = [...account, ...BUILTIN_VOICES.filter((voice) => !seen.has(voice.voice_id))];
     return ok(c, { voices, elevenlabs: state, ...(notice ? { notice } : {}) });
+  });
+
+  /** Test Audio: the agent's voice saying a sentence (or its welcome message), as audio/wav. */
+  r.post('/preview', async (c) => {
+    const rt = callRuntime(deps);
+    const auth = c.get('auth');
+    const body = await jsonBody(c, VoicePreviewBodySchema);
+    const wav = await previewVoice(deps, rt, { companyId: auth.companyId, accountId: auth.accountId }, body);
+    return c.body(new Uint8Array(wav), 200, { 'Content-Type': 'audio/wav', 'Cache-Control': 'no-store' });
   });
   return r;
 }

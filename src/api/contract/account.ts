@@ -27,12 +27,15 @@ export const ACCOUNT_MESSAGES = {
   passwordTooShort: `Password must be at least ${PASSWORD_MIN} characters`,
   passwordTooLong: `Password must be at most ${PASSWORD_MAX} characters`,
   passwordTooCommon: 'This password is too common',
+  passwordTooWeak: 'This password is too easy to guess. Use a longer one, such as a few unrelated words.',
   currentPasswordRequired: 'Current password is required',
   currentPasswordWrong: 'Current password is incorrect',
   nameRequired: 'Name is required',
   nameTooLong: `Name must be at most ${NAME_MAX} characters`,
   photoType: 'Only JPG, PNG, or WEBP files are allowed',
   photoTooLarge: 'Photo must be at most 5 MB',
+  photoTooManyPixels: 'Photo must be at most 16 megapixels (for example 4096 × 4096)',
+  photoUnreadable: 'This photo could not be read. Please use another one.',
   messageRequired: 'Message is required',
   messageTooLong: `Message must be at most ${CONTACT_MESSAGE_MAX} characters`,
   emailTaken: 'An account with this email already exists',
@@ -83,7 +86,8 @@ export const NameSchema = v.pipe(
 
 /**
  * Client-side photo check on the declared type and size. The server never trusts it: it sniffs the
- * bytes (magic numbers) and answers 400 with the same message.
+ * bytes (magic numbers) and answers 400 with the same message, then decodes the image and stores only
+ * its pixels, encoded again.
  */
 export const PhotoFileSchema = v.pipe(
   v.file(ACCOUNT_MESSAGES.photoType),

@@ -14,7 +14,7 @@
  * GET /billing/usage?month=yyyy-MM, GET|PUT /billing/limits, GET|PUT /billing/contact.
  */
 import * as v from 'valibot';
-import { MONTH_INVALID, MonthSchema } from './month';
+import { MONTH_INVALID, MONTH_TOO_EARLY, MonthSchema } from './month';
 import { groupThousands } from './number';
 import { objectRequiring } from './required';
 
@@ -43,6 +43,7 @@ export const BILLING_MESSAGES = {
   contactEmailInvalid: 'Invalid email',
   tooLong: (field: string, max: number) => `${field} must be at most ${max} characters`,
   monthInvalid: MONTH_INVALID,
+  monthTooEarly: MONTH_TOO_EARLY,
   statementNotFound: 'Statement not found',
   legacyNote: 'Earlier statements are available in the legacy dashboard.',
   paymentsOutOfScope: 'Card payments are not available yet. Your billing contact is used on invoices.',

@@ -18,6 +18,7 @@
  * | status      | one of CALL_STATUSES                                                                          |
  */
 import * as v from 'valibot';
+import { CALL_SORT_FIELDS, CALL_STATUSES, CALL_TYPES, type CallSortField, type CallStatus, type CallType } from './call-values';
 import { isCalendarDay } from './day';
 import { intParam, PAGE_MAX, queryParams, type SortPairs, searchParam, sortParam, sortToParam } from './list';
 import { normalizePhoneNumber, searchDigits } from './phone';
@@ -25,22 +26,13 @@ import { normalizePhoneNumber, searchDigits } from './phone';
 // ---------------------------------------------------------------------------------------------
 // Values real voice platforms report
 
-export const CALL_TYPES = ['inbound', 'outbound'] as const;
-export type CallType = (typeof CALL_TYPES)[number];
-export const CALL_TYPE_LABELS: Record<CallType, string> = { inbound: 'Inbound', outbound: 'Outbound' };
+export const CALL_TYPE_LABELS: Record<CallType, string> = {
+  inbound: 'Inbound',
+  outbound: 'Outbound',
+  web: 'Web call',
+  chat: 'Chat',
+};
 
-export const CALL_STATUSES = [
-  'registered',
-  'ongoing',
-  'ended',
-  'completed',
-  'failed',
-  'busy',
-  'no-answer',
-  'canceled',
-  'error',
-] as const;
-export type CallStatus = (typeof CALL_STATUSES)[number];
 export const CALL_STATUS_LABELS: Record<CallStatus, string> = {
   registered: 'Registered',
   ongoing: 'Ongoing',
@@ -73,6 +65,10 @@ export const DISCONNECTION_REASONS = [
   'dial_failed',
   'dial_no_answer',
   'invalid_destination',
+  'error_stt_provider',
+  'error_llm_provider',
+  'error_tts_provider',
+  'error_transport',
   'error_unknown',
 ] as const;
 export type DisconnectionReason = (typeof DISCONNECTION_REASONS)[number];
@@ -88,6 +84,10 @@ export const DISCONNECTION_REASON_LABELS: Record<DisconnectionReason, string> = 
   dial_failed: 'Dial failed',
   dial_no_answer: 'No answer',
   invalid_destination: 'Invalid destination',
+  error_stt_provider: 'Speech recognition failed',
+  error_llm_provider: 'LLM provider failed',
+  error_tts_provider: 'Voice provider failed',
+  error_transport: 'Connection failed',
   error_unknown: 'Unknown error',
 };
 /** Words for a reason ('' for a call still going on; an unknown code is shown as sent). */
@@ -143,9 +143,6 @@ export type CallListResponse = v.InferOutput<typeof CallListResponseSchema>;
 export const CALL_LIST_LIMIT_DEFAULT = 10;
 export const CALL_LIST_LIMIT_MAX = 100;
 export const CALL_SEARCH_MAX = 50;
-/** Sortable columns (each served by an index). Type, Disconnection Reason and Successful are not sortable. */
-export const CALL_SORT_FIELDS = ['time', 'duration', 'cost', 'status', 'from'] as const;
-export type CallSortField = (typeof CALL_SORT_FIELDS)[number];
 export type CallSort = SortPairs<CallSortField>;
 
 export const CALL_MESSAGES = {

@@ -19,15 +19,14 @@
  * - `DELETE /knowledge-base/{id}`.
  */
 import * as v from 'valibot';
+import { isWebUrl, requiredText } from './agent/fields';
+import { AGENT_MESSAGES } from './agent/messages';
 import {
-  AGENT_MESSAGES,
-  isWebUrl,
   KNOWLEDGE_BASE_STATUSES,
   type KnowledgeBaseSelection,
   KnowledgeBaseSourceSchema,
   type KnowledgeBaseStatus,
-  requiredText,
-} from './agent';
+} from './agent/records';
 import { intParam, searchParam } from './list';
 
 export const KB_FILE_MAX_BYTES = 10 * 1024 * 1024;
@@ -98,6 +97,8 @@ export const KB_MESSAGES = {
   notFound: 'Knowledge base not found',
   noText: (name: string) => `No text could be read from ${name} (scanned PDFs are not supported)`,
   unreadablePdf: (name: string) => `${name} could not be read as a PDF`,
+  /** the file passed a limit of its reading (time, memory, decompressed size, amount of text) */
+  tooComplex: (name: string) => `${name} is too complex to read. Please simplify it or split it into smaller files.`,
 } as const;
 
 export const KB_STATUS_LABELS: Record<KnowledgeBaseStatus, string> = {

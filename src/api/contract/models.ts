@@ -10,16 +10,56 @@ export interface LlmModel {
   label: string;
   /** USD per minute of call */
   pricePerMinute: number;
+  provider: 'openai' | 'anthropic';
+  /** the provider's model id a call runs (server/call/providers/models.ts) */
+  providerModel: string;
+  /** when the provider retired the named model: what runs instead, shown under the picker */
+  runsAs?: string;
 }
 
 export const LLM_MODELS = [
-  { id: 'gpt-4o-realtime', label: 'GPT 4o Realtime', pricePerMinute: 0.5 },
-  { id: 'gpt-4o-mini-realtime', label: 'GPT 4o mini Realtime', pricePerMinute: 0.125 },
-  { id: 'gpt-4o', label: 'GPT 4o', pricePerMinute: 0.05 },
-  { id: 'gpt-4o-mini', label: 'GPT 4o mini', pricePerMinute: 0.006 },
-  { id: 'claude-3.5-sonnet', label: 'Claude 3.5 Sonnet', pricePerMinute: 0.06 },
-  { id: 'claude-3.5-haiku', label: 'Claude 3.5 Haiku', pricePerMinute: 0.02 },
-  { id: 'claude-3-haiku', label: 'Claude 3 Haiku', pricePerMinute: 0.012 },
+  {
+    id: 'gpt-4o-realtime',
+    label: 'GPT 4o Realtime',
+    pricePerMinute: 0.5,
+    provider: 'openai',
+    providerModel: 'gpt-realtime',
+    runsAs: 'Runs as gpt-realtime: OpenAI retired gpt-4o-realtime-preview in 2026.',
+  },
+  {
+    id: 'gpt-4o-mini-realtime',
+    label: 'GPT 4o mini Realtime',
+    pricePerMinute: 0.125,
+    provider: 'openai',
+    providerModel: 'gpt-realtime-mini',
+    runsAs: 'Runs as gpt-realtime-mini: OpenAI retired gpt-4o-mini-realtime-preview in 2026.',
+  },
+  { id: 'gpt-4o', label: 'GPT 4o', pricePerMinute: 0.05, provider: 'openai', providerModel: 'gpt-4o' },
+  { id: 'gpt-4o-mini', label: 'GPT 4o mini', pricePerMinute: 0.006, provider: 'openai', providerModel: 'gpt-4o-mini' },
+  {
+    id: 'claude-3.5-sonnet',
+    label: 'Claude 3.5 Sonnet',
+    pricePerMinute: 0.06,
+    provider: 'anthropic',
+    providerModel: 'claude-sonnet-4-5',
+    runsAs: 'Runs as Claude Sonnet 4.5: Anthropic retired Claude 3.5 Sonnet on 2025-10-28.',
+  },
+  {
+    id: 'claude-3.5-haiku',
+    label: 'Claude 3.5 Haiku',
+    pricePerMinute: 0.02,
+    provider: 'anthropic',
+    providerModel: 'claude-haiku-4-5',
+    runsAs: 'Runs as Claude Haiku 4.5: Anthropic retired Claude 3.5 Haiku on 2026-02-19.',
+  },
+  {
+    id: 'claude-3-haiku',
+    label: 'Claude 3 Haiku',
+    pricePerMinute: 0.012,
+    provider: 'anthropic',
+    providerModel: 'claude-haiku-4-5',
+    runsAs: 'Runs as Claude Haiku 4.5: Anthropic retired Claude 3 Haiku on 2026-04-20.',
+  },
 ] as const satisfies readonly LlmModel[];
 export type LlmModelId = (typeof LLM_MODELS)[number]['id'];
 export const LLM_MODEL_IDS = LLM_MODELS.map((m) => m.id) as LlmModelId[];

@@ -8,10 +8,13 @@
  * - `GET /provider?name=`: connection status of every provider (`name` empty or absent) or of one.
  * - `GET /provider/fields?name=`: the fields of one provider with `value` '' when not connected, else the
  *   MASK of the stored value (never the value). Every stored value is masked, identifiers included.
- * - `POST /provider/values {name, keys}`: connects; every field required, unknown or repeated field names
- *   answer 400; a provider that is already connected answers 409 (use PUT to change it).
+ * - `POST /provider/values {name, keys}`: connects; every field required (but the `optional` ones), unknown
+ *   or repeated field names answer 400; a provider that is already connected answers 409 (use PUT).
  * - `PUT /provider/:id {keys}`: updates the connection `:id`; a field omitted, or sent with exactly the mask
- *   that `GET /provider/fields` returned, keeps its stored value; an empty value answers 400.
+ *   that `GET /provider/fields` returned, keeps its stored value; an empty value answers 400, except for an
+ *   optional field, where it removes the stored value.
+ * - A `url` field (OpenAI's Base URL) is refused with 400 when it is not an http(s) URL, or is or resolves to
+ *   a loopback, private or link-local address, unless the server runs with ALLOW_PRIVATE_PROVIDER_URLS=true.
  * - `DELETE /provider/disconnect {name}`: forgets the connection and its secrets; 404 when not connected.
  */
 import * as v from 'valibot';
@@ -25,6 +28,7 @@ export const PROVIDER_NAMES = [
   'elevenlabs',
   'cartesia',
   'openai',
+  'anthropic',
   'calcom',
   'calendly',
   'twilio',
@@ -40,6 +44,16 @@ export interface ProviderField {
   name: string;
   /** true for credentials (password input); false for plain identifiers (still masked once stored) */
   secret: boolean;
+  /**
+   * May be left empty (not part of 'Missing information'): on connect nothing is stored; on update an
+   * empty value removes the stored one. Absent = required, as the spec has every credential.
+   */
+  optional?: boolean;
+  /**
+   * An http(s) URL the server will connect to: normalised when saved, and refused when it is, or resolves
+   * to, a loopback, private or link-local address (unless the server allows private provider URLs).
+   */
+  url?: boolean;
 }
 
 export interface ProviderInfo {
@@ -55,7 +69,16 @@ export const PROVIDERS: readonly ProviderInfo[] = [
   { name: 'deepgram', label: 'Deepgram', fields: apiKey },
   { name: 'elevenlabs', label: 'ElevenLabs', fields: apiKey },
   { name: 'cartesia', label: 'Cartesia', fields: apiKey },
-  { name: 'openai', label: 'OpenAI', fields: apiKey },
+  {
+    name: 'openai',
+    label: 'OpenAI',
+    // Base URL: an OpenAI-compatible server of the company's own (vLLM, Ollama); empty = OpenAI itself
+    fields: [
+      { name: 'API Key', secret: true },
+      { name: 'Base URL', secret: false, optional: true, url: true },
+    ],
+  },
+  { name: 'anthropic', label: 'Anthropic', fields: apiKey },
   { name: 'calcom', label: 'Cal.com', fields: apiKey },
   { name: 'calendly', label: 'Calendly', fields: [{ name: 'Personal Access Token', secret: true }] },
   {
@@ -124,6 +147,9 @@ export const PROVIDER_MESSAGES = {
   valueRequired: 'A value is required',
   maskedValue: 'Enter the full value, not its masked form',
   fieldNameRequired: 'A field name is required',
+  /** a URL field that is not an http(s) URL, or points at a place the server must not connect to */
+  urlRefused: (field: string, reason: string) => `${field}: ${reason}`,
+  urlInvalid: 'Enter an http:// or https:// URL without user name, query or fragment',
   // section 8 (client side)
   missingInformation: 'Missing information',
   statusLoadFailed: 'Failed to load connection status',
@@ -212,6 +238,14 @@ export type DisconnectProviderBody = v.InferOutput<typeof DisconnectProviderBody
 // Responses
 
 const ProviderNameOut = v.picklist(PROVIDER_NAMES);
+/** present (true) only on the fields that have them: see ProviderField */
+const FIELD_FLAGS = { optional: v.optional(v.boolean()), url: v.optional(v.boolean()) };
+
+/** A field's flags as the API sends them: only those that are true. */
+export const fieldFlags = (f: Pick<ProviderField, 'optional' | 'url'>) => ({
+  ...(f.optional ? { optional: true } : {}),
+  ...(f.url ? { url: true } : {}),
+});
 
 export const ProviderListItemSchema = v.object({
   /** connection id when connected, else the provider slug */
@@ -221,7 +255,7 @@ export const ProviderListItemSchema = v.object({
   /** the company id when connected, else null */
   company: v.nullable(v.string()),
   connected: v.boolean(),
-  keys: v.array(v.object({ name: v.string(), secret: v.boolean() })),
+  keys: v.array(v.object({ name: v.string(), secret: v.boolean(), ...FIELD_FLAGS })),
 });
 export type ProviderListItem = v.InferOutput<typeof ProviderListItemSchema>;
 
@@ -246,7 +280,7 @@ export const ProviderFieldsResponseSchema = v.object({
   _id: v.nullable(v.string()),
   connected: v.boolean(),
   /** value: '' when not connected, else the mask of the stored value */
-  keys: v.array(v.object({ name: v.string(), value: v.string(), secret: v.boolean() })),
+  keys: v.array(v.object({ name: v.string(), value: v.string(), secret: v.boolean(), ...FIELD_FLAGS })),
 });
 export type ProviderFieldsResponse = v.InferOutput<typeof ProviderFieldsResponseSchema>;
 

@@ -1,4 +1,5 @@
 import { DEFAULT_LLM_MODEL, LLM_MODELS } from '../../api/contract/models';
+import { Badge } from '../../ui/badge/badge';
 import * as s from './landing.css';
 
 const usd = (n: number) => `$${n.toString()}`;
@@ -23,7 +24,7 @@ export function Pricing() {
               return (
                 <li key={m.id} className={`${s.priceRow} ${isDefault ? s.priceRowDefault : ''}`}>
                   <span className={s.priceModel}>{m.label}</span>
-                  {isDefault ? <span className={s.badge}>Default</span> : null}
+                  {isDefault ? <Badge tone="solid">Default</Badge> : null}
                   <span className={s.price}>
                     {usd(m.pricePerMinute)}
                     <span className={s.priceUnit}> /min</span>

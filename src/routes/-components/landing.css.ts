@@ -274,14 +274,6 @@ export const priceRow = style({
 });
 export const priceRowDefault = style({ background: vars.color.primarySoft });
 export const priceModel = style({ fontWeight: vars.fontWeight.medium, marginRight: 'auto' });
-export const badge = style({
-  padding: `2px ${vars.space['2']}`,
-  fontSize: vars.fontSize.xs,
-  fontWeight: vars.fontWeight.semibold,
-  color: vars.color.onPrimary,
-  background: vars.color.primary,
-  borderRadius: vars.radius.full,
-});
 export const price = style({ fontVariantNumeric: 'tabular-nums', fontWeight: vars.fontWeight.semibold });
 export const priceUnit = style({ fontSize: vars.fontSize.sm, color: vars.color.textMuted, fontWeight: vars.fontWeight.regular });
 export const priceFoot = style({

@@ -3,20 +3,21 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { CALL_CACHE_PREFIX, calls } from '../../api/calls';
 import { type Call, hasCallFilters } from '../../api/contract/call';
+import { CALL_SORT_FIELDS } from '../../api/contract/call-values';
 import { type CallDialogFilters, callFiltersMachine } from '../../machines/callFilters.machine';
 import type { ListPage } from '../../machines/listQuery.machine';
 import { Button } from '../../ui/button/button';
 import { TABLE_FIRST_PAGE_INDEX } from '../../ui/constants';
 import { DataTable } from '../../ui/data-table/data-table';
 import { parseSort, type TableQuery } from '../../ui/data-table/table-query';
-import { useListQuery } from '../../ui/data-table/use-list-query';
 import { HistoryIcon, LayersIcon } from '../../ui/icons';
+import { firstPageLoader } from '../-lib/first-page';
+import { useListQuery } from '../-lib/use-list-query';
 import { CustomizeFieldsDialog } from './-components/call-history/CustomizeFieldsDialog';
 import { CALL_COLUMN_IDS, callColumnLabel, callColumns } from './-components/call-history/call-columns';
 import * as s from './-components/call-history/call-history.css';
 import {
   CALL_HISTORY_SEARCH_DEFAULTS,
-  CALL_SORT_FIELDS,
   type CallHistorySearch,
   callHistorySearchSchema,
 } from './-components/call-history/call-search';
@@ -33,6 +34,12 @@ import { EmptyState, PageHeader } from './-components/PageHeader';
 export const Route = createFileRoute('/dashboard/call-history')({
   validateSearch: callHistorySearchSchema,
   search: { middlewares: [stripSearchParams(CALL_HISTORY_SEARCH_DEFAULTS)] },
+  // The first page is asked for while the page's code loads. The loader is a chunk of its own (beside the
+  // page's): left in the entry chunk it would carry the call and phone contracts into every page's first
+  // load (+1.3 KiB gzip measured with both list pages); split, the entry grows by 0.3 KiB.
+  codeSplitGroupings: [['loader'], ['component']],
+  loaderDeps: ({ search }) => search,
+  loader: firstPageLoader(loadCalls),
   component: CallHistoryPage,
 });
 
@@ -62,7 +69,7 @@ function CallHistoryPage() {
   const navigate = Route.useNavigate();
   const { session } = Route.useRouteContext();
   const accountId = useSelector(session, (snap) => snap.context.accountId);
-  const data = useListQuery({ query, load: loadCalls, resource: CALL_CACHE_PREFIX });
+  const data = useListQuery({ query, load: loadCalls, resource: CALL_CACHE_PREFIX, initial: Route.useLoaderData() });
   const filtersActor = useActorRef(callFiltersMachine);
   const [layout, saveLayout] = useColumnLayout(columnLayoutKey(accountId), CALL_COLUMN_IDS);
   const [customizing, setCustomizing] = useState(false);

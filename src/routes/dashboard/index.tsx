@@ -2,7 +2,8 @@ import { createFileRoute, Link, stripSearchParams } from '@tanstack/react-router
 import { useActorRef } from '@xstate/react';
 import { useCallback, useMemo } from 'react';
 import { AGENT_CACHE_PREFIX, agents } from '../../api/agents';
-import type { AgentListItem, AgentSortField } from '../../api/contract/agent';
+import type { AgentListItem } from '../../api/contract/agent/responses';
+import { AGENT_SORT_FIELDS } from '../../api/contract/agent/sort';
 import { agentDeleteMachine } from '../../machines/agentDelete.machine';
 import { agentImportMachine } from '../../machines/agentImport.machine';
 import { agentUpdateMachine } from '../../machines/agentUpdate.machine';
@@ -10,10 +11,11 @@ import type { ListPage } from '../../machines/listQuery.machine';
 import { Button } from '../../ui/button/button';
 import { DataTable } from '../../ui/data-table/data-table';
 import { parseSort, TABLE_QUERY_DEFAULTS, type TableQuery, tableSearchSchema } from '../../ui/data-table/table-query';
-import { useListQuery } from '../../ui/data-table/use-list-query';
 import { BotIcon, PlusIcon } from '../../ui/icons';
+import { firstPageLoader } from '../-lib/first-page';
 import { lazyNamed } from '../-lib/lazy';
 import { OnceOpened } from '../-lib/once-opened';
+import { useListQuery } from '../-lib/use-list-query';
 import { agentColumns, exportAgent } from './-components/agent-columns';
 import { ImportAgentButton } from './-components/ImportAgentButton';
 import { EmptyState, PageHeader } from './-components/PageHeader';
@@ -22,42 +24,20 @@ import { EmptyState, PageHeader } from './-components/PageHeader';
 const UpdateAgentDialog = lazyNamed(() => import('./-components/UpdateAgentDialog'), 'UpdateAgentDialog');
 const DeleteAgentDialog = lazyNamed(() => import('./-components/DeleteAgentDialog'), 'DeleteAgentDialog');
 
-/**
- * The list API's sort whitelist (AGENT_SORT_FIELDS of the contract). Spelled out here, checked against
- * the contract's type both ways, because `validateSearch` stays in the entry chunk and importing the
- * contract module would carry all of it there.
- */
-const SORT_FIELDS = [
-  'agent_name',
-  'updatedAt',
-  'createdAt',
-  'voice_id',
-  'voice_model',
-] as const satisfies readonly AgentSortField[];
-const _everySortField: Exclude<AgentSortField, (typeof SORT_FIELDS)[number]> extends never ? true : never = true;
-
 /** The agents table's URL state: ?search=&sort=agent_name:asc,voice_id:desc&page=0&size=10 (sort over the API's whitelist). */
 export const Route = createFileRoute('/dashboard/')({
-  validateSearch: tableSearchSchema({ sortFields: SORT_FIELDS }),
+  validateSearch: tableSearchSchema({ sortFields: AGENT_SORT_FIELDS }),
   search: { middlewares: [stripSearchParams(TABLE_QUERY_DEFAULTS)] },
   loaderDeps: ({ search }) => search,
-  // Entering the page, its first rows are asked for while its code loads, and the page paints once, with
-  // them (the table's own machine takes over from there: search, sort, pages, reloads). A failure here
-  // is left to the table, which asks again and shows the error with Retry.
-  loader: async ({ cause, deps }) => {
-    if (cause !== 'enter') return undefined;
-    try {
-      return { query: deps, page: await loadAgents(deps) };
-    } catch {
-      return undefined;
-    }
-  },
+  // the Agents page is where a login lands: its loader stays in the entry chunk, so the rows are asked
+  // for at once, while the page's code loads
+  loader: firstPageLoader(loadAgents),
   component: AgentsPage,
 });
 
 /** One page of agents from GET /agent (1-based page, sort as field -> 1 / -1) through the query cache. */
 function loadAgents(q: TableQuery): Promise<ListPage<AgentListItem>> {
-  const sort = parseSort(q.sort, SORT_FIELDS).map((s): [(typeof s)['id'], 1 | -1] => [s.id, s.desc ? -1 : 1]);
+  const sort = parseSort(q.sort, AGENT_SORT_FIELDS).map((s): [(typeof s)['id'], 1 | -1] => [s.id, s.desc ? -1 : 1]);
   return agents
     .list({ page: q.page + 1, limit: q.size, search: q.search || undefined, sort }, { notify: false })
     .then((r) => ({ rows: r.data.agents, total: r.data.total }));
@@ -114,7 +94,7 @@ function AgentsPage() {
         getRowId={(agent) => agent._id}
         query={query}
         onQueryChange={onQueryChange}
-        sortFields={SORT_FIELDS}
+        sortFields={AGENT_SORT_FIELDS}
         searchPlaceholder="Search agents..."
         columnsKey="parley.table.agents.columns"
         empty={

@@ -12,9 +12,10 @@ import { phoneRequestMachine } from '../../machines/phoneRequest.machine';
 import { Button } from '../../ui/button/button';
 import { DataTable } from '../../ui/data-table/data-table';
 import { parseSort, TABLE_QUERY_DEFAULTS, type TableQuery, tableSearchSchema } from '../../ui/data-table/table-query';
-import { useListQuery } from '../../ui/data-table/use-list-query';
 import { PhoneIcon } from '../../ui/icons';
 import { Tab, TabList, TabPanel, Tabs } from '../../ui/tabs/tabs';
+import { firstPageLoader } from '../-lib/first-page';
+import { useListQuery } from '../-lib/use-list-query';
 import { EmptyState, PageHeader } from './-components/PageHeader';
 import { AssignAgentDialog } from './-components/phone/AssignAgentDialog';
 import { DeletePhoneNumberDialog } from './-components/phone/DeletePhoneNumberDialog';
@@ -22,8 +23,8 @@ import { assignedColumns, availableColumns } from './-components/phone/phone-col
 import { UpdatePhoneNumberDialog } from './-components/phone/UpdatePhoneNumberDialog';
 
 /**
- * The columns that sort (a subset of the contract's PHONE_SORT_FIELDS, checked against its type).
- * Spelled out here because `validateSearch` stays in the entry chunk (see the Agents page).
+ * The columns that sort: the two of the contract's PHONE_SORT_FIELDS that have a column of their own
+ * (nickname shows under the number, the assignment date nowhere), checked against the contract's type.
  */
 const SORT_FIELDS = ['phone', 'provider'] as const satisfies readonly PhoneSortField[];
 
@@ -45,8 +46,19 @@ const searchSchema = v.object({
 export const Route = createFileRoute('/dashboard/phone-numbers')({
   validateSearch: searchSchema,
   search: { middlewares: [stripSearchParams({ ...TABLE_QUERY_DEFAULTS, tab: DEFAULT_TAB })] },
+  // the first page of the tab on screen, asked for while the page's code loads (the loader is a chunk of
+  // its own, as on Call History)
+  codeSplitGroupings: [['loader'], ['component']],
+  loaderDeps: ({ search }) => search,
+  loader: ({ cause, deps: { tab, ...query } }) =>
+    tab === 'assigned'
+      ? firstPageLoader(loadAssigned)({ cause, deps: query }).then((assigned) => ({ assigned, available: undefined }))
+      : firstPageLoader(loadAvailable)({ cause, deps: query }).then((available) => ({ assigned: undefined, available })),
   component: PhoneNumbersPage,
 });
+
+/** The table's URL state as an object type (a ListQuery for useListQuery). */
+type PhoneQuery = { [K in keyof TableQuery]: TableQuery[K] };
 
 /** The list call's parameters for the table's URL state (page zero-based on both sides). */
 const listParams = (q: TableQuery): PhoneListParams => ({
@@ -57,15 +69,13 @@ const listParams = (q: TableQuery): PhoneListParams => ({
 });
 
 /** GET /phone/assigned through the query cache. */
-const loadAssigned = (q: TableQuery): Promise<ListPage<PhoneNumber>> =>
+const loadAssigned = (q: PhoneQuery): Promise<ListPage<PhoneNumber>> =>
   phone.assigned(listParams(q), { notify: false }).then((r) => ({ rows: r.data.numbers, total: r.data.total }));
 
 /** GET /phone/free through the query cache. */
-const loadAvailable = (q: TableQuery): Promise<ListPage<FreeNumber>> =>
+const loadAvailable = (q: PhoneQuery): Promise<ListPage<FreeNumber>> =>
   phone.free(listParams(q), { notify: false }).then((r) => ({ rows: r.data.numbers, total: r.data.total }));
 
-/** The table's URL state as an object type (a ListQuery for useListQuery). */
-type PhoneQuery = { [K in keyof TableQuery]: TableQuery[K] };
 /** What both tabs' tables share: their URL state and sorting. */
 const tableProps = (query: PhoneQuery, onQueryChange: QueryChange) => ({
   query,
@@ -124,6 +134,7 @@ function AssignedNumbers({
     query,
     load: loadAssigned,
     resource: PHONE_CACHE_PREFIX,
+    initial: Route.useLoaderData({ select: (d) => d.assigned }),
     // spec section 7: after a change (assign, edit, delete) the list is fetched again from its first page
     onInvalidate: (reload) => (query.page === 0 ? reload() : onQueryChange({ page: 0 }, { replace: true })),
   });
@@ -167,7 +178,12 @@ function AssignedNumbers({
 
 /** The free pool, with a Request button per row (or a green 'Requested'). */
 function AvailableNumbers({ query, onQueryChange }: { query: PhoneQuery; onQueryChange: QueryChange }) {
-  const loaded = useListQuery({ query, load: loadAvailable, resource: PHONE_CACHE_PREFIX });
+  const loaded = useListQuery({
+    query,
+    load: loadAvailable,
+    resource: PHONE_CACHE_PREFIX,
+    initial: Route.useLoaderData({ select: (d) => d.available }),
+  });
   // spec section 8: the inline message of a failed load, with Retry
   const data = loaded.error ? { ...loaded, error: PHONE_TEXTS.availableLoadFailed } : loaded;
   const requester = useActorRef(phoneRequestMachine);

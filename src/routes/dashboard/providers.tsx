@@ -11,6 +11,7 @@ import { PROVIDER_DEFAULT_PAGE_SIZE, PROVIDER_PAGE_SIZES } from '../../api/contr
 import { PROVIDER_STATUS_KEY, providerListKey, providers } from '../../api/providers';
 import { Button } from '../../ui/button/button';
 import { ChevronLeftIcon, ChevronRightIcon, PlugIcon, SearchIcon } from '../../ui/icons';
+import { panel } from '../../ui/panel/panel.css';
 import { Select } from '../../ui/select/select';
 import { Spinner } from '../../ui/spinner/spinner';
 import { TextField } from '../../ui/text-field/text-field';
@@ -76,14 +77,14 @@ function ProvidersPage() {
       </div>
 
       {list.error ? (
-        <div className={`${shellStyles.panel} ${shellStyles.empty}`}>
+        <div className={`${panel} ${shellStyles.empty}`}>
           <p role="alert">{PROVIDER_MESSAGES.listLoadFailedInline}</p>
           <Button variant="secondary" onClick={list.reload}>
             Retry
           </Button>
         </div>
       ) : !list.data ? (
-        <div className={`${shellStyles.panel} ${shellStyles.empty}`}>
+        <div className={`${panel} ${shellStyles.empty}`}>
           <Spinner label="Loading providers" />
         </div>
       ) : list.data.providers.length === 0 && total === 0 ? (

@@ -1,4 +1,5 @@
 import { globalStyle, keyframes, style } from '@vanilla-extract/css';
+import { panel as surface } from '../panel/panel.css';
 import { focusRing } from '../shared.css';
 import { vars } from '../theme.css';
 
@@ -16,14 +17,7 @@ export const toolbar = style([bar, { alignItems: 'flex-end', selectors: { '&[hid
 export const search = style({ flex: '1 1 16rem', maxWidth: '24rem' });
 export const toolbarEnd = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space['2'] });
 
-export const panel = style({
-  position: 'relative',
-  background: vars.color.surface,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.xl,
-  boxShadow: vars.shadow.xs,
-  overflow: 'hidden',
-});
+export const panel = style([surface, { position: 'relative', overflow: 'hidden' }]);
 export const scroller = style({ overflowX: 'auto' });
 
 const slide = keyframes({ from: { transform: 'translateX(-100%)' }, to: { transform: 'translateX(250%)' } });
@@ -57,6 +51,12 @@ export const th = style({
   whiteSpace: 'nowrap',
 });
 export const alignEnd = style({ textAlign: 'right' });
+/** A sortable header: the frame its sort button stretches over. */
+export const thSortable = style({ position: 'relative' });
+/**
+ * The header's sort button. Its `::after` covers the whole header cell, so a click (or Shift+click)
+ * anywhere in the cell is a click on the button; the focus ring and the keyboard stay on the button.
+ */
 export const sortButton = style([
   focusRing,
   {
@@ -74,6 +74,7 @@ export const sortButton = style([
     selectors: {
       '&:hover': { background: vars.color.surfaceHover, color: vars.color.text },
       '&[data-sorted]': { color: vars.color.text },
+      '&::after': { content: '""', position: 'absolute', inset: 0 },
     },
   },
 ]);

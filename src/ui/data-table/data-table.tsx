@@ -72,7 +72,6 @@ import { visuallyHidden } from '../shared.css';
 import { TextField } from '../text-field/text-field';
 import * as s from './data-table.css';
 import { formatSort, pageCount, parseSort, shownRange, type TableQuery } from './table-query';
-import type { TableData } from './use-list-query';
 
 declare module '@tanstack/react-table' {
   interface ColumnMeta<TData extends RowData, TValue> {
@@ -83,12 +82,27 @@ declare module '@tanstack/react-table' {
   }
 }
 
+/** What a DataTable shows: the rows of the current page and how the load is going. */
+export interface TableData<Row> {
+  rows: readonly Row[];
+  /** rows over all pages (the server's `total`) */
+  total: number;
+  /** a page has arrived at least once (before that the table shows skeleton rows) */
+  loaded: boolean;
+  /** a page is on its way (the previous rows stay visible meanwhile) */
+  loading: boolean;
+  /** why the last load failed */
+  error: string | undefined;
+  /** asks the server again for the current page */
+  retry: () => void;
+}
+
 export interface DataTableProps<Row> {
   /** Names the table for assistive technology, e.g. 'Agents'. */
   label: string;
   // biome-ignore lint/suspicious/noExplicitAny: column value types differ per column (TanStack's own idiom)
   columns: ColumnDef<Row, any>[];
-  /** rows, total and load state (from `useListQuery`) */
+  /** rows, total and load state (a route's `useListQuery`, src/routes/-lib) */
   data: TableData<Row>;
   getRowId: (row: Row) => string;
   /** the table's URL state */
@@ -321,7 +335,7 @@ export function DataTable<Row>({
                             key={header.id}
                             scope="col"
                             aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : canSort ? 'none' : undefined}
-                            className={cx(s.th, column.columnDef.meta?.align === 'end' && s.alignEnd)}
+                            className={cx(s.th, canSort && s.thSortable, column.columnDef.meta?.align === 'end' && s.alignEnd)}
                           >
                             {canSort ? (
                               <button

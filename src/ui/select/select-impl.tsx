@@ -1,8 +1,9 @@
 import * as Ariakit from '@ariakit/react';
 import { type ReactNode, useRef } from 'react';
 import { cx } from '../cx';
+import * as field from '../field/field.css';
 import { CheckIcon } from '../icons';
-import * as f from '../shared.css';
+import { visuallyHidden } from '../shared.css';
 import { type SelectOption, TriggerContent } from './select';
 import * as s from './select.css';
 
@@ -30,7 +31,7 @@ export function AriakitSelectControl<V extends string>(props: SelectControlProps
   const trigger = useRef<HTMLButtonElement>(null);
   return (
     <Ariakit.SelectProvider value={value} setValue={(v) => props.onChange(v as V)} defaultOpen={props.defaultOpen}>
-      <Ariakit.SelectLabel className={cx(f.fieldLabel, props.hideLabel && f.visuallyHidden)}>{props.label}</Ariakit.SelectLabel>
+      <Ariakit.SelectLabel className={cx(field.label, props.hideLabel && visuallyHidden)}>{props.label}</Ariakit.SelectLabel>
       <Ariakit.Select
         ref={trigger}
         name={props.name}

@@ -1,8 +1,8 @@
-import { type ReactNode, useId } from 'react';
+import type { ReactNode } from 'react';
 import { cx } from '../cx';
+import { Field, fieldLabelId, useFieldControl } from '../field/field';
 import { ChevronDownIcon } from '../icons';
 import { lazyModule, standInHandlers, useActivation } from '../lazy-control';
-import * as f from '../shared.css';
 import * as s from './select.css';
 
 export interface SelectOption<V extends string = string> {
@@ -73,12 +73,9 @@ export function Select<V extends string = string>({
   className,
   prefix,
 }: SelectProps<V>) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const labelId = `${id}-label`;
+  const field = useFieldControl(undefined, { hint, error });
   const selected = options.find((o) => o.value === value);
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const describedBy = field['aria-describedby'];
   const activation = useActivation(impl);
   const m = activation.impl;
   const control = {
@@ -95,21 +92,27 @@ export function Select<V extends string = string>({
     describedBy,
   };
   return (
-    <div className={cx(f.fieldRoot, className)}>
+    // with the Ariakit control loaded, its SelectLabel is the label
+    <Field
+      id={field.id}
+      label={m ? undefined : label}
+      hideLabel={hideLabel}
+      labelFor="none"
+      hint={hint}
+      error={error}
+      className={className}
+    >
       {m ? (
         <m.AriakitSelectControl {...control} defaultOpen />
       ) : (
         <>
-          <div id={labelId} className={cx(f.fieldLabel, hideLabel && f.visuallyHidden)}>
-            {label}
-          </div>
           <button
             type="button"
             role="combobox"
             aria-haspopup="listbox"
             aria-expanded={false}
-            aria-labelledby={labelId}
-            aria-invalid={error ? true : undefined}
+            aria-labelledby={fieldLabelId(field.id)}
+            aria-invalid={field['aria-invalid']}
             aria-describedby={describedBy}
             disabled={disabled}
             className={s.trigger}
@@ -120,16 +123,6 @@ export function Select<V extends string = string>({
           {name ? <input type="hidden" name={name} value={value} /> : null}
         </>
       )}
-      {hint ? (
-        <p id={hintId} className={f.fieldHint}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className={f.fieldError}>
-          {error}
-        </p>
-      ) : null}
-    </div>
+    </Field>
   );
 }

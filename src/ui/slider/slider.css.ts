@@ -4,7 +4,6 @@ import { vars } from '../theme.css';
 /** Set inline by the component (percentage of the range that is filled). */
 const fill = 'var(--slider-fill, 0%)';
 
-export const header = style({ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between', gap: vars.space['2'] });
 export const output = style({
   fontSize: vars.fontSize.sm,
   fontVariantNumeric: 'tabular-nums',

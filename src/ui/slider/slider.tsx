@@ -1,6 +1,6 @@
-import { type ChangeEvent, type CSSProperties, forwardRef, type InputHTMLAttributes, type ReactNode, useId } from 'react';
+import { type ChangeEvent, type CSSProperties, forwardRef, type InputHTMLAttributes, type ReactNode } from 'react';
 import { cx } from '../cx';
-import * as f from '../shared.css';
+import { Field, useFieldControl } from '../field/field';
 import * as s from './slider.css';
 
 export interface SliderProps
@@ -37,42 +37,43 @@ export const Slider = forwardRef<HTMLInputElement, SliderProps>(function Slider(
     hideValue,
     hint,
     error,
-    id: idProp,
+    id,
     className,
     containerClassName,
     ...rest
   },
   ref,
 ) {
-  const autoId = useId();
-  const id = idProp ?? autoId;
   const pct = max > min ? ((Math.min(Math.max(value, min), max) - min) / (max - min)) * 100 : 0;
   const shown = formatValue(value);
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  const control = useFieldControl(id, { hint, error, describedBy: rest['aria-describedby'] });
   return (
-    <div className={cx(f.fieldRoot, containerClassName)}>
-      <div className={s.header}>
-        <label htmlFor={id} className={cx(f.fieldLabel, hideLabel && f.visuallyHidden)}>
-          {label}
-        </label>
-        {hideValue ? null : (
-          <output htmlFor={id} className={s.output} aria-hidden="true">
+    <Field
+      id={control.id}
+      label={label}
+      hideLabel={hideLabel}
+      labelEnd={
+        hideValue ? null : (
+          <output htmlFor={control.id} className={s.output} aria-hidden="true">
             {shown}
           </output>
-        )}
-      </div>
+        )
+      }
+      hint={hint}
+      error={error}
+      className={containerClassName}
+    >
       <input
         ref={ref}
-        id={id}
         type="range"
         min={min}
         max={max}
         step={step}
         value={value}
         aria-valuetext={shown}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
         {...rest}
+        {...control}
+        aria-invalid={control['aria-invalid'] ?? rest['aria-invalid']}
         onChange={(e: ChangeEvent<HTMLInputElement>) => {
           onChange?.(e);
           onValueChange?.(Number(e.target.value));
@@ -80,16 +81,6 @@ export const Slider = forwardRef<HTMLInputElement, SliderProps>(function Slider(
         className={cx(s.range, className)}
         style={{ '--slider-fill': `${pct}%`, ...rest.style } as CSSProperties}
       />
-      {hint ? (
-        <p id={`${id}-hint`} className={f.fieldHint}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className={f.fieldError}>
-          {error}
-        </p>
-      ) : null}
-    </div>
+    </Field>
   );
 });

@@ -1,5 +1,6 @@
-import { forwardRef, type InputHTMLAttributes, type ReactNode, useId } from 'react';
+import { forwardRef, type InputHTMLAttributes, type ReactNode } from 'react';
 import { cx } from '../cx';
+import { Field, useFieldControl } from '../field/field';
 import * as f from '../shared.css';
 import * as s from './text-field.css';
 
@@ -17,39 +18,22 @@ export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
 
 /** Label + input + hint/error, wired for assistive technology. Accepts every native input prop. */
 export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField(
-  { label, hideLabel, hint, error, leading, id: idProp, className, containerClassName, ...rest },
+  { label, hideLabel, hint, error, leading, id, className, containerClassName, ...rest },
   ref,
 ) {
-  const autoId = useId();
-  const id = idProp ?? autoId;
-  const describedBy =
-    [rest['aria-describedby'], hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  const control = useFieldControl(id, { hint, error, describedBy: rest['aria-describedby'] });
   return (
-    <div className={cx(f.fieldRoot, containerClassName)}>
-      <label htmlFor={id} className={cx(f.fieldLabel, hideLabel && f.visuallyHidden)}>
-        {label}
-      </label>
+    <Field id={control.id} label={label} hideLabel={hideLabel} hint={hint} error={error} className={containerClassName}>
       <div className={s.wrap}>
         {leading ? <span className={s.leading}>{leading}</span> : null}
         <input
           ref={ref}
-          id={id}
           {...rest}
-          aria-invalid={error ? true : rest['aria-invalid']}
-          aria-describedby={describedBy}
+          {...control}
+          aria-invalid={control['aria-invalid'] ?? rest['aria-invalid']}
           className={cx(f.fieldControl, leading ? s.withLeading : undefined, className)}
         />
       </div>
-      {hint ? (
-        <p id={`${id}-hint`} className={f.fieldHint}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className={f.fieldError}>
-          {error}
-        </p>
-      ) : null}
-    </div>
+    </Field>
   );
 });

@@ -1,5 +1,6 @@
-import { forwardRef, type ReactNode, type TextareaHTMLAttributes, useId } from 'react';
+import { forwardRef, type ReactNode, type TextareaHTMLAttributes } from 'react';
 import { cx } from '../cx';
+import { Field, useFieldControl } from '../field/field';
 import * as f from '../shared.css';
 import * as s from '../text-field/text-field.css';
 
@@ -13,36 +14,19 @@ export interface TextareaProps extends TextareaHTMLAttributes<HTMLTextAreaElemen
 
 /** Label + textarea + hint/error. Accepts every native textarea prop (rows, placeholder, ...). */
 export const Textarea = forwardRef<HTMLTextAreaElement, TextareaProps>(function Textarea(
-  { label, hideLabel, hint, error, id: idProp, className, containerClassName, ...rest },
+  { label, hideLabel, hint, error, id, className, containerClassName, ...rest },
   ref,
 ) {
-  const autoId = useId();
-  const id = idProp ?? autoId;
-  const describedBy =
-    [rest['aria-describedby'], hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  const control = useFieldControl(id, { hint, error, describedBy: rest['aria-describedby'] });
   return (
-    <div className={cx(f.fieldRoot, containerClassName)}>
-      <label htmlFor={id} className={cx(f.fieldLabel, hideLabel && f.visuallyHidden)}>
-        {label}
-      </label>
+    <Field id={control.id} label={label} hideLabel={hideLabel} hint={hint} error={error} className={containerClassName}>
       <textarea
         ref={ref}
-        id={id}
         {...rest}
-        aria-invalid={error ? true : rest['aria-invalid']}
-        aria-describedby={describedBy}
+        {...control}
+        aria-invalid={control['aria-invalid'] ?? rest['aria-invalid']}
         className={cx(f.fieldControl, s.textarea, className)}
       />
-      {hint ? (
-        <p id={`${id}-hint`} className={f.fieldHint}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className={f.fieldError}>
-          {error}
-        </p>
-      ) : null}
-    </div>
+    </Field>
   );
 });

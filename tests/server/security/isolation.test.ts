@@ -67,6 +67,8 @@ function byIdBody(
       return { body: { scheduledAt: FUTURE, ...extra } };
     case 'password':
       return { body: { password: b.password, ...extra } };
+    case 'message':
+      return { body: { content: `Hello from ${b.marker}`, ...extra } };
     default:
       return inject ? { body: extra } : {};
   }
@@ -101,6 +103,8 @@ function createBody(kind: Extract<RouteClass, { kind: 'create' }>['body'], a: Te
       return { body: { concurrencyLimit: 2, monthlySpendLimit: 77, ...extra } };
     case 'contact':
       return { body: { name: 'B', email: 'b@example.com', address: 'B street', taxId: 'B-1', ...extra } };
+    case 'conversation':
+      return { body: { agent_id: b.agentIds[0], ...extra } };
   }
 }
 

@@ -10,9 +10,12 @@
  */
 
 export type RouteClass =
-  | { kind: 'byId'; body?: 'agent' | 'number' | 'provider' | 'csv' | 'schedule' | 'password' }
+  | { kind: 'byId'; body?: 'agent' | 'number' | 'provider' | 'csv' | 'schedule' | 'password' | 'message' }
   | { kind: 'list'; query?: Record<string, string> }
-  | { kind: 'create'; body: 'agent' | 'number' | 'request' | 'provider' | 'batch' | 'kb' | 'company' | 'limits' | 'contact' }
+  | {
+      kind: 'create';
+      body: 'agent' | 'number' | 'request' | 'provider' | 'batch' | 'kb' | 'company' | 'limits' | 'contact' | 'conversation';
+    }
   | { kind: 'public'; reason: string }
   | { kind: 'self'; reason: string };
 
@@ -88,6 +91,21 @@ export const ROUTES: Record<string, RouteClass> = {
   'DELETE /api/v1/number/:id': { kind: 'byId' },
 
   'GET /api/v1/call': { kind: 'list', query: { limit: '100' } },
+  'POST /api/v1/call/web': { kind: 'create', body: 'conversation' },
+  'GET /api/v1/call/:id': { kind: 'byId' },
+  'GET /api/v1/call/:id/recording': {
+    kind: 'public',
+    reason:
+      '<audio> cannot send a bearer token: a signed URL (HMAC of call, company and expiry; an hour) authorises it; any other id or token answers 404 (tests/server/call)',
+  },
+  'POST /api/v1/chat': { kind: 'create', body: 'conversation' },
+  'GET /api/v1/chat/:id': { kind: 'byId' },
+  'POST /api/v1/chat/:id/message': { kind: 'byId', body: 'message' },
+  'POST /api/v1/voices/preview': {
+    kind: 'self',
+    reason: "speaks with the caller's own agent (another company's agent_id answers 404) or the payload sent; stores nothing",
+  },
+  'POST /api/v1/provider/voices/preview': { kind: 'self', reason: 'the same route as POST /voices/preview (alias mount)' },
 
   'GET /api/v1/knowledge-base': { kind: 'list' },
   'GET /api/v1/knowledge-base/:id': { kind: 'byId' },

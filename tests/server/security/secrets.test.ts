@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/lib/logger.js';
+import { outboxMailer } from '../../../server/services/mail.js';
 import { PROVIDERS } from '../../../src/api/contract/provider.js';
+import { outboxMails } from '../../outbox.js';
 import { buildTestApp, DB_KINDS } from '../helpers.js';
+import { fieldValue } from '../provider-values.js';
 import { call } from '../seed.js';
 import { ROUTES, splitRoute } from './matrix.js';
 import { buildTenant, canary, dumpDatabase, ownUrl, providerHttp } from './world.js';
@@ -21,6 +24,8 @@ for (const kind of DB_KINDS) {
       const logs: string[] = [];
       const http = providerHttp();
       const t = await buildTestApp(kind, { http, logger: createLogger('debug', (line) => logs.push(line)) });
+      // the mailer production uses without SMTP_URL: every email of the run goes through it
+      t.deps.mailer = outboxMailer(t.dataDir, t.deps.logger);
       try {
         // every answer of the run, with the request that produced it
         const answers: { what: string; text: string }[] = [];
@@ -33,7 +38,7 @@ for (const kind of DB_KINDS) {
 
         const a = await buildTenant(t, 'SECRET-A');
         const b = await buildTenant(t, 'SECRET-B');
-        expect(PROVIDERS).toHaveLength(11);
+        expect(PROVIDERS).toHaveLength(12);
         expect(Object.keys(a.providerSecrets)).toHaveLength(PROVIDERS.length);
         const passwords = [a.password, b.password];
         const providerValues = [...Object.values(a.providerSecrets).flat(), ...Object.values(b.providerSecrets).flat()];
@@ -41,7 +46,7 @@ for (const kind of DB_KINDS) {
         // updates with new values, and a connect with a value that is refused
         for (const [i, id] of a.providerIds.entries()) {
           const p = PROVIDERS[i] as (typeof PROVIDERS)[number];
-          const values = p.fields.map((f) => canary(`update-${p.name}-${f.name.length}`));
+          const values = p.fields.map((f) => fieldValue(f, canary(`update-${p.name}-${f.name.length}`)));
           providerValues.push(...values);
           const res = await call(t, 'PUT', `/provider/${id}`, {
             token: a.token,
@@ -98,8 +103,10 @@ for (const kind of DB_KINDS) {
         expect(changed.status).toBe(200);
         await call(t, 'PUT', '/account/login', { token: a.token, body: { currentPassword: wrong, newPassword: canary('x') } });
         expect((await call(t, 'POST', '/account/forgotpassword', { body: { email: b.email } })).status).toBe(200);
-        await new Promise((r) => setImmediate(r));
-        const resetToken = /#token=([\w-]+)/.exec(t.mailer.sent.at(-1)?.text ?? '')?.[1] as string;
+        // the newest reset link in the outbox (sent after the answer: wait for it)
+        const resetTokens = () => outboxMails(t.dataDir).flatMap((m) => [...m.matchAll(/#token=([\w-]+)/g)].map((x) => x[1]));
+        await expect.poll(() => resetTokens().length).toBe(2);
+        const resetToken = resetTokens().at(-1) as string;
         expect(resetToken).toBeTruthy();
         const resetTo = canary('reset-password');
         passwords.push(resetTo);
@@ -117,6 +124,8 @@ for (const kind of DB_KINDS) {
         const neverAnswered = [...providerValues, ...passwords, resetToken];
         expect(answers.length).toBeGreaterThan(100);
         expect(logs.length).toBeGreaterThan(10);
+        // the outbox did write (and log) the emails: reset links, the password-change notice
+        expect(logs.filter((l) => l.includes('email written to outbox')).length).toBeGreaterThanOrEqual(3);
         for (const { what, text } of answers) {
           for (const secret of neverAnswered) expect(text.includes(secret), `${what} answered a secret`).toBe(false);
           // a token appears only in the answer that issues it

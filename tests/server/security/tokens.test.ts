@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { decodeJwt, SignJWT } from 'jose';
 import { expect, it } from 'vitest';
+import { settled } from '../../../server/lib/later.js';
 import { ACCOUNT_MESSAGES as M, type RefreshResponse } from '../../../src/api/contract/account.js';
 import { logIn, type SignedUp, signUp } from '../auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from '../helpers.js';
@@ -185,7 +186,8 @@ describeEachDb('security: tokens', (kind) => {
 
     // reset: every session dies
     expect((await t().req('POST', '/api/v1/account/forgotpassword', { body: { email: s.email } })).status).toBe(200);
-    await new Promise((r) => setImmediate(r));
+    // the link is mailed after the answer
+    await settled(t().deps);
     const link = t().mailer.sent.find((m) => m.subject.startsWith('Reset'))?.text ?? '';
     const resetToken = /#token=([\w-]+)/.exec(link)?.[1] as string;
     expect(resetToken).toBeTruthy();

@@ -5,6 +5,7 @@ import { FILE_NAME } from '../../../server/services/uploads.js';
 import { ACCOUNT_MESSAGES as M } from '../../../src/api/contract/account.js';
 import { BATCH_CSV_MAX_BYTES, BATCH_MESSAGES } from '../../../src/api/contract/batch.js';
 import { KB_FILE_MAX_BYTES } from '../../../src/api/contract/knowledge-base.js';
+import { jpegWithComment, pngWithText, realJpeg } from '../../fixtures/images.js';
 import { signUp, TINY_PNG } from '../auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from '../helpers.js';
 import { type Body, call, insertNumber } from '../seed.js';
@@ -12,8 +13,9 @@ import { type Body, call, insertNumber } from '../seed.js';
 /**
  * Uploads (issue 8): oversized bodies answer 413 while streaming (the body comes from a generator that
  * counts what the server pulled and looks at the database while the rest is unsent), photos are images by their bytes and
- * never markup (HTML named .png, SVG, image headers with a page inside), and stored files are served
- * inert under names the server made.
+ * never markup (HTML named .png, SVG, image headers with a page after them; an image with a page inside is
+ * stored as the server's own encoding of its pixels), and stored files are served inert under names the
+ * server made.
  */
 
 const MB = 1024 * 1024;
@@ -81,21 +83,6 @@ const filesIn = (dir: string) =>
   fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()) : [];
 
 /** A JPEG: SOI, a COM segment with `comment`, EOI. */
-function jpegWithComment(comment: string) {
-  const text = Buffer.from(comment, 'latin1');
-  const len = text.length + 2;
-  return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xfe, len >> 8, len & 0xff]), text, Buffer.from([0xff, 0xd9])]);
-}
-
-/** TINY_PNG with a tEXt chunk holding `text` before IEND (a valid PNG to image readers). */
-function pngWithText(text: string) {
-  const iend = TINY_PNG.length - 12;
-  const data = Buffer.from(`Comment\0${text}`, 'latin1');
-  const chunk = Buffer.concat([Buffer.alloc(4), Buffer.from('tEXt'), data, Buffer.alloc(4)]);
-  chunk.writeUInt32BE(data.length, 0);
-  return Buffer.concat([TINY_PNG.subarray(0, iend), chunk, TINY_PNG.subarray(iend)]);
-}
-
 describeEachDb('security: uploads', (kind) => {
   const t = useTestApp(kind);
 
@@ -155,9 +142,9 @@ describeEachDb('security: uploads', (kind) => {
     expect(filesIn(path.join(t().dataDir, 'knowledge-base'))).toEqual([]);
   }, 120_000);
 
-  it('refuses markup as a photo: HTML named .png, SVG, and image headers with a page inside', async () => {
+  it('refuses markup as a photo (HTML named .png, SVG, headers with a page after them) and stores images without the page inside', async () => {
     const page = '<html><body><script>window.__xss=1</script></body></html>';
-    const cases: [string, Blob, string][] = [
+    const refused: [string, Blob, string][] = [
       ['HTML named .png', new Blob([page], { type: 'image/png' }), 'avatar.png'],
       [
         'SVG with a script',
@@ -171,10 +158,12 @@ describeEachDb('security: uploads', (kind) => {
         new Blob(['<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>1</script></svg>']),
         'a.svg',
       ],
-      ['PNG header followed by HTML', new Blob([Buffer.concat([TINY_PNG, Buffer.from(page)])]), 'polyglot.png'],
-      ['PNG with HTML in a tEXt chunk', new Blob([pngWithText('<img src=x onerror=window.__xss=1>')]), 'chunk.png'],
-      ['JPEG with HTML in a comment', new Blob([jpegWithComment(page)]), 'photo.jpg'],
-      ['JPEG with a javascript: URL', new Blob([jpegWithComment('<a href="javascript:alert(1)">x</a>')]), 'p.jpg'],
+      ['PNG signature followed by HTML', new Blob([Buffer.concat([TINY_PNG.subarray(0, 8), Buffer.from(page)])]), 'polyglot.png'],
+      [
+        'JPEG markers around HTML',
+        new Blob([new Uint8Array(jpegWithComment(Buffer.from([0xff, 0xd8, 0xff, 0xd9]), page))]),
+        'photo.jpg',
+      ],
       [
         'WEBP header followed by an iframe',
         new Blob([Buffer.concat([Buffer.from('RIFF\x04\0\0\0WEBPVP8 '), Buffer.from('<iframe src="//evil"></iframe>')])]),
@@ -182,21 +171,36 @@ describeEachDb('security: uploads', (kind) => {
       ],
       ['GIF with a script', new Blob([Buffer.concat([Buffer.from('GIF89a'), Buffer.from(page)])]), 'g.gif'],
     ];
-    for (const [what, blob, name] of cases) {
+    for (const [what, blob, name] of refused) {
       const res = await register(t(), blob, name);
       expect(res.status, what).toBe(400);
       expect(res.body, what).toMatchObject({ success: false, msg: M.photoType, errors: { file: M.photoType } });
     }
     expect(await t().deps.db.db.selectFrom('accounts').select('id').execute()).toEqual([]);
     expect(filesIn(path.join(t().dataDir, 'uploads'))).toEqual([]);
-    // control: the same form with a real image is accepted
-    expect((await register(t(), new Blob([pngWithText('made with a camera')]), 'ok.png')).status).toBe(201);
+    // real images with a page inside are stored as the server's own encoding of their pixels: no page
+    const hidden: [string, Buffer, string][] = [
+      ['PNG followed by HTML', Buffer.concat([TINY_PNG, Buffer.from(page)]), 'after.png'],
+      ['PNG with HTML in a tEXt chunk', pngWithText(TINY_PNG, '<img src=x onerror=window.__xss=1>'), 'chunk.png'],
+      ['JPEG with HTML in a comment', jpegWithComment(realJpeg(), page), 'photo.jpg'],
+      ['JPEG with a javascript: URL', jpegWithComment(realJpeg(), '<a href="javascript:alert(1)">x</a>'), 'p.jpg'],
+    ];
+    for (const [what, bytes, name] of hidden) {
+      const res = await register(t(), new Blob([new Uint8Array(bytes)]), name);
+      expect(res.status, what).toBe(201);
+    }
+    const stored = filesIn(path.join(t().dataDir, 'uploads'));
+    expect(stored).toHaveLength(hidden.length);
+    for (const f of stored) {
+      const text = fs.readFileSync(path.join(f.parentPath, f.name)).toString('latin1');
+      for (const needle of ['<html', '<script', '<img', 'javascript:', '__xss']) expect(text, f.name).not.toContain(needle);
+    }
   });
 
   it('serves stored photos inert, under server-made names, whatever the client called them', async () => {
-    const jpeg = jpegWithComment('plain comment');
+    const jpeg = jpegWithComment(realJpeg(), 'plain comment');
     const clientName = '"><script>alert(1)</script>.html';
-    const s = await signUp(t(), { file: new Blob([jpeg], { type: 'text/html' }), fileName: clientName });
+    const s = await signUp(t(), { file: new Blob([new Uint8Array(jpeg)], { type: 'text/html' }), fileName: clientName });
     const me = await call(t(), 'GET', '/account/me', { token: s.token });
     const url = me.body.account.photoUrl as string;
     const name = url.split('/').pop() as string;
@@ -217,7 +221,13 @@ describeEachDb('security: uploads', (kind) => {
       expect(csp, method).toContain('sandbox');
       expect(csp, method).toContain("default-src 'none'");
       expect(res.headers.get('cross-origin-resource-policy'), method).toBe('same-origin');
-      if (method === 'GET') expect(Buffer.from(await res.arrayBuffer()).equals(jpeg)).toBe(true);
+      // the server's own encoding of the photo's pixels, not the upload
+      if (method === 'GET') {
+        const served = Buffer.from(await res.arrayBuffer());
+        expect(served.subarray(0, 2).toString('hex')).toBe('ffd8');
+        expect(served.equals(jpeg)).toBe(false);
+        expect(served.toString('latin1')).not.toContain('plain comment');
+      }
     }
     // the client's name, or any other, does not reach a file
     for (const probe of [

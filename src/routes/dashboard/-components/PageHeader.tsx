@@ -1,4 +1,5 @@
 import type { ComponentType, ReactNode } from 'react';
+import { panel } from '../../../ui/panel/panel.css';
 import * as s from './shell.css';
 
 export interface PageHeaderProps {
@@ -32,7 +33,7 @@ export interface EmptyStateProps {
 /** A centred empty state inside a panel. */
 export function EmptyState({ icon: Icon, title, text, action }: EmptyStateProps) {
   return (
-    <div className={`${s.panel} ${s.empty}`}>
+    <div className={`${panel} ${s.empty}`}>
       <span className={s.emptyIcon}>
         <Icon size={22} />
       </span>

@@ -3,7 +3,7 @@ import { serverMessageOf } from '../../../api/errors';
 import { Button } from '../../../ui/button/button';
 import { AlertIcon } from '../../../ui/icons';
 import { Spinner } from '../../../ui/spinner/spinner';
-import * as s from './panels.css';
+import * as s from './page.css';
 
 /** A loading state: a labelled spinner (role=status) and its text. */
 export function Loading({ label }: { label: string }) {

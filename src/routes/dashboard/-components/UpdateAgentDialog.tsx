@@ -1,7 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { type FormEvent, type ReactNode, useId } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { type AgentDialogForm, DIALOG_RANGES } from '../../../api/contract/agent';
+import type { AgentDialogForm } from '../../../api/contract/agent/dialog';
+import { DIALOG_RANGES } from '../../../api/contract/agent/ranges';
 import { LANGUAGES, VOICE_MODELS } from '../../../api/contract/models';
 import type { AgentDialogField, agentUpdateMachine } from '../../../machines/agentUpdate.machine';
 import { Button } from '../../../ui/button/button';

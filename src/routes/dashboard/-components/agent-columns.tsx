@@ -1,10 +1,11 @@
 import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { agents } from '../../../api/agents';
-import type { AgentListItem } from '../../../api/contract/agent';
-import { agentExportFileName, agentExportOf } from '../../../api/contract/agent-export';
+import { agentExportFileName, agentExportOf } from '../../../api/contract/agent/export';
+import type { AgentListItem } from '../../../api/contract/agent/responses';
 import { VOICE_MODELS } from '../../../api/contract/models';
 import { isApiError } from '../../../api/errors';
+import { Badge } from '../../../ui/badge/badge';
 import { RowActions } from '../../../ui/data-table/data-table';
 import { MenuItem, MenuSeparator } from '../../../ui/menu/menu';
 import { toast } from '../../../ui/toast/toast';
@@ -42,7 +43,7 @@ export function agentColumns({ onEdit, onDelete, onExport }: AgentRowActions): C
     {
       accessorKey: 'voice_model',
       header: 'Voice Model',
-      cell: ({ getValue }) => <span className={s.badge}>{voiceModelLabel(getValue())}</span>,
+      cell: ({ getValue }) => <Badge tone="blue">{voiceModelLabel(getValue())}</Badge>,
     },
     {
       id: 'actions',

@@ -34,13 +34,3 @@ export const nameLink = style({
   selectors: { '&:hover': { color: vars.color.primary, textDecoration: 'underline', textUnderlineOffset: 3 } },
 });
 export const mono = style({ fontFamily: vars.font.mono, fontSize: vars.fontSize.xs, color: vars.color.textMuted });
-export const badge = style({
-  display: 'inline-flex',
-  alignItems: 'center',
-  padding: `2px ${vars.space['2']}`,
-  borderRadius: vars.radius.full,
-  fontSize: vars.fontSize.xs,
-  fontWeight: vars.fontWeight.medium,
-  color: vars.color.primarySoftText,
-  background: vars.color.primarySoft,
-});

@@ -125,12 +125,6 @@ export const pageHeader = style({
 export const pageTitle = style({ fontSize: vars.fontSize['3xl'], fontWeight: vars.fontWeight.bold, letterSpacing: '-0.02em' });
 export const pageLead = style({ marginTop: vars.space['1'], color: vars.color.textMuted, fontSize: vars.fontSize.sm });
 export const pageActions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space['2'] });
-export const panel = style({
-  background: vars.color.surface,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.xl,
-  boxShadow: vars.shadow.xs,
-});
 export const empty = style({
   display: 'flex',
   flexDirection: 'column',

@@ -5,10 +5,11 @@ import { batchDetailMachine } from '../../../../machines/batchDetail.machine';
 import { AlertDialog } from '../../../../ui/alert-dialog/alert-dialog';
 import { Button } from '../../../../ui/button/button';
 import { Dialog } from '../../../../ui/dialog/dialog';
+import * as pn from '../../../../ui/panel/panel.css';
 import { TextField } from '../../../../ui/text-field/text-field';
 import { useQuery } from '../../../-lib/useQuery';
 import { formatCount, formatDateTime, formatDuration, formatUsd, toDateTimeLocal } from '../format';
-import * as p from '../panels.css';
+import * as p from '../page.css';
 import { QueryView } from '../QueryStates';
 import * as s from './batch.css';
 import { BatchStatusBadge } from './status';
@@ -132,17 +133,17 @@ function DetailBody({ detail }: { detail: BatchDetailResponse }) {
           <p className={p.muted}>No recipients stored yet.</p>
         ) : (
           <>
-            <div className={p.tableWrap}>
-              <table className={p.table} aria-label="Stored recipients">
+            <div className={pn.tableWrap}>
+              <table className={pn.table} aria-label="Stored recipients">
                 <thead>
                   <tr>
-                    <th className={p.th} scope="col">
+                    <th className={pn.th} scope="col">
                       Row
                     </th>
-                    <th className={p.th} scope="col">
+                    <th className={pn.th} scope="col">
                       Phone number
                     </th>
-                    <th className={p.th} scope="col">
+                    <th className={pn.th} scope="col">
                       Variables
                     </th>
                   </tr>
@@ -150,9 +151,9 @@ function DetailBody({ detail }: { detail: BatchDetailResponse }) {
                 <tbody>
                   {recipients.map((r) => (
                     <tr key={r.row}>
-                      <td className={p.td}>{r.row}</td>
-                      <td className={p.td}>{r.phone}</td>
-                      <td className={p.td}>
+                      <td className={pn.td}>{r.row}</td>
+                      <td className={pn.td}>{r.phone}</td>
+                      <td className={pn.td}>
                         {Object.entries(r.variables)
                           .map(([k, v]) => `${k}: ${v}`)
                           .join(', ')}

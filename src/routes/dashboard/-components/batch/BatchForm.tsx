@@ -10,7 +10,7 @@ import { AlertIcon } from '../../../../ui/icons';
 import { Select } from '../../../../ui/select/select';
 import { TextField } from '../../../../ui/text-field/text-field';
 import { formatBytes, formatCount, formatDuration, formatUsd, toDateTimeLocal } from '../format';
-import * as p from '../panels.css';
+import * as p from '../page.css';
 import * as s from './batch.css';
 import { RecipientsPane } from './RecipientsPane';
 import { TimingRadio } from './TimingRadio';

@@ -1,8 +1,9 @@
 import { Link } from '@tanstack/react-router';
 import type { Batch } from '../../../../api/contract/batch';
 import { Button } from '../../../../ui/button/button';
+import * as pn from '../../../../ui/panel/panel.css';
 import { formatCount, formatDateTime } from '../format';
-import * as p from '../panels.css';
+import * as p from '../page.css';
 import { BatchStatusBadge } from './status';
 
 /** The company's batch calls, newest first; a name opens the detail view. */
@@ -22,13 +23,13 @@ export function BatchList({
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const first = (page - 1) * pageSize + 1;
   return (
-    <div className={p.panel}>
-      <div className={p.tableWrap}>
-        <table className={p.table} aria-label="Batch calls">
+    <div className={pn.panel}>
+      <div className={pn.tableWrap}>
+        <table className={pn.table} aria-label="Batch calls">
           <thead>
             <tr>
               {['Name', 'Status', 'Recipients', 'Sent', 'Created'].map((h, i) => (
-                <th key={h} className={i === 2 || i === 3 ? `${p.th} ${p.num}` : p.th} scope="col">
+                <th key={h} className={i === 2 || i === 3 ? `${pn.th} ${pn.num}` : pn.th} scope="col">
                   {h}
                 </th>
               ))}
@@ -37,17 +38,17 @@ export function BatchList({
           <tbody>
             {batches.map((b) => (
               <tr key={b._id}>
-                <th className={`${p.td} ${p.rowHeader}`} scope="row">
+                <th className={`${pn.td} ${pn.rowHeader}`} scope="row">
                   <Link to="/dashboard/batch-call" search={(prev) => ({ ...prev, batch: b._id })} className={p.link}>
                     {b.name}
                   </Link>
                 </th>
-                <td className={p.td}>
+                <td className={pn.td}>
                   <BatchStatusBadge status={b.status} />
                 </td>
-                <td className={`${p.td} ${p.num}`}>{formatCount(b.recipients)}</td>
-                <td className={`${p.td} ${p.num}`}>{formatCount(b.sent)}</td>
-                <td className={p.td}>{formatDateTime(b.createdAt)}</td>
+                <td className={`${pn.td} ${pn.num}`}>{formatCount(b.recipients)}</td>
+                <td className={`${pn.td} ${pn.num}`}>{formatCount(b.sent)}</td>
+                <td className={pn.td}>{formatDateTime(b.createdAt)}</td>
               </tr>
             ))}
           </tbody>

@@ -2,10 +2,11 @@ import { elementScroll, observeElementOffset, useVirtualizer } from '@tanstack/r
 import { type RefObject, useCallback, useMemo, useRef, useState } from 'react';
 import { BATCH_MESSAGES, dynamicVariables } from '../../../../api/contract/batch';
 import type { RecipientsSummary, RecipientsTable } from '../../../../recipients';
+import { Badge } from '../../../../ui/badge/badge';
 import { Checkbox } from '../../../../ui/checkbox/checkbox';
 import { cx } from '../../../../ui/cx';
 import { formatCount } from '../format';
-import * as p from '../panels.css';
+import * as p from '../page.css';
 import * as s from './batch.css';
 
 const ROW_HEIGHT = 36;
@@ -93,9 +94,9 @@ function RecipientsGrid({ summary, table }: { summary: RecipientsSummary; table:
       <div className={s.paneHead}>
         <h3 className={p.sectionTitle}>Recipients</h3>
         <p className={s.counts} aria-live="polite">
-          <span className={cx(p.badge, p.tone.grey)}>{formatCount(summary.total)} rows</span>
-          <span className={cx(p.badge, p.tone.green)}>{formatCount(summary.valid)} valid</span>
-          <span className={cx(p.badge, invalid ? p.tone.red : p.tone.grey)}>{formatCount(invalid)} invalid</span>
+          <Badge>{formatCount(summary.total)} rows</Badge>
+          <Badge tone="green">{formatCount(summary.valid)} valid</Badge>
+          <Badge tone={invalid ? 'red' : 'grey'}>{formatCount(invalid)} invalid</Badge>
         </p>
         {summary.reasons.length > 0 ? (
           <ul className={s.reasons} aria-label="Why rows will not be called">

@@ -1,5 +1,6 @@
 import * as Ariakit from '@ariakit/react';
 import type { SendMode } from '../../../../api/contract/batch';
+import { Field, fieldLabelId } from '../../../../ui/field/field';
 import * as s from './batch.css';
 
 /** The send-timing radio of the batch form: 'Send Now' or 'Schedule'. */
@@ -13,12 +14,9 @@ export function TimingRadio({
   disabled?: boolean;
 }) {
   return (
-    <Ariakit.RadioProvider value={value} setValue={(v) => onChange(v === 'scheduled' ? 'scheduled' : 'now')}>
-      <Ariakit.RadioGroup className={s.fieldset} aria-labelledby="batch-timing-label">
-        <span id="batch-timing-label" className={s.legend}>
-          When to send
-        </span>
-        <div className={s.radios}>
+    <Field id="batch-timing" label="When to send" labelFor="none">
+      <Ariakit.RadioProvider value={value} setValue={(v) => onChange(v === 'scheduled' ? 'scheduled' : 'now')}>
+        <Ariakit.RadioGroup className={s.radios} aria-labelledby={fieldLabelId('batch-timing')}>
           {(
             [
               ['now', 'Send Now'],
@@ -30,8 +28,8 @@ export function TimingRadio({
               {label}
             </label>
           ))}
-        </div>
-      </Ariakit.RadioGroup>
-    </Ariakit.RadioProvider>
+        </Ariakit.RadioGroup>
+      </Ariakit.RadioProvider>
+    </Field>
   );
 }

@@ -18,7 +18,6 @@ export const fieldset = style({
   padding: 0,
   margin: 0,
 });
-export const legend = style({ fontSize: vars.fontSize.sm, fontWeight: vars.fontWeight.medium, marginBottom: vars.space['1'] });
 export const radios = style({ display: 'flex', gap: vars.space['4'], flexWrap: 'wrap' });
 export const radio = style({
   display: 'inline-flex',

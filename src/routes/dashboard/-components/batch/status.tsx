@@ -1,8 +1,7 @@
 import { BATCH_STATUS_LABELS, type BatchStatus } from '../../../../api/contract/batch';
-import { cx } from '../../../../ui/cx';
-import * as p from '../panels.css';
+import { Badge, type BadgeTone } from '../../../../ui/badge/badge';
 
-const TONES: Record<BatchStatus, keyof typeof p.tone> = {
+const TONES: Record<BatchStatus, BadgeTone> = {
   draft: 'grey',
   scheduled: 'blue',
   sending: 'yellow',
@@ -12,5 +11,5 @@ const TONES: Record<BatchStatus, keyof typeof p.tone> = {
 
 /** Draft / Scheduled / Sending / Completed / Canceled. */
 export function BatchStatusBadge({ status }: { status: BatchStatus }) {
-  return <span className={cx(p.badge, p.tone[TONES[status]])}>{BATCH_STATUS_LABELS[status]}</span>;
+  return <Badge tone={TONES[status]}>{BATCH_STATUS_LABELS[status]}</Badge>;
 }

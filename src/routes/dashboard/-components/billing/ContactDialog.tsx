@@ -8,7 +8,7 @@ import { Dialog } from '../../../../ui/dialog/dialog';
 import { InfoIcon } from '../../../../ui/icons';
 import { TextField } from '../../../../ui/text-field/text-field';
 import { Textarea } from '../../../../ui/textarea/textarea';
-import * as p from '../panels.css';
+import * as p from '../page.css';
 import { LoadError, Loading } from '../QueryStates';
 import * as s from './billing.css';
 import { useSettingsForm } from './useSettingsForm';

@@ -11,9 +11,10 @@ import {
   limitsToForm,
 } from '../../../../api/contract/billing';
 import { Button } from '../../../../ui/button/button';
+import * as pn from '../../../../ui/panel/panel.css';
 import { TextField } from '../../../../ui/text-field/text-field';
 import { formatUsd } from '../format';
-import * as p from '../panels.css';
+import * as p from '../page.css';
 import { LoadError, Loading } from '../QueryStates';
 import * as s from './billing.css';
 import { useSettingsForm } from './useSettingsForm';
@@ -46,7 +47,7 @@ export function LimitsForm() {
     actor.send({ type: 'form.submit' });
   };
   return (
-    <form className={`${p.panel} ${p.panelBody}`} noValidate onSubmit={onSubmit} aria-label="Limits">
+    <form className={`${pn.panel} ${pn.panelBody}`} noValidate onSubmit={onSubmit} aria-label="Limits">
       <div>
         <h2 className={p.sectionTitle}>Limits</h2>
         <p className={p.muted}>Batch calls respect both: how many calls run at once, and how much a month may cost.</p>

@@ -2,11 +2,13 @@ import { Link } from '@tanstack/react-router';
 import { Fragment, useState } from 'react';
 import { billing, billingKeys } from '../../../../api/billing';
 import { BILLING_MESSAGES, type Statement } from '../../../../api/contract/billing';
+import { Badge } from '../../../../ui/badge/badge';
 import { cx } from '../../../../ui/cx';
 import { ChevronRightIcon } from '../../../../ui/icons';
+import * as pn from '../../../../ui/panel/panel.css';
 import { useQuery } from '../../../-lib/useQuery';
 import { formatUsd } from '../format';
-import * as p from '../panels.css';
+import * as p from '../page.css';
 import { QueryView } from '../QueryStates';
 
 /** Billing History: one statement per month from the server; a row expands to its items. */
@@ -22,29 +24,29 @@ export function StatementsTable() {
 
   return (
     <div className={p.section}>
-      <div className={p.panel}>
+      <div className={pn.panel}>
         <QueryView query={query} loadingLabel="Loading billing history" errorText="Could not load your billing history.">
           {({ statements }) =>
             statements.length === 0 ? (
               <p className={p.stateBox}>No statements yet.</p>
             ) : (
-              <div className={p.tableWrap}>
-                <table className={p.table} aria-label="Billing history">
+              <div className={pn.tableWrap}>
+                <table className={pn.table} aria-label="Billing history">
                   <thead>
                     <tr>
-                      <th className={p.th} scope="col">
+                      <th className={pn.th} scope="col">
                         Title
                       </th>
-                      <th className={cx(p.th, p.num)} scope="col">
+                      <th className={cx(pn.th, pn.num)} scope="col">
                         Amount
                       </th>
-                      <th className={p.th} scope="col">
+                      <th className={pn.th} scope="col">
                         Details
                       </th>
-                      <th className={p.th} scope="col">
+                      <th className={pn.th} scope="col">
                         Status
                       </th>
-                      <th className={p.th} scope="col">
+                      <th className={pn.th} scope="col">
                         Invoice
                       </th>
                     </tr>
@@ -70,7 +72,7 @@ function StatementRows({ statement: st, open, onToggle }: { statement: Statement
   return (
     <Fragment>
       <tr>
-        <td className={p.td}>
+        <td className={pn.td}>
           <button
             type="button"
             className={p.disclosure}
@@ -82,12 +84,12 @@ function StatementRows({ statement: st, open, onToggle }: { statement: Statement
             {st.title}
           </button>
         </td>
-        <td className={cx(p.td, p.num)}>{formatUsd(st.amount)}</td>
-        <td className={p.td}>{st.details}</td>
-        <td className={p.td}>
-          <span className={cx(p.badge, st.status === 'Paid' ? p.tone.green : p.tone.blue)}>{st.status}</span>
+        <td className={cx(pn.td, pn.num)}>{formatUsd(st.amount)}</td>
+        <td className={pn.td}>{st.details}</td>
+        <td className={pn.td}>
+          <Badge tone={st.status === 'Paid' ? 'green' : 'blue'}>{st.status}</Badge>
         </td>
-        <td className={p.td}>
+        <td className={pn.td}>
           <Link
             to="/dashboard/billing/invoice/$month"
             params={{ month: st.id }}
@@ -101,12 +103,12 @@ function StatementRows({ statement: st, open, onToggle }: { statement: Statement
       </tr>
       {open
         ? st.items.map((item, i) => (
-            <tr key={item.name} id={`${itemsId}-${i}`} className={p.subRow}>
-              <td className={p.td}>
+            <tr key={item.name} id={`${itemsId}-${i}`} className={pn.subRow}>
+              <td className={pn.td}>
                 <span style={{ paddingLeft: '1.5rem' }}>{item.name}</span>
               </td>
-              <td className={cx(p.td, p.num)}>{formatUsd(item.amount)}</td>
-              <td className={p.td} colSpan={3}>
+              <td className={cx(pn.td, pn.num)}>{formatUsd(item.amount)}</td>
+              <td className={pn.td} colSpan={3}>
                 {item.details}
               </td>
             </tr>

@@ -1,9 +1,10 @@
 import { billing, billingKeys } from '../../../../api/billing';
 import type { UsageResponse } from '../../../../api/contract/billing';
+import * as pn from '../../../../ui/panel/panel.css';
 import { Select } from '../../../../ui/select/select';
 import { useQuery } from '../../../-lib/useQuery';
 import { formatCount, formatMinutes, formatUsd, monthTitle, recentMonths } from '../format';
-import * as p from '../panels.css';
+import * as p from '../page.css';
 import { QueryView } from '../QueryStates';
 import * as s from './billing.css';
 import { UsageChart } from './UsageChart';
@@ -34,7 +35,7 @@ function UsageReport({ usage }: { usage: UsageResponse }) {
         <Stat label="Cost" value={formatUsd(usage.totals.cost)} />
         <Stat label="Calls" value={formatCount(usage.totals.calls)} />
       </div>
-      <div className={`${p.panel} ${p.panelBody}`}>
+      <div className={`${pn.panel} ${pn.panelBody}`}>
         <h2 className={p.sectionTitle}>Per day</h2>
         {usage.totals.calls === 0 ? (
           <p className={p.muted}>No calls in {monthTitle(usage.month)}.</p>
@@ -53,7 +54,7 @@ function UsageReport({ usage }: { usage: UsageResponse }) {
           </>
         )}
       </div>
-      <div className={`${p.panel} ${p.panelBody}`}>
+      <div className={`${pn.panel} ${pn.panelBody}`}>
         <h2 className={p.sectionTitle}>By agent</h2>
         {usage.byAgent.length === 0 ? (
           <p className={p.muted}>No agent made or took a call this month.</p>
@@ -89,15 +90,15 @@ function FiguresTable({
   rows: { key: string; name: string; calls: number; minutes: number; cost: number }[];
 }) {
   return (
-    <div className={p.tableWrap}>
-      <table className={p.table} aria-label={label}>
+    <div className={pn.tableWrap}>
+      <table className={pn.table} aria-label={label}>
         <thead>
           <tr>
-            <th className={p.th} scope="col">
+            <th className={pn.th} scope="col">
               {first}
             </th>
             {['Calls', 'Minutes', 'Cost'].map((h) => (
-              <th key={h} className={`${p.th} ${p.num}`} scope="col">
+              <th key={h} className={`${pn.th} ${pn.num}`} scope="col">
                 {h}
               </th>
             ))}
@@ -106,12 +107,12 @@ function FiguresTable({
         <tbody>
           {rows.map((r) => (
             <tr key={r.key}>
-              <th className={`${p.td} ${p.rowHeader}`} scope="row">
+              <th className={`${pn.td} ${pn.rowHeader}`} scope="row">
                 {r.name}
               </th>
-              <td className={`${p.td} ${p.num}`}>{formatCount(r.calls)}</td>
-              <td className={`${p.td} ${p.num}`}>{formatMinutes(r.minutes)}</td>
-              <td className={`${p.td} ${p.num}`}>{formatUsd(r.cost)}</td>
+              <td className={`${pn.td} ${pn.num}`}>{formatCount(r.calls)}</td>
+              <td className={`${pn.td} ${pn.num}`}>{formatMinutes(r.minutes)}</td>
+              <td className={`${pn.td} ${pn.num}`}>{formatUsd(r.cost)}</td>
             </tr>
           ))}
         </tbody>

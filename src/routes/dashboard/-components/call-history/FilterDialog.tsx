@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
-import { CALL_STATUSES, CALL_TYPE_LABELS, CALL_TYPES, type CallStatus, type CallType } from '../../../../api/contract/call';
+import { CALL_TYPE_LABELS } from '../../../../api/contract/call';
+import { CALL_STATUSES, CALL_TYPES, type CallStatus, type CallType } from '../../../../api/contract/call-values';
 import { prettyPhoneNumber } from '../../../../api/contract/phone';
 import type { callFiltersMachine } from '../../../../machines/callFilters.machine';
 import { Button } from '../../../../ui/button/button';

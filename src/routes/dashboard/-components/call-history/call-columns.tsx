@@ -10,9 +10,9 @@ import {
   formatCallTime,
 } from '../../../../api/contract/call';
 import { prettyPhoneNumber } from '../../../../api/contract/phone';
-import { cx } from '../../../../ui/cx';
+import { Badge } from '../../../../ui/badge/badge';
 import { CheckIcon, XIcon } from '../../../../ui/icons';
-import * as p from '../panels.css';
+import * as pn from '../../../../ui/panel/panel.css';
 import * as s from './call-history.css';
 
 /** Words for a status ('No answer'); an unknown one is shown as sent. */
@@ -20,7 +20,7 @@ export const callStatusLabel = (status: string) => (CALL_STATUS_LABELS as Record
 
 /** The status as a coloured badge (spec 4 'Call status colours'); the text is always there, not colour alone. */
 export function CallStatusBadge({ status }: { status: string }) {
-  return <span className={cx(p.badge, p.tone[callStatusTone(status)])}>{callStatusLabel(status)}</span>;
+  return <Badge tone={callStatusTone(status)}>{callStatusLabel(status)}</Badge>;
 }
 
 /** A tick or a cross, named for assistive technology. */
@@ -59,7 +59,7 @@ export const callColumns: ColumnDef<Call, unknown>[] = [
     accessorKey: 'duration',
     header: 'Call Duration',
     meta: { align: 'end' },
-    cell: ({ row }) => <span className={p.num}>{formatCallDuration(row.original.duration)}</span>,
+    cell: ({ row }) => <span className={pn.num}>{formatCallDuration(row.original.duration)}</span>,
   },
   {
     id: 'type',
@@ -72,7 +72,7 @@ export const callColumns: ColumnDef<Call, unknown>[] = [
     accessorKey: 'cost',
     header: 'Cost',
     meta: { align: 'end' },
-    cell: ({ row }) => <span className={p.num}>{formatCallCost(row.original.cost)}</span>,
+    cell: ({ row }) => <span className={pn.num}>{formatCallCost(row.original.cost)}</span>,
   },
   {
     id: 'disconnectionReason',

@@ -6,32 +6,21 @@
  *     &type=inbound&search=415&sort=duration:desc&page=2&size=20
  *
  * Every value falls back on its own (a hand-edited `?status=done&dateFrom=2026-13-01` shows the list
- * without those filters) and a reversed date range is put the right way round. The value lists are
- * spelled out here, checked against the contract's types both ways: `validateSearch` stays in the entry
- * chunk, and importing the contract module would carry all of it there.
+ * without those filters) and a reversed date range is put the right way round. The value lists come
+ * from contract/call-values.ts, a module free of the rest of the call contract: `validateSearch` stays in
+ * the entry chunk.
  */
 import * as v from 'valibot';
-import type { CallSortField, CallStatus, CallType } from '../../../../api/contract/call';
+import {
+  CALL_SORT_FIELDS,
+  CALL_STATUSES,
+  CALL_TYPES,
+  type CallStatus,
+  type CallType,
+} from '../../../../api/contract/call-values';
 import { isCalendarDay } from '../../../../api/contract/day';
 import { TABLE_QUERY_DEFAULTS, type TableQuery, tableSearchSchema } from '../../../../ui/data-table/table-query';
 import { optionalParam } from '../../../-lib/search';
-
-export const CALL_SORT_FIELDS = ['time', 'duration', 'cost', 'status', 'from'] as const satisfies readonly CallSortField[];
-const CALL_TYPE_VALUES = ['inbound', 'outbound'] as const satisfies readonly CallType[];
-const CALL_STATUS_VALUES = [
-  'registered',
-  'ongoing',
-  'ended',
-  'completed',
-  'failed',
-  'busy',
-  'no-answer',
-  'canceled',
-  'error',
-] as const satisfies readonly CallStatus[];
-const _everySortField: Exclude<CallSortField, (typeof CALL_SORT_FIELDS)[number]> extends never ? true : never = true;
-const _everyType: Exclude<CallType, (typeof CALL_TYPE_VALUES)[number]> extends never ? true : never = true;
-const _everyStatus: Exclude<CallStatus, (typeof CALL_STATUS_VALUES)[number]> extends never ? true : never = true;
 
 /** yyyy-MM-dd of a real calendar day. */
 const day = v.pipe(v.string(), v.check(isCalendarDay));
@@ -59,8 +48,8 @@ export const callHistorySearchSchema = v.pipe(
     dateFrom: optionalParam(day),
     dateTo: optionalParam(day),
     phoneNumber: optionalParam(phoneText),
-    type: optionalParam(v.picklist(CALL_TYPE_VALUES)),
-    status: optionalParam(v.picklist(CALL_STATUS_VALUES)),
+    type: optionalParam(v.picklist(CALL_TYPES)),
+    status: optionalParam(v.picklist(CALL_STATUSES)),
   }),
   v.transform((q): CallHistorySearch => {
     if (q.dateFrom && q.dateTo && q.dateFrom > q.dateTo) return { ...q, dateFrom: q.dateTo, dateTo: q.dateFrom };

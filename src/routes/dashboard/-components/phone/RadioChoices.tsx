@@ -1,6 +1,6 @@
 import * as Ariakit from '@ariakit/react';
-import { type ReactNode, useId } from 'react';
-import { fieldError, fieldLabel } from '../../../../ui/shared.css';
+import type { ReactNode } from 'react';
+import { Field, fieldLabelId, useFieldControl } from '../../../../ui/field/field';
 import { Spinner } from '../../../../ui/spinner/spinner';
 import * as s from './phone.css';
 
@@ -38,51 +38,48 @@ export function RadioChoices<V extends string>({
   busy,
   children,
 }: RadioChoicesProps<V>) {
-  const id = useId();
+  const field = useFieldControl(undefined, { error });
+  const id = field.id;
   return (
-    <Ariakit.RadioProvider value={value || null} setValue={(v) => onChange(String(v) as V)}>
-      <Ariakit.RadioGroup
-        className={s.group}
-        aria-labelledby={`${id}-label`}
-        aria-describedby={error ? `${id}-error` : undefined}
-        aria-invalid={error ? true : undefined}
-        aria-busy={busy || undefined}
-      >
-        <span className={s.groupHead}>
-          <span id={`${id}-label`} className={fieldLabel}>
-            {label}
-          </span>
-          {busy ? <Spinner size="sm" label={`Updating ${label.toLowerCase()}`} /> : null}
-        </span>
-        {children ?? (
-          <div className={list ? s.choices : s.choicesInline}>
-            {choices.map((c) => (
-              <div key={c.value} className={list ? s.choice : s.choiceInline}>
-                <Ariakit.Radio
-                  id={`${id}-${c.value}`}
-                  value={c.value}
-                  disabled={disabled}
-                  className={s.choiceInput}
-                  aria-describedby={c.note ? `${id}-${c.value}-note` : undefined}
-                />
-                <span className={s.choiceText}>
-                  <label htmlFor={`${id}-${c.value}`}>{c.label}</label>
-                  {c.note ? (
-                    <span id={`${id}-${c.value}-note`} className={s.choiceNote}>
-                      {c.note}
-                    </span>
-                  ) : null}
-                </span>
-              </div>
-            ))}
-          </div>
-        )}
-        {error ? (
-          <p id={`${id}-error`} className={fieldError}>
-            {error}
-          </p>
-        ) : null}
-      </Ariakit.RadioGroup>
-    </Ariakit.RadioProvider>
+    <Field
+      id={id}
+      label={label}
+      labelFor="none"
+      labelEnd={busy ? <Spinner size="sm" label={`Updating ${label.toLowerCase()}`} /> : null}
+      error={error}
+    >
+      <Ariakit.RadioProvider value={value || null} setValue={(v) => onChange(String(v) as V)}>
+        <Ariakit.RadioGroup
+          aria-labelledby={fieldLabelId(id)}
+          aria-describedby={field['aria-describedby']}
+          aria-invalid={field['aria-invalid']}
+          aria-busy={busy || undefined}
+        >
+          {children ?? (
+            <div className={list ? s.choices : s.choicesInline}>
+              {choices.map((c) => (
+                <div key={c.value} className={list ? s.choice : s.choiceInline}>
+                  <Ariakit.Radio
+                    id={`${id}-${c.value}`}
+                    value={c.value}
+                    disabled={disabled}
+                    className={s.choiceInput}
+                    aria-describedby={c.note ? `${id}-${c.value}-note` : undefined}
+                  />
+                  <span className={s.choiceText}>
+                    <label htmlFor={`${id}-${c.value}`}>{c.label}</label>
+                    {c.note ? (
+                      <span id={`${id}-${c.value}-note`} className={s.choiceNote}>
+                        {c.note}
+                      </span>
+                    ) : null}
+                  </span>
+                </div>
+              ))}
+            </div>
+          )}
+        </Ariakit.RadioGroup>
+      </Ariakit.RadioProvider>
+    </Field>
   );
 }

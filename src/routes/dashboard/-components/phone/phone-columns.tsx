@@ -6,13 +6,12 @@ import {
   type PhoneProvider,
   prettyPhoneNumber,
 } from '../../../../api/contract/phone';
+import { Badge } from '../../../../ui/badge/badge';
 import { Button } from '../../../../ui/button/button';
-import { cx } from '../../../../ui/cx';
 import { RowActions } from '../../../../ui/data-table/data-table';
 import { CheckIcon } from '../../../../ui/icons';
 import { MenuItem, MenuSeparator } from '../../../../ui/menu/menu';
 import { visuallyHidden } from '../../../../ui/shared.css';
-import { badge, tone } from '../panels.css';
 import * as s from './phone.css';
 
 /** What a row of either tab shows first: the number, formatted for people. */
@@ -30,7 +29,7 @@ const phoneColumn = <Row extends { phone: string }>(note?: (row: Row) => string)
 const providerColumn = <Row extends { provider: PhoneProvider }>(): ColumnDef<Row, string> => ({
   accessorKey: 'provider',
   header: 'Provider',
-  cell: ({ row }) => <span className={cx(badge, tone.grey)}>{PHONE_PROVIDER_LABELS[row.original.provider]}</span>,
+  cell: ({ row }) => <Badge>{PHONE_PROVIDER_LABELS[row.original.provider]}</Badge>,
 });
 
 /** 'Inbound: Ava', 'Outbound: Bea' or 'No agent', after the nickname if there is one. */
@@ -98,10 +97,10 @@ export function availableColumns({ requested, requesting, onRequest }: Available
         const shown = prettyPhoneNumber(n.phone);
         if (n.requested || requested.includes(n.phone))
           return (
-            <span className={cx(badge, tone.green, s.requested)}>
+            <Badge tone="green">
               <CheckIcon size={12} aria-hidden="true" />
               Requested
-            </span>
+            </Badge>
           );
         return (
           <Button

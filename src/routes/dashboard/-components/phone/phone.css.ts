@@ -5,8 +5,6 @@ export const numberCell = style({ display: 'flex', flexDirection: 'column', gap:
 export const number = style({ fontWeight: vars.fontWeight.medium, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' });
 export const numberNote = style({ fontSize: vars.fontSize.xs, color: vars.color.textMuted });
 
-export const requested = style({ display: 'inline-flex', alignItems: 'center', gap: vars.space['1'] });
-
 export const form = style({ display: 'flex', flexDirection: 'column', gap: vars.space['4'] });
 export const grid = style({
   display: 'grid',
@@ -14,8 +12,6 @@ export const grid = style({
   gap: vars.space['4'],
 });
 
-export const group = style({ display: 'flex', flexDirection: 'column', gap: vars.space['2'], margin: 0, padding: 0, border: 0 });
-export const groupHead = style({ display: 'flex', alignItems: 'center', gap: vars.space['2'] });
 export const choices = style({
   display: 'flex',
   flexDirection: 'column',

@@ -94,10 +94,19 @@ function DialogBody({ actor, formId }: { actor: ProviderConnectionActor; formId:
           onChange={(value) => actor.send({ type: 'field.change', name: field.name, value })}
         />
       ))}
-      <p className={s.note}>Every field is required. Keys are encrypted at rest and never shown again in full.</p>
+      <p className={s.note}>
+        {fields.some((f) => f.optional) ? 'Fields marked optional may be left empty.' : 'Every field is required.'} Keys are
+        encrypted at rest and never shown again in full.
+      </p>
     </form>
   );
 }
+
+/** What an optional field is for, under its input. */
+const optionalHint = (field: CredentialField) =>
+  field.url
+    ? 'Optional. An OpenAI-compatible server of your own (vLLM, Ollama), e.g. https://llm.example.com/v1. Empty: OpenAI.'
+    : 'Optional.';
 
 interface CredentialInputProps {
   field: CredentialField;
@@ -107,15 +116,16 @@ interface CredentialInputProps {
   onChange: (value: string) => void;
 }
 
-/** A required text input; a secret is a password input with a show/hide toggle. */
+/** A text input, required unless the field is optional; a secret is a password input with a show/hide toggle. */
 function CredentialInput({ field, value, disabled, autoFocus, onChange }: CredentialInputProps) {
   const [shown, setShown] = useState(false);
   const input = (
     <TextField
       containerClassName={field.secret ? s.grow : undefined}
       label={field.name}
-      type={field.secret && !shown ? 'password' : 'text'}
-      required
+      type={field.secret && !shown ? 'password' : field.url ? 'url' : 'text'}
+      required={!field.optional}
+      hint={field.optional ? optionalHint(field) : undefined}
       value={value}
       disabled={disabled}
       autoFocus={autoFocus}

@@ -1,14 +1,24 @@
-import { type SimpleIcon, siCaldotcom, siCalendly, siDeepgram, siElevenlabs, siPerplexity, siWhatsapp } from 'simple-icons';
+import {
+  type SimpleIcon,
+  siAnthropic,
+  siCaldotcom,
+  siCalendly,
+  siDeepgram,
+  siElevenlabs,
+  siPerplexity,
+  siWhatsapp,
+} from 'simple-icons';
 import type { ProviderName } from '../../../../api/contract/provider';
 import * as s from './providers.css';
 
 /**
- * Brand marks from the simple-icons package, imported one by one so only these six ship in the bundle.
+ * Brand marks from the simple-icons package, imported one by one so only these seven ship in the bundle.
  * simple-icons has no mark for Cartesia, OpenAI, Twilio, Plivo or Smallest: those get a lettered mark.
  */
 const BRAND_ICONS: Partial<Record<ProviderName, SimpleIcon>> = {
   deepgram: siDeepgram,
   elevenlabs: siElevenlabs,
+  anthropic: siAnthropic,
   calcom: siCaldotcom,
   calendly: siCalendly,
   perplexity: siPerplexity,
@@ -21,6 +31,7 @@ export const PROVIDER_BLURBS: Record<ProviderName, string> = {
   elevenlabs: 'Natural voices for your agents.',
   cartesia: 'Low-latency voice synthesis.',
   openai: 'Language models behind the conversation.',
+  anthropic: 'Claude models behind the conversation.',
   calcom: 'Book appointments during a call.',
   calendly: 'Book appointments during a call.',
   twilio: 'Phone numbers and calls.',

@@ -1,4 +1,5 @@
 import { globalStyle, style } from '@vanilla-extract/css';
+import { panel } from '../../../../ui/panel/panel.css';
 import { vars } from '../../../../ui/theme.css';
 
 /** A wrapping row with its ends apart: the search toolbar, the card footer, the pager. */
@@ -22,17 +23,10 @@ export const grid = style({
   selectors: { '&[aria-busy="true"]': { opacity: 0.6 } },
 });
 
-export const card = style({
-  display: 'flex',
-  flexDirection: 'column',
-  gap: vars.space['4'],
-  height: '100%',
-  padding: vars.space['5'],
-  background: vars.color.surface,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.xl,
-  boxShadow: vars.shadow.xs,
-});
+export const card = style([
+  panel,
+  { display: 'flex', flexDirection: 'column', gap: vars.space['4'], height: '100%', padding: vars.space['5'] },
+]);
 export const cardHead = style({ display: 'flex', alignItems: 'flex-start', gap: vars.space['3'] });
 export const cardHeadText = style({ flex: 1, minWidth: 0 });
 export const cardTitle = style({ fontSize: vars.fontSize.md, fontWeight: vars.fontWeight.semibold });

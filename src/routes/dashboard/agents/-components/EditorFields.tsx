@@ -1,7 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { forwardRef, memo, type ReactNode, useEffect, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
-import { EDITOR_RANGES } from '../../../../api/contract/agent';
+import { EDITOR_RANGES } from '../../../../api/contract/agent/ranges';
 import { LANGUAGES, LLM_MODELS, VOICE_MODELS } from '../../../../api/contract/models';
 import type { Voice, VoicesResponse } from '../../../../api/contract/voice';
 import { voices as voicesApi } from '../../../../api/voices';

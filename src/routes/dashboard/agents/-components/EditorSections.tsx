@@ -1,17 +1,18 @@
 import { memo, type ReactNode, useId, useState } from 'react';
-import {
-  AGENT_MESSAGES,
-  type AgentFunction,
-  EDITOR_RANGES,
-  type FunctionType,
-  type Pronunciation,
-  type PronunciationType,
-  type VoicemailAction,
-} from '../../../../api/contract/agent';
+import { AGENT_MESSAGES } from '../../../../api/contract/agent/messages';
+import { EDITOR_RANGES } from '../../../../api/contract/agent/ranges';
+import type {
+  AgentFunction,
+  FunctionType,
+  Pronunciation,
+  PronunciationType,
+  VoicemailAction,
+} from '../../../../api/contract/agent/records';
 import { Button } from '../../../../ui/button/button';
 import { Dialog } from '../../../../ui/dialog/dialog';
 import { ChevronDownIcon, ChevronUpIcon, PlusIcon } from '../../../../ui/icons';
 import { Menu, MenuItem } from '../../../../ui/menu/menu';
+import { panel } from '../../../../ui/panel/panel.css';
 import { Select } from '../../../../ui/select/select';
 import { Slider } from '../../../../ui/slider/slider';
 import { Switch } from '../../../../ui/switch/switch';
@@ -25,7 +26,7 @@ export function Section({ title, children, defaultOpen = true }: { title: string
   const [open, setOpen] = useState(defaultOpen);
   const id = useId();
   return (
-    <section className={s.section} aria-labelledby={`${id}-title`}>
+    <section className={panel} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>
         <button type="button" className={s.sectionToggle} aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
           {title}

@@ -1,5 +1,5 @@
 import { Fragment, memo, useId, useState } from 'react';
-import type { DynamicVariable } from '../../../../api/contract/agent';
+import type { DynamicVariable } from '../../../../api/contract/agent/records';
 import { Button } from '../../../../ui/button/button';
 import { PlusIcon } from '../../../../ui/icons';
 import { Popover, PopoverDismiss } from '../../../../ui/popover/popover';

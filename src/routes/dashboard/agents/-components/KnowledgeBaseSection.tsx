@@ -1,7 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { memo, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
-import type { KnowledgeBaseSelection, KnowledgeBaseStatus } from '../../../../api/contract/agent';
+import type { KnowledgeBaseSelection, KnowledgeBaseStatus } from '../../../../api/contract/agent/records';
 import {
   isKbInProgress,
   KB_FILE_ACCEPT,
@@ -15,12 +15,11 @@ import {
 import { knowledgeBases } from '../../../../api/knowledge-bases';
 import { knowledgeBaseUploadMachine } from '../../../../machines/knowledgeBaseUpload.machine';
 import { remoteListMachine } from '../../../../machines/remoteList.machine';
+import { Badge, type BadgeTone } from '../../../../ui/badge/badge';
 import { Button } from '../../../../ui/button/button';
 import { Checkbox } from '../../../../ui/checkbox/checkbox';
-import { cx } from '../../../../ui/cx';
 import { Dialog } from '../../../../ui/dialog/dialog';
 import { PlusIcon } from '../../../../ui/icons';
-import * as f from '../../../../ui/shared.css';
 import { Spinner } from '../../../../ui/spinner/spinner';
 import { Switch } from '../../../../ui/switch/switch';
 import { TextField } from '../../../../ui/text-field/text-field';
@@ -31,8 +30,15 @@ import { useField } from './editor-context';
 
 const listOf = (data: unknown) => (data as KnowledgeBaseListResponse | undefined)?.data.knowledge_bases ?? [];
 
+const KB_STATUS_TONES: Record<KnowledgeBaseStatus, BadgeTone> = {
+  pending: 'grey',
+  processing: 'yellow',
+  complete: 'green',
+  failed: 'red',
+};
+
 export function StatusBadge({ status }: { status: KnowledgeBaseStatus }) {
-  return <span className={cx(s.badge, s.badgeTone[status])}>{KB_STATUS_LABELS[status]}</span>;
+  return <Badge tone={KB_STATUS_TONES[status]}>{KB_STATUS_LABELS[status]}</Badge>;
 }
 
 /** The Knowledge Base section: the company's bases with their live status, chosen by checkbox, and an upload. */
@@ -191,20 +197,16 @@ function UploadDialog({ upload }: { upload: UploadActor }) {
         }}
       >
         <TextField label="Knowledge base name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
-        <div className={f.fieldRoot}>
-          <label className={f.fieldLabel} htmlFor="kb-files">
-            Files
-          </label>
-          <input
-            id="kb-files"
-            className={s.fileInput}
-            type="file"
-            multiple
-            accept={KB_FILE_ACCEPT}
-            onChange={(e) => setFiles([...(e.target.files ?? [])])}
-          />
-          {files.length ? <p className={f.fieldHint}>{files.map((file) => file.name).join(', ')}</p> : null}
-        </div>
+        <TextField
+          id="kb-files"
+          label="Files"
+          type="file"
+          multiple
+          accept={KB_FILE_ACCEPT}
+          className={s.fileInput}
+          hint={files.length ? files.map((file) => file.name).join(', ') : undefined}
+          onChange={(e) => setFiles([...(e.target.files ?? [])])}
+        />
         <Textarea label="Text (optional)" rows={4} value={text} onChange={(e) => setText(e.target.value)} />
         <Textarea
           label="Web addresses (optional)"

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { createContext, useCallback, useContext } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import type { AgentEditorForm } from '../../../../api/contract/agent';
+import type { AgentEditorForm } from '../../../../api/contract/agent/editor-form';
 import type { agentEditorMachine, EditorField } from '../../../../machines/agentEditor.machine';
 import { Icon } from '../../../../ui/icons';
 

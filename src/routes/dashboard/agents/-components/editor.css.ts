@@ -1,4 +1,5 @@
 import { style } from '@vanilla-extract/css';
+import { panel } from '../../../../ui/panel/panel.css';
 import { vars } from '../../../../ui/theme.css';
 
 export const page = style({ display: 'flex', flexDirection: 'column', gap: vars.space['5'] });
@@ -44,16 +45,7 @@ export const columns = style({
 });
 export const column = style({ display: 'flex', flexDirection: 'column', gap: vars.space['4'], minWidth: 0 });
 
-export const card = style({
-  display: 'flex',
-  flexDirection: 'column',
-  gap: vars.space['4'],
-  padding: vars.space['4'],
-  background: vars.color.surface,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.lg,
-  boxShadow: vars.shadow.xs,
-});
+export const card = style([panel, { display: 'flex', flexDirection: 'column', gap: vars.space['4'], padding: vars.space['4'] }]);
 export const row = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: vars.space['3'] });
 export const grow = style({ flex: '1 1 10rem', minWidth: 0 });
 export const prompt = style({ minHeight: '22rem', fontFamily: vars.font.mono, fontSize: vars.fontSize.sm });
@@ -70,12 +62,6 @@ export const dot = style({
   background: '#2563eb',
 });
 
-export const section = style({
-  background: vars.color.surface,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.lg,
-  boxShadow: vars.shadow.xs,
-});
 export const sectionToggle = style({
   display: 'flex',
   alignItems: 'center',
@@ -111,22 +97,6 @@ export const listItem = style({
 });
 export const itemText = style({ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 });
 export const itemMeta = style({ fontSize: vars.fontSize.xs, color: vars.color.textMuted });
-
-export const badge = style({
-  display: 'inline-flex',
-  alignItems: 'center',
-  padding: `0 ${vars.space['2']}`,
-  borderRadius: vars.radius.full,
-  fontSize: vars.fontSize.xs,
-  fontWeight: vars.fontWeight.medium,
-  whiteSpace: 'nowrap',
-});
-export const badgeTone = {
-  pending: style({ background: vars.color.surfaceMuted, color: vars.color.textMuted }),
-  processing: style({ background: vars.color.warningSoft, color: vars.color.warning }),
-  complete: style({ background: vars.color.successSoft, color: vars.color.success }),
-  failed: style({ background: vars.color.dangerSoft, color: vars.color.danger }),
-};
 
 export const banner = style({
   display: 'flex',

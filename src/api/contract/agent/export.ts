@@ -16,7 +16,10 @@
  * and creates a NEW agent from it (POST /agent); ownership always comes from the importer's token.
  */
 import * as v from 'valibot';
-import { type Agent, type AgentSavePayload, AgentSavePayloadSchema, agentToSavePayload } from './agent';
+import { parseJson } from '../json';
+import { agentToSavePayload } from './editor-form';
+import type { Agent } from './responses';
+import { type AgentSavePayload, AgentSavePayloadSchema } from './save';
 
 export const AGENT_EXPORT_FORMAT = 'parley.agent';
 export const AGENT_EXPORT_VERSION = 1;
@@ -69,7 +72,7 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 export function parseAgentImport(text: string): AgentImportResult {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = parseJson(text);
   } catch {
     return { ok: false, message: AGENT_IMPORT_MESSAGES.notJson };
   }

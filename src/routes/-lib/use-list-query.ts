@@ -3,21 +3,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
 import { type QueryCache, queryCache } from '../../api/cache';
 import { type ListPage, type ListQuery, listQueryMachine, sameQuery } from '../../machines/listQuery.machine';
-
-/** What a DataTable shows: the rows of the current page and how the load is going. */
-export interface TableData<Row> {
-  rows: readonly Row[];
-  /** rows over all pages (the server's `total`) */
-  total: number;
-  /** a page has arrived at least once (before that the table shows skeleton rows) */
-  loaded: boolean;
-  /** a page is on its way (the previous rows stay visible meanwhile) */
-  loading: boolean;
-  /** why the last load failed */
-  error: string | undefined;
-  /** asks the server again for the current page */
-  retry: () => void;
-}
+import type { TableData } from '../../ui/data-table/data-table';
 
 export interface UseListQueryOptions<Q extends ListQuery, Row> {
   /** the table's query (its URL state) */

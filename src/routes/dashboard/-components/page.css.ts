@@ -1,57 +1,16 @@
-import { style, styleVariants } from '@vanilla-extract/css';
+import { style } from '@vanilla-extract/css';
 import { vars } from '../../../ui/theme.css';
 
-/** Tables, states and small pieces shared by the billing and batch call screens. */
+/**
+ * Page blocks shared by the billing and batch call screens: sections, states, alerts, stats, disclosures.
+ * Panels and their tables are a ui primitive (src/ui/panel).
+ */
 
 export const section = style({ display: 'flex', flexDirection: 'column', gap: vars.space['4'] });
-export { panel } from './shell.css';
-export const panelBody = style({ padding: vars.space['5'], display: 'flex', flexDirection: 'column', gap: vars.space['4'] });
 export const sectionTitle = style({ fontSize: vars.fontSize.lg, fontWeight: vars.fontWeight.semibold });
 export const muted = style({ fontSize: vars.fontSize.sm, color: vars.color.textMuted });
 export const row = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space['3'] });
 export const spacer = style({ flex: 1 });
-
-export const tableWrap = style({ overflowX: 'auto' });
-export const table = style({ width: '100%', borderCollapse: 'collapse', fontSize: vars.fontSize.sm });
-export const th = style({
-  textAlign: 'left',
-  padding: `${vars.space['3']} ${vars.space['4']}`,
-  fontSize: vars.fontSize.xs,
-  fontWeight: vars.fontWeight.semibold,
-  color: vars.color.textMuted,
-  textTransform: 'uppercase',
-  letterSpacing: '0.04em',
-  borderBottom: `1px solid ${vars.color.border}`,
-  whiteSpace: 'nowrap',
-});
-export const td = style({
-  padding: `${vars.space['3']} ${vars.space['4']}`,
-  borderBottom: `1px solid ${vars.color.border}`,
-  verticalAlign: 'middle',
-});
-/** A <th scope="row"> that reads like a cell. */
-export const rowHeader = style({ textAlign: 'left', fontWeight: vars.fontWeight.medium });
-export const num = style({ textAlign: 'right', fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' });
-export const subRow = style({ background: vars.color.surfaceMuted });
-export const clickableRow = style({ cursor: 'pointer', selectors: { '&:hover': { background: vars.color.surfaceHover } } });
-
-export const badge = style({
-  display: 'inline-flex',
-  alignItems: 'center',
-  height: '1.5rem',
-  padding: `0 ${vars.space['2']}`,
-  borderRadius: vars.radius.full,
-  fontSize: vars.fontSize.xs,
-  fontWeight: vars.fontWeight.semibold,
-  whiteSpace: 'nowrap',
-});
-export const tone = styleVariants({
-  green: { background: vars.color.successSoft, color: vars.color.success },
-  blue: { background: vars.color.primarySoft, color: vars.color.primarySoftText },
-  yellow: { background: vars.color.warningSoft, color: vars.color.warning },
-  grey: { background: vars.color.surfaceMuted, color: vars.color.textMuted },
-  red: { background: vars.color.dangerSoft, color: vars.color.danger },
-});
 
 export const stateBox = style({
   display: 'flex',

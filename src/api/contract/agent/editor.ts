@@ -1,0 +1,91 @@
+/**
+ * The `editor` object of the stored agent: every editor field that is not name / prompt / message / settings.
+ *
+ * Ranges: where the dialog (voice speed 0..2, voice temperature 0..2) is wider than the editor's
+ * sliders (0.5..2, 0..1), the stored document accepts the wider range so a dialog save is never
+ * rejected by a later editor save; the editor FORM (`AgentEditorFormSchema`) keeps section 5's bounds.
+ */
+import * as v from 'valibot';
+import { AGENT_EDITOR_DEFAULTS } from './defaults';
+import { nonNegative, range, text, urlOrEmpty, VoiceModelSchema } from './fields';
+import { AGENT_MESSAGES, DAY_MS } from './messages';
+import {
+  AgentFunctionSchema,
+  DynamicVariableSchema,
+  KnowledgeBaseSelectionSchema,
+  PronunciationSchema,
+  VOICEMAIL_ACTIONS,
+} from './records';
+
+const D = AGENT_EDITOR_DEFAULTS;
+export const VOICE_STORED = { speed: range(0, 2), temperature: range(0, 2) };
+
+export const editorEntries = (voice: { speed: v.GenericSchema<number>; temperature: v.GenericSchema<number> }) => ({
+  /** display name of the chosen voice */
+  voice: v.optional(text(200), D.voice),
+  llmSettings: v.optional(
+    v.object({
+      temperature: v.optional(range(0, 1), D.llmSettings.temperature),
+      structuredOutput: v.optional(v.boolean(), D.llmSettings.structuredOutput),
+      highPriority: v.optional(v.boolean(), D.llmSettings.highPriority),
+    }),
+    {},
+  ),
+  voiceSettings: v.optional(
+    v.object({
+      model: v.optional(VoiceModelSchema, D.voiceSettings.model),
+      speed: v.optional(voice.speed, D.voiceSettings.speed),
+      temperature: v.optional(voice.temperature, D.voiceSettings.temperature),
+      volume: v.optional(range(0, 1), D.voiceSettings.volume),
+    }),
+    {},
+  ),
+  dynamicVariables: v.optional(v.pipe(v.array(DynamicVariableSchema), v.maxLength(100)), () =>
+    D.dynamicVariables.map((d) => ({ ...d })),
+  ),
+  backgroundSound: v.optional(text(100), D.backgroundSound),
+  ambientSoundVolume: v.optional(range(0, 1), D.ambientSoundVolume),
+  responsiveness: v.optional(range(0, 1), D.responsiveness),
+  interruption: v.optional(range(0, 1), D.interruption),
+  backchanneling: v.optional(v.boolean(), D.backchanneling),
+  backchannelFrequency: v.optional(range(0, 1), D.backchannelFrequency),
+  /** comma-separated */
+  backchannelWords: v.optional(text(), D.backchannelWords),
+  speechNormalization: v.optional(v.boolean(), D.speechNormalization),
+  disableTranscriptFormatting: v.optional(v.boolean(), D.disableTranscriptFormatting),
+  /** comma-separated */
+  boostedKeywords: v.optional(text(), D.boostedKeywords),
+  /** seconds */
+  reminderSeconds: v.optional(nonNegative(86_400), D.reminderSeconds),
+  reminderTimes: v.optional(v.pipe(nonNegative(1000), v.integer(AGENT_MESSAGES.nonNegative)), D.reminderTimes),
+  voicemailDetection: v.optional(v.boolean(), D.voicemailDetection),
+  voicemailAction: v.optional(v.picklist(VOICEMAIL_ACTIONS, 'Voicemail action must be hang or leave'), D.voicemailAction),
+  /** may contain {{variable}} placeholders */
+  voicemailMessage: v.optional(text(), D.voicemailMessage),
+  /** seconds */
+  voicemailDetectionDuration: v.optional(nonNegative(DAY_MS / 1000), D.voicemailDetectionDuration),
+  /** minutes */
+  endCallOnSilence: v.optional(nonNegative(DAY_MS / 60_000), D.endCallOnSilence),
+  /** hours */
+  maxCallDuration: v.optional(nonNegative(24), D.maxCallDuration),
+  /** seconds */
+  pauseBeforeSpeaking: v.optional(nonNegative(3600), D.pauseBeforeSpeaking),
+  sensitiveDataStorage: v.optional(v.boolean(), D.sensitiveDataStorage),
+  inboundCallWebhook: v.optional(urlOrEmpty, D.inboundCallWebhook),
+  agentLevelWebhook: v.optional(urlOrEmpty, D.agentLevelWebhook),
+  functions: v.optional(
+    v.pipe(
+      v.array(AgentFunctionSchema),
+      v.check((fs) => new Set(fs.map((f) => f.type)).size === fs.length, AGENT_MESSAGES.functionTypeOnce),
+    ),
+    () => [],
+  ),
+  selectedKnowledgeBases: v.optional(v.pipe(v.array(KnowledgeBaseSelectionSchema), v.maxLength(100)), () => []),
+  pronunciations: v.optional(v.pipe(v.array(PronunciationSchema), v.maxLength(500)), () => []),
+  postCallAnalysisData: v.optional(text(), D.postCallAnalysisData),
+});
+
+/** The `editor` object as stored: every field optional on input, filled with AGENT_EDITOR_DEFAULTS on output. */
+export const AgentEditorSchema = v.object(editorEntries(VOICE_STORED));
+export type AgentEditor = v.InferOutput<typeof AgentEditorSchema>;
+export type AgentEditorInput = v.InferInput<typeof AgentEditorSchema>;

@@ -1,0 +1,53 @@
+/**
+ * The editor's sub-records (spec section 3): functions, pronunciations, knowledge bases, dynamic variables.
+ */
+import * as v from 'valibot';
+import { requiredText, text } from './fields';
+import { AGENT_MESSAGES } from './messages';
+
+export const FUNCTION_TYPES = ['end_call', 'transfer'] as const;
+export type FunctionType = (typeof FUNCTION_TYPES)[number];
+export const PRONUNCIATION_TYPES = ['IPA', 'CMU'] as const;
+export type PronunciationType = (typeof PRONUNCIATION_TYPES)[number];
+export const VOICEMAIL_ACTIONS = ['hang', 'leave'] as const;
+export type VoicemailAction = (typeof VOICEMAIL_ACTIONS)[number];
+export const KNOWLEDGE_BASE_STATUSES = ['pending', 'processing', 'complete', 'failed'] as const;
+export type KnowledgeBaseStatus = (typeof KNOWLEDGE_BASE_STATUSES)[number];
+
+export const AgentFunctionSchema = v.object({
+  id: v.number(),
+  name: requiredText(AGENT_MESSAGES.functionNameRequired, 64),
+  description: v.optional(text(2000)),
+  type: v.picklist(FUNCTION_TYPES, 'Function type must be end_call or transfer'),
+});
+export type AgentFunction = v.InferOutput<typeof AgentFunctionSchema>;
+
+export const PronunciationSchema = v.object({
+  id: v.pipe(v.string(), v.maxLength(64)),
+  word: requiredText(AGENT_MESSAGES.pronunciationWordRequired, 100),
+  type: v.picklist(PRONUNCIATION_TYPES, 'Pronunciation type must be IPA or CMU'),
+  phoneme: requiredText(AGENT_MESSAGES.phonemeRequired, 200),
+});
+export type Pronunciation = v.InferOutput<typeof PronunciationSchema>;
+
+export const KnowledgeBaseSourceSchema = v.object({
+  file_url: v.optional(text(2048)),
+  filename: text(500),
+  type: text(100),
+  file_size: v.optional(v.pipe(v.number(), v.minValue(0))),
+  content: v.optional(text(100_000)),
+});
+
+/** A knowledge base chosen for the agent (spec 3 'Knowledge base selection'); `knowledge_base_id` links to GET /knowledge-base. */
+export const KnowledgeBaseSelectionSchema = v.object({
+  knowledge_base_id: v.optional(text(64)),
+  knowledge_base_name: requiredText(AGENT_MESSAGES.knowledgeBaseNameRequired, 200),
+  knowledge_base_sources: v.optional(v.pipe(v.array(KnowledgeBaseSourceSchema), v.maxLength(100)), () => []),
+  enable_auto_refresh: v.optional(v.boolean(), false),
+  status: v.optional(v.picklist(KNOWLEDGE_BASE_STATUSES), 'pending'),
+  user_modified_timestamp: v.optional(v.union([v.number(), v.string()])),
+});
+export type KnowledgeBaseSelection = v.InferOutput<typeof KnowledgeBaseSelectionSchema>;
+
+export const DynamicVariableSchema = v.object({ name: text(100), value: text(2000) });
+export type DynamicVariable = v.InferOutput<typeof DynamicVariableSchema>;

@@ -1,0 +1,37 @@
+/**
+ * What a call (web call, Test LLM, Test Audio, phone) says when a provider it needs is not connected
+ * (issue 18): a message naming the provider to connect and what it is for, and where to connect it, so the
+ * UI can show the message with a link to the Providers page. Shared by the server (which raises it) and the
+ * client (which links it).
+ */
+import { LLM_MODELS } from './models';
+import { type ProviderName, providerInfo } from './provider';
+
+/** The Providers page, where keys are connected. */
+export const PROVIDERS_PAGE = '/dashboard/providers';
+
+export const PROVIDER_KEY_MESSAGES = {
+  /** e.g. 'Connect OpenAI on the Providers page to use GPT 4o' */
+  notConnected: (provider: ProviderName, purpose: string) =>
+    `Connect ${providerInfo(provider).label} on the Providers page to use ${purpose}`,
+  /** a stored key that no longer opens (the master key changed): it must be entered again */
+  unreadable: (provider: ProviderName) =>
+    `The ${providerInfo(provider).label} key can no longer be read. Enter it again on the Providers page.`,
+} as const;
+
+/** What each provider is for, in the words of the message ('speech recognition'). */
+export const PROVIDER_PURPOSES = {
+  deepgram: 'speech recognition',
+  elevenlabs: 'ElevenLabs voices',
+  cartesia: 'Cartesia voices',
+} as const;
+
+/** The purpose of an LLM: the editor's label of the model ('GPT 4o'), or its id when unknown. */
+export const modelPurpose = (modelId: string) => LLM_MODELS.find((m) => m.id === modelId)?.label ?? modelId;
+
+/** The error body of an answer refused for a missing key: the message, the provider, and the link. */
+export interface ProviderKeyProblem {
+  provider: ProviderName;
+  message: string;
+  link: typeof PROVIDERS_PAGE;
+}
