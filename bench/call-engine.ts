@@ -13,6 +13,7 @@
  * - memory per call (server RSS growth / calls) and the server's event-loop delay p99 at 50 calls
  *   (GET /api/v1/health), and the agent frames that reached the caller more than a frame late.
  */
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { buildAll } from '../scripts/build.mjs';
@@ -261,6 +262,8 @@ async function main() {
       budgets: BUDGETS,
       concurrent: CONCURRENT,
       runs,
+      load_average: os.loadavg().map((l) => Math.round(l * 100) / 100),
+      cpus: os.cpus().length,
     });
   } finally {
     await server.stop();

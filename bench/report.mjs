@@ -217,6 +217,50 @@ export function budgetRows(sections) {
       cause: `before the uploads: p99 ${ms(hu.health_baseline_ms.p99)}, max ${ms(hu.health_baseline_ms.max)}; ${load(hu.load_average)} on ${hu.cpus} CPUs`,
     });
   else missing(16, 'Hostile uploads: /health p99', '≤ 50 ms', 'hostileUploads');
+
+  const ce = sections.callEngine;
+  if (ce) {
+    const one = ce.runs['1'];
+    const many = ce.runs[String(ce.concurrent)];
+    const b = ce.budgets;
+    const ctx = `${load(ce.load_average)}${ce.cpus ? ` on ${ce.cpus} CPUs` : ''}`;
+    if (one)
+      add({
+        issue: 18,
+        what: 'Call engine, 1 web call: caller’s last frame → agent’s first frame, minus the end-of-turn wait (p95)',
+        measured: `${ms(one.turn_overhead_p95_ms)} (p50 ${ms(one.turn_overhead_p50_ms)}, ${one.turns} turns)`,
+        budget: `≤ ${ms(b.turn_p95_1)}`,
+        met: one.turn_overhead_p95_ms <= b.turn_p95_1,
+        cause: ctx,
+      });
+    if (many)
+      add({
+        issue: 18,
+        what: `Call engine, ${ce.concurrent} simultaneous web calls: turn overhead (p95)`,
+        measured: `${ms(many.turn_overhead_p95_ms)} (p50 ${ms(many.turn_overhead_p50_ms)}, ${many.turns} turns; event loop p99 ${ms(many.event_loop_p99_ms)})`,
+        budget: `≤ ${ms(b.turn_p95_n)}`,
+        met: many.turn_overhead_p95_ms <= b.turn_p95_n,
+        cause: ctx,
+      });
+    const runs = [one, many].filter(Boolean);
+    const worst = (key) => Math.max(...runs.map((r) => r[key] ?? Number.POSITIVE_INFINITY));
+    add({
+      issue: 18,
+      what: 'Call engine: greeting, line open → agent’s first audio (p95, worst run)',
+      measured: ms(worst('greeting_p95_ms')),
+      budget: `≤ ${ms(b.greeting_p95)}`,
+      met: worst('greeting_p95_ms') <= b.greeting_p95,
+      cause: ctx,
+    });
+    add({
+      issue: 18,
+      what: 'Call engine: barge-in, speech started → clear sent (p95, worst run)',
+      measured: ms(worst('barge_in_p95_ms')),
+      budget: `≤ ${ms(b.barge_in_p95)}`,
+      met: worst('barge_in_p95_ms') <= b.barge_in_p95,
+      cause: ctx,
+    });
+  } else missing(18, 'Call engine: turn overhead, greeting, barge-in', 'p95 ≤ 50 / 100 / 100 / 20 ms', 'callEngine');
   return rows;
 }
 
@@ -371,6 +415,42 @@ export function renderReport(results) {
             ...lat(f.other_routes_during.latency_ms),
           ],
         ],
+      ),
+    );
+    out.push('');
+  }
+
+  if (s.callEngine) {
+    const ce = s.callEngine;
+    block('## Call engine: Parley’s own overhead in a live call');
+    out.push(
+      `${ce.what}. Configured waits: endpointing ${ms(ce.configured_waits_ms.endpointing)}, end of turn ${ms(ce.configured_waits_ms.end_of_turn)} (subtracted from the turn figures). ${load(ce.load_average)}`,
+    );
+    out.push('');
+    out.push(
+      table(
+        [
+          'Calls',
+          'Turns',
+          'Turn overhead p50 / p95',
+          'After the final transcript p95',
+          'Greeting p50 / p95',
+          'Barge-in p50 / p95',
+          'Late frames',
+          'RSS per call',
+          'Event loop p99',
+        ],
+        Object.values(ce.runs).map((r) => [
+          fmt(r.calls),
+          fmt(r.turns),
+          `${ms(r.turn_overhead_p50_ms)} / ${ms(r.turn_overhead_p95_ms)}`,
+          ms(r.after_final_p95_ms),
+          `${ms(r.greeting_p50_ms)} / ${ms(r.greeting_p95_ms)}`,
+          `${ms(r.barge_in_p50_ms)} / ${ms(r.barge_in_p95_ms)} (${r.barge_ins})`,
+          `${fmt(r.late_frames)} of ${fmt(r.agent_frames)}`,
+          `${fmt(r.rss_growth_per_call_kib)} KiB`,
+          ms(r.event_loop_p99_ms),
+        ]),
       ),
     );
     out.push('');
