@@ -16,7 +16,7 @@ import { PHONE_LIST_LIMIT_MAX, type PhoneNumber } from '../api/contract/phone';
 import { isApiError } from '../api/errors';
 import { phone } from '../api/phone';
 import { parseRecipientsFile, type RecipientsSummary, type RecipientsTable } from '../recipients';
-import { toast } from '../ui/toast/toast';
+import { notify } from './notify';
 
 export type BatchField = 'name' | 'fromNumber' | 'scheduledAt';
 /** What the From select shows of an assigned number. */
@@ -209,9 +209,7 @@ export const batchCallMachine = setup({
     }),
   },
   actions: {
-    notify: (_, params: { title: string; description: string; variant?: 'destructive' }) => {
-      toast(params);
-    },
+    notify,
     renewKey: assign({ idempotencyKey: () => newIdempotencyKey() }),
     showErrors: assign({
       errors: ({ context }) => formErrors(context, context.intent, context.sendMode, Date.now()),
