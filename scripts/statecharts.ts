@@ -5,12 +5,16 @@
  *
  * `--check`: regenerates in memory and exits 1 naming every file that differs from the committed one
  * (changed, missing or no longer generated). `npm test` and CI run it.
+ *
+ * Both modes also exit 1 when a chart would not read for a product owner: a transition without a
+ * `description`, or an action without a name (an inline `assign(...)` or function shows as `assign` or
+ * `inline action`: declare it in the machine's `setup({ actions })` and refer to it by name).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
-import { allStateNodes, type DeclaredTransition, declaredTransitions } from './lib/machine-graph.js';
+import { allStateNodes, type DeclaredTransition, declaredTransitions, formatTransition } from './lib/machine-graph.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const machinesDir = path.join(root, 'src/machines');
@@ -212,6 +216,20 @@ function renderIndex(machines: FoundMachine[]): string {
   return out.join('\n');
 }
 
+/** What keeps a chart from reading on its own: each transition without a description or with an unnamed action. */
+export function unreadable(machines: readonly Pick<FoundMachine, 'name' | 'machine'>[]): string[] {
+  const problems: string[] = [];
+  for (const m of machines) {
+    for (const t of declaredTransitions(m.machine)) {
+      const where = `${m.name}: ${formatTransition(t)}`;
+      if (!t.description?.trim()) problems.push(`${where} has no description`);
+      const unnamed = t.actions.filter((a) => a === 'assign' || a === 'inline action');
+      if (unnamed.length) problems.push(`${where} has an unnamed action (${unnamed.join(', ')})`);
+    }
+  }
+  return problems;
+}
+
 export async function generate(): Promise<Map<string, string>> {
   const machines = await findMachines();
   const files = new Map<string, string>();
@@ -222,6 +240,7 @@ export async function generate(): Promise<Map<string, string>> {
 
 async function main() {
   const check = process.argv.includes('--check');
+  const problems = unreadable(await findMachines());
   const files = await generate();
   const existing = fs.existsSync(outDir) ? fs.readdirSync(outDir).filter((f) => f.endsWith('.md')) : [];
   const rel = (f: string) => path.relative(root, path.join(outDir, f));
@@ -239,6 +258,7 @@ async function main() {
       );
       process.exit(1);
     }
+    if (problems.length) failUnreadable(problems);
     process.stdout.write(`Statecharts are up to date (${files.size - 1} machines).\n`);
     return;
   }
@@ -249,6 +269,15 @@ async function main() {
     if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== content) fs.writeFileSync(file, content);
   }
   process.stdout.write(`Wrote ${files.size - 1} statecharts and the index to ${path.relative(root, outDir)}/\n`);
+  if (problems.length) failUnreadable(problems);
+}
+
+function failUnreadable(problems: readonly string[]): never {
+  process.stderr.write(
+    `Statecharts a product owner cannot read (${problems.length}):\n${problems.map((p) => `  - ${p}`).join('\n')}\n` +
+      'Give every transition a `description` and every action a name (src/machines/*.machine.ts).\n',
+  );
+  process.exit(1);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -3,18 +3,23 @@ import { StrictMode, startTransition } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { api } from './api/client';
+import { reportLoadFailure, toast } from './app/toaster';
 import { elementAt, pathOf } from './landing/boot-dom';
 import type { RouterContext } from './routes/__root';
 import { ErrorPage } from './routes/-components/ErrorPage';
 import { NotFoundPage } from './routes/-components/NotFoundPage';
 import { routeTree } from './routeTree.gen';
 import { createSession } from './session';
+import { bindLoadFailureReport } from './ui/lazy-control';
 import { lightTheme } from './ui/theme.css';
 
 document.documentElement.classList.add(lightTheme);
 
 // The session first (it reads the persisted tokens), then the router that guards routes with it.
-const session = createSession({ client: api });
+// The client and the session sit below the app layer: they toast through the app's toaster, bound here.
+api.bindNotify(toast);
+bindLoadFailureReport(reportLoadFailure);
+const session = createSession({ client: api, notify: toast });
 session.start();
 
 const context: RouterContext = {

@@ -16,10 +16,10 @@
  */
 import { FetchError, type FetchOptions, ofetch } from 'ofetch';
 import * as v from 'valibot';
-import { toast } from '../ui/toast/toast';
 import { IDEMPOTENCY_HEADER } from './contract/idempotency';
 import { fetchOrEarly } from './early';
 import { ApiError } from './errors';
+import type { Notify } from './toast';
 
 export const API_BASE_URL = '/api/v1';
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -36,12 +36,6 @@ export interface SessionBridge {
    * the session is over.
    */
   renew(refusedAccessToken: string): Promise<string | null>;
-}
-
-export interface ErrorToast {
-  title: string;
-  description: string;
-  variant: 'destructive';
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -70,8 +64,8 @@ export interface ClientDeps {
   fetch?: typeof globalThis.fetch;
   baseURL?: string;
   timeout?: number;
-  /** shows an error toast (the app passes the UI's `toast`; none by default) */
-  notify?: (toast: ErrorToast) => void;
+  /** shows an error toast (none by default; the app binds its toaster with `bindNotify`) */
+  notify?: Notify;
 }
 
 const UNREADABLE = Symbol('unreadable');
@@ -138,7 +132,7 @@ export function createApiClient(deps: ClientDeps = {}) {
     deps.fetch ? { fetch: deps.fetch } : {},
   );
   let session: SessionBridge | undefined;
-  const notify = deps.notify;
+  let notify = deps.notify;
 
   function send(path: string, options: RequestOptions, token: string): Promise<unknown> {
     const method = options.method ?? 'GET';
@@ -232,9 +226,13 @@ export function createApiClient(deps: ClientDeps = {}) {
     bindSession(bridge: SessionBridge | undefined) {
       session = bridge;
     },
+    /** Connects the app's toaster (main.tsx): the client sits below the app layer and cannot import it. */
+    bindNotify(to: Notify | undefined) {
+      notify = to;
+    },
   };
 }
 
-/** The app's client: toasts through the UI's imperative `toast()`; src/session binds the session. */
+/** The app's client: main.tsx binds the toaster (`bindNotify`) and src/session the session (`bindSession`). */
 // its fetch takes the answers dashboard.html asked for before the app arrived (./early.ts)
-export const api = createApiClient({ notify: toast, fetch: fetchOrEarly });
+export const api = createApiClient({ fetch: fetchOrEarly });

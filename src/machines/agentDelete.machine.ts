@@ -2,16 +2,17 @@ import { assign, fromPromise, setup } from 'xstate';
 import { agents } from '../api/agents';
 import type { AgentDeleteResponse } from '../api/contract/agent/responses';
 import { isApiError } from '../api/errors';
-import { type AgentToast, agentEffects } from './agent-effects';
+import { agentEffects } from './agent-effects';
+import type { ToastMessage } from './notify';
 
 /** Spec section 8, verbatim. */
 export const AGENT_DELETE_TOASTS = {
-  deleted: { title: 'Agent deleted', description: 'The agent has been deleted successfully.' } satisfies AgentToast,
+  deleted: { title: 'Agent deleted', description: 'The agent has been deleted successfully.' } satisfies ToastMessage,
   failed: {
     title: 'Error',
     description: 'An error occurred while deleting the agent',
     variant: 'destructive',
-  } satisfies AgentToast,
+  } satisfies ToastMessage,
 };
 
 export interface AgentDeleteTarget {

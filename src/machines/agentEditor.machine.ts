@@ -13,17 +13,11 @@ import type { Agent } from '../api/contract/agent/responses';
 import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import { isApiError } from '../api/errors';
 import { type AgentDraft, draftIdOf, drafts } from '../drafts/drafts';
-import { toast } from '../ui/toast/toast';
+import { notify, type ToastMessage } from './notify';
 
 export type EditorField = keyof AgentEditorForm;
 /** Field -> first validation message (nested fields as `llmSettings.temperature`). */
 export type EditorErrors = Partial<Record<string, string>>;
-
-export interface EditorToast {
-  title: string;
-  description?: string;
-  variant?: 'default' | 'destructive';
-}
 
 /**
  * Toasts of the editor (spec section 8). One consistent pair for create and update: 'New agent created
@@ -34,7 +28,7 @@ export interface EditorToast {
 export const EDITOR_TOASTS = {
   created: { title: AGENT_MESSAGES.created },
   updated: { title: AGENT_MESSAGES.updated },
-  saveFailed: (isNew: boolean, error: unknown): EditorToast => ({
+  saveFailed: (isNew: boolean, error: unknown): ToastMessage => ({
     title: 'Error',
     description: isApiError(error)
       ? (error.serverMessage ?? (error.kind === 'http' ? failedSave(isNew) : error.message))
@@ -186,9 +180,7 @@ export const agentEditorMachine = setup({
     clearDraft: ({ context }) => {
       void drafts.remove(draftIdOf(context.agentId));
     },
-    notify: (_, params: EditorToast) => {
-      toast(params);
-    },
+    notify,
     goToList: () => {},
     focusField: (_, _params: { field: string | undefined }) => {},
     applyChange: assign(({ context, event }) => {

@@ -5,11 +5,15 @@ import type { AgentResponse } from '../api/contract/agent/responses';
 import type { AgentSavePayload } from '../api/contract/agent/save';
 import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import { isApiError } from '../api/errors';
-import { type AgentToast, agentEffects } from './agent-effects';
+import { agentEffects } from './agent-effects';
+import type { ToastMessage } from './notify';
 
 export const AGENT_IMPORT_TOASTS = {
-  imported: (name: string): AgentToast => ({ title: 'Agent imported', description: `“${name}” has been added to your agents.` }),
-  failed: (msg: string): AgentToast => ({ title: 'Import failed', description: msg, variant: 'destructive' }),
+  imported: (name: string): ToastMessage => ({
+    title: 'Agent imported',
+    description: `“${name}” has been added to your agents.`,
+  }),
+  failed: (msg: string): ToastMessage => ({ title: 'Import failed', description: msg, variant: 'destructive' }),
 };
 
 export const AGENT_CREATE_FAILED = 'Could not create the agent. Please try again.';

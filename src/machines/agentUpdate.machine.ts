@@ -10,17 +10,16 @@ import {
 import type { AgentListItem, AgentResponse } from '../api/contract/agent/responses';
 import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import { isApiError } from '../api/errors';
-import { type AgentToast, agentEffects } from './agent-effects';
-
-export type { AgentToast };
+import { agentEffects } from './agent-effects';
+import type { ToastMessage } from './notify';
 
 export type AgentDialogField = keyof AgentDialogForm;
 export type AgentDialogErrors = Partial<Record<AgentDialogField, string>>;
 
 /** Spec section 8, verbatim. */
 export const AGENT_UPDATE_TOASTS = {
-  updated: { title: 'Agent updated', description: 'The agent has been updated successfully.' } satisfies AgentToast,
-  failed: (msg?: string): AgentToast => ({
+  updated: { title: 'Agent updated', description: 'The agent has been updated successfully.' } satisfies ToastMessage,
+  failed: (msg?: string): ToastMessage => ({
     title: 'Error',
     description: msg || 'Failed to update agent',
     variant: 'destructive',

@@ -12,8 +12,8 @@ import {
 } from '../api/contract/phone';
 import { isApiError } from '../api/errors';
 import { phone } from '../api/phone';
-import { TABLE_DEBOUNCE_MS } from '../ui/constants';
-import { isGone, type PhoneToast, phoneEffects } from './phone-effects';
+import type { ToastMessage } from './notify';
+import { isGone, phoneEffects } from './phone-effects';
 
 /** What the dialog needs of a number: a row of the Assigned tab. */
 export type AssignTarget = Pick<
@@ -32,11 +32,11 @@ export const AGENT_PICK_LIMIT = 20;
 
 /** Spec section 8, verbatim titles. */
 export const ASSIGN_TOASTS = {
-  updated: (agent: string, direction: CallDirection, phoneNumber: string): PhoneToast => ({
+  updated: (agent: string, direction: CallDirection, phoneNumber: string): ToastMessage => ({
     title: PHONE_TEXTS.agentsUpdated,
     description: `${agent} now handles ${direction} calls on ${phoneNumber}.`,
   }),
-  failed: { title: 'Error', description: PHONE_TEXTS.assignFailed, variant: 'destructive' } satisfies PhoneToast,
+  failed: { title: 'Error', description: PHONE_TEXTS.assignFailed, variant: 'destructive' } satisfies ToastMessage,
 };
 
 export interface AssignSaveInput {
@@ -129,7 +129,9 @@ export const assignAgentMachine = setup({
     hasAgent: ({ context }) => context.agentId !== '',
     isGone,
   },
-  delays: { searchDelay: TABLE_DEBOUNCE_MS },
+  // the pause after the last keystroke before the agents are searched: the route supplies the data table's
+  // search debounce with `.provide({ delays: { searchDelay } })`, so the picker waits like every search box
+  delays: { searchDelay: 0 },
 }).createMachine({
   id: 'assignAgent',
   description: "The 'Assign Agent to Phone Number' dialog of the Assigned Numbers tab.",

@@ -10,35 +10,29 @@ import {
   RegisterFormSchema,
 } from '../api/contract/account';
 import { type ApiError, isApiError } from '../api/errors';
-import { toast } from '../ui/toast/toast';
+import { notify, type ToastMessage } from './notify';
 
 export type AuthTab = 'login' | 'signup';
 export type AuthField = 'name' | 'email' | 'password';
 export type AuthErrors = Partial<Record<AuthField | 'file', string>>;
 
-export interface AuthToast {
-  title: string;
-  description: string;
-  variant?: 'default' | 'destructive';
-}
-
 /** Spec section 8: the auth dialog's toasts, verbatim. */
 export const AUTH_TOASTS = {
   loginSucceeded: { title: 'Login successful', description: 'Welcome back to Parley!' },
   signupSucceeded: { title: 'Account created', description: 'Welcome to Parley!' },
-  loginFailed: (msg?: string): AuthToast => ({
+  loginFailed: (msg?: string): ToastMessage => ({
     title: 'Login failed',
     description: msg || 'Invalid credentials. Please try again.',
     variant: 'destructive',
   }),
-  signupFailed: (msg?: string): AuthToast => ({
+  signupFailed: (msg?: string): ToastMessage => ({
     title: 'Registration failed',
     description: msg || 'Could not create account. Please try again.',
     variant: 'destructive',
   }),
   /** no answer, a server fault or an unreadable answer */
   crashed: { title: 'Error', description: 'An error occurred. Please try again later.', variant: 'destructive' },
-} as const satisfies Record<string, AuthToast | ((msg?: string) => AuthToast)>;
+} as const satisfies Record<string, ToastMessage | ((msg?: string) => ToastMessage)>;
 
 export type AuthDialogEvent =
   | { type: 'dialog.open'; tab?: AuthTab }
@@ -91,9 +85,7 @@ export const authDialogMachine = setup({
     register: fromPromise<LoginResponse, RegisterForm>(({ input, signal }) => account.register(input, { notify: false, signal })),
   },
   actions: {
-    notify: (_, params: AuthToast) => {
-      toast(params);
-    },
+    notify,
     startSession: (_, _params: LoginResponse) => {},
     enterDashboard: () => {},
     openForgotPassword: () => {},

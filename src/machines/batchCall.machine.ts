@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { and, assign, fromCallback, fromPromise, setup, stateIn } from 'xstate';
+import { type AnyMachineSnapshot, and, assign, fromCallback, fromPromise, setup, stateIn } from 'xstate';
 import { batches } from '../api/batches';
 import { billing } from '../api/billing';
 import {
@@ -16,7 +16,7 @@ import { PHONE_LIST_LIMIT_MAX, type PhoneNumber } from '../api/contract/phone';
 import { isApiError } from '../api/errors';
 import { phone } from '../api/phone';
 import { parseRecipientsFile, type RecipientsSummary, type RecipientsTable } from '../recipients';
-import { toast } from '../ui/toast/toast';
+import { notify } from './notify';
 
 export type BatchField = 'name' | 'fromNumber' | 'scheduledAt';
 /** What the From select shows of an assigned number. */
@@ -46,8 +46,6 @@ export interface BatchCallContext {
   summary: RecipientsSummary | null;
   table: RecipientsTable | null;
   intent: BatchIntent;
-  /** mirrors the `timing` region, for the body and the rules */
-  sendMode: SendMode;
   /** one key per distinct create body: a retry of the same form replays instead of creating twice */
   idempotencyKey: string;
   /** the message of the last failed save (the form keeps everything) */
@@ -137,6 +135,10 @@ export function formErrors(
   return errors;
 }
 
+/** 'Send Now' or 'Schedule': read from the `timing` region, never kept beside it. */
+export const sendModeOf = (snapshot: Pick<AnyMachineSnapshot, 'matches'>): SendMode =>
+  snapshot.matches({ timing: 'scheduled' }) ? 'scheduled' : 'now';
+
 const failureMessage = (error: unknown) =>
   (isApiError(error) && (error.serverMessage ?? error.message)) || BATCH_FORM_MESSAGES.saveFailed;
 
@@ -144,8 +146,8 @@ const errorToast = (error: unknown) => ({ title: 'Error', description: failureMe
 
 /** A failed save or send: back to editing, everything kept, the reason shown and toasted. */
 const keepTheForm = {
-  description: 'The form stays with everything in it.',
-  target: 'editing',
+  description: 'The save or send failed: back to editing with everything kept; the reason is shown and toasted.',
+  target: '#batchCall.form.editing',
   actions: [
     { type: 'keepForm', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
     { type: 'notify', params: ({ event }: { event: { error: unknown } }) => errorToast(event.error) },
@@ -153,13 +155,53 @@ const keepTheForm = {
 } as const;
 
 /** A finished save or send: keep the batch, say so. */
-const finish = (target: 'saved' | 'scheduled' | 'sent', title: string, description: string) =>
+const finish = (target: 'saved' | 'scheduled' | 'sent', title: string, description: string, says: string) =>
   ({
-    target,
+    target: `#batchCall.form.${target}`,
+    description: says,
     actions: [
       { type: 'keep', params: ({ event }: { event: { output: Batch } }) => ({ batch: event.output }) },
       { type: 'notify', params: { title, description } },
     ],
+  }) as const;
+
+/**
+ * One run of `persistBatch` (the children of `saving` and `sending`): which child runs says which body is
+ * sent. The `timing` region picks it on the way in (`stateIn`), so the mode is never copied into context.
+ */
+const persisting = (id: 'saveDraft' | 'sendBatch', sendMode: SendMode, intent: BatchIntent) =>
+  ({
+    description:
+      sendMode === 'now'
+        ? 'The body has no schedule (Send Now).'
+        : intent === 'draft'
+          ? 'The body keeps the chosen time (Schedule).'
+          : 'The body carries the chosen time; the batch is scheduled after the upload.',
+    invoke: {
+      id,
+      src: 'persistBatch',
+      input: ({ context }: { context: BatchCallContext }): PersistInput => ({
+        idempotencyKey: context.idempotencyKey,
+        body: createBody(context.values, sendMode),
+        // a draft uploads the recipients only once they were read; a send always has them
+        file: intent === 'draft' && !context.summary ? null : context.file,
+        next: intent === 'draft' ? 'draft' : sendMode,
+      }),
+      onDone:
+        intent === 'draft'
+          ? finish('saved', 'Batch call saved', 'It waits in the list as a draft.', 'The draft is saved.')
+          : [
+              {
+                guard: {
+                  type: 'isScheduled' as const,
+                  params: ({ event }: { event: { output: Batch } }) => ({ batch: event.output }),
+                },
+                ...finish('scheduled', 'Batch call scheduled', BATCH_MESSAGES.scheduled, 'Scheduled for the chosen time.'),
+              },
+              finish('sent', 'Batch call sent', BATCH_MESSAGES.sent, 'Sent now: the calls start.'),
+            ],
+      onError: keepTheForm,
+    },
   }) as const;
 
 /**
@@ -209,13 +251,58 @@ export const batchCallMachine = setup({
     }),
   },
   actions: {
-    notify: (_, params: { title: string; description: string; variant?: 'destructive' }) => {
-      toast(params);
-    },
+    notify,
     renewKey: assign({ idempotencyKey: () => newIdempotencyKey() }),
     showErrors: assign({
-      errors: ({ context }) => formErrors(context, context.intent, context.sendMode, Date.now()),
+      errors: ({ context }, params: { sendMode: SendMode }) => formErrors(context, context.intent, params.sendMode, Date.now()),
     }),
+    keepOptions: assign(({ context }, params: { options: BatchOptions }) => ({
+      numbers: params.options.numbers,
+      numbersTotal: params.options.numbersTotal,
+      concurrencyLimit: params.options.concurrencyLimit,
+      // one number: nothing to choose
+      values:
+        context.values.fromNumber === '' && params.options.numbers.length === 1
+          ? { ...context.values, fromNumber: params.options.numbers[0]?.phone ?? '' }
+          : context.values,
+    })),
+    clearScheduleError: assign(({ context }) => ({ errors: { ...context.errors, scheduledAt: undefined } })),
+    takeFile: assign(({ context }, params: { file: File }) => ({
+      file: params.file,
+      fileError: null,
+      progress: { loaded: 0, size: params.file.size },
+      summary: null,
+      table: null,
+      errors: { ...context.errors, recipients: undefined },
+    })),
+    refuseFile: assign((_, params: { file: File }) => ({
+      file: null,
+      fileError: checkRecipientsFile(params.file),
+      summary: null,
+      table: null,
+    })),
+    clearFile: assign({ file: null, fileError: null, summary: null, table: null, progress: { loaded: 0, size: 0 } }),
+    showProgress: assign({ progress: (_, params: { loaded: number; size: number }) => params }),
+    keepRecipients: assign(({ context }, params: { summary: RecipientsSummary; table: RecipientsTable }) => ({
+      summary: params.summary,
+      table: params.table,
+      progress: { loaded: context.progress.size, size: context.progress.size },
+    })),
+    showUnreadable: assign((_, params: { reason: string }) => ({
+      file: null,
+      fileError: params.reason,
+      summary: null,
+      table: null,
+    })),
+    setField: assign(({ context }, params: { field: BatchField; value: string }) => ({
+      values: { ...context.values, [params.field]: params.value },
+      errors: { ...context.errors, [params.field]: undefined },
+    })),
+    startSubmit: assign((_, params: { intent: BatchIntent }) => ({ intent: params.intent, failure: null })),
+    sayStillReading: assign(({ context }) => ({
+      errors: { ...context.errors, recipients: BATCH_FORM_MESSAGES.stillReading },
+    })),
+    clearErrors: assign({ errors: {} }),
     keep: assign({ saved: (_, params: { batch: Batch }) => params.batch }),
     keepForm: assign(({ context }, params: { error: unknown }) => ({
       failure: failureMessage(params.error),
@@ -227,7 +314,8 @@ export const batchCallMachine = setup({
     isAcceptable: ({ event }) => event.type === 'recipients.pick' && checkRecipientsFile(event.file) === null,
     isReading: stateIn({ recipients: 'parsing' }),
     isDraft: ({ context }) => context.intent === 'draft',
-    hasErrors: ({ context }) => Object.keys(formErrors(context, context.intent, context.sendMode, Date.now())).length > 0,
+    hasErrors: ({ context }, params: { sendMode: SendMode }) =>
+      Object.keys(formErrors(context, context.intent, params.sendMode, Date.now())).length > 0,
     isScheduled: (_, params: { batch: Batch }) => params.batch.status === 'scheduled',
   },
 }).createMachine({
@@ -246,7 +334,6 @@ export const batchCallMachine = setup({
     summary: null,
     table: null,
     intent: 'draft',
-    sendMode: 'now',
     idempotencyKey: input.idempotencyKey ?? newIdempotencyKey(),
     failure: null,
     saved: null,
@@ -263,24 +350,16 @@ export const batchCallMachine = setup({
             src: 'loadOptions',
             onDone: {
               target: 'ready',
-              actions: assign(({ context, event }) => ({
-                numbers: event.output.numbers,
-                numbersTotal: event.output.numbersTotal,
-                concurrencyLimit: event.output.concurrencyLimit,
-                // one number: nothing to choose
-                values:
-                  context.values.fromNumber === '' && event.output.numbers.length === 1
-                    ? { ...context.values, fromNumber: event.output.numbers[0]?.phone ?? '' }
-                    : context.values,
-              })),
+              description: 'The From select lists the assigned numbers (the only one is chosen); the estimate uses the limit.',
+              actions: { type: 'keepOptions', params: ({ event }) => ({ options: event.output }) },
             },
-            onError: { target: 'failed' },
+            onError: { target: 'failed', description: 'The numbers or the limits could not be loaded.' },
           },
         },
         ready: {},
         failed: {
           description: "The From select shows the failure with 'Retry'.",
-          on: { 'options.retry': 'loading' },
+          on: { 'options.retry': { target: 'loading', description: "'Retry': ask for the numbers and limits again." } },
         },
       },
     },
@@ -293,13 +372,8 @@ export const batchCallMachine = setup({
             'timing.schedule': {
               guard: 'isEditable',
               target: 'scheduled',
-              actions: [
-                'renewKey',
-                assign(({ context }) => ({
-                  sendMode: 'scheduled' as const,
-                  errors: { ...context.errors, scheduledAt: undefined },
-                })),
-              ],
+              description: "'Schedule' picked: a date and time is asked for; a new body, so a new Idempotency-Key.",
+              actions: ['renewKey', 'clearScheduleError'],
             },
           },
         },
@@ -309,10 +383,8 @@ export const batchCallMachine = setup({
             'timing.now': {
               guard: 'isEditable',
               target: 'now',
-              actions: [
-                'renewKey',
-                assign(({ context }) => ({ sendMode: 'now' as const, errors: { ...context.errors, scheduledAt: undefined } })),
-              ],
+              description: "'Send Now' picked: the schedule is dropped; a new body, so a new Idempotency-Key.",
+              actions: ['renewKey', 'clearScheduleError'],
             },
           },
         },
@@ -324,34 +396,25 @@ export const batchCallMachine = setup({
       on: {
         'recipients.pick': [
           {
+            // no `reenter` here: re-entering from `recipients` re-enters the whole form (its parallel
+            // parent), which reset the Schedule choice and reloaded the numbers; `parsing` restarts itself
             guard: and(['isEditable', 'isAcceptable']),
             target: '.parsing',
-            reenter: true,
-            actions: assign(({ context, event }) => ({
-              file: event.file,
-              fileError: null,
-              progress: { loaded: 0, size: event.file.size },
-              summary: null,
-              table: null,
-              errors: { ...context.errors, recipients: undefined },
-            })),
+            description: 'A CSV within 50 MB: read it.',
+            actions: { type: 'takeFile', params: ({ event }) => ({ file: event.file }) },
           },
           {
             guard: 'isEditable',
             description: 'Over 50 MB, or not CSV: a clear message, nothing is read or uploaded.',
             target: '.rejected',
-            actions: assign(({ event }) => ({
-              file: null,
-              fileError: checkRecipientsFile(event.file),
-              summary: null,
-              table: null,
-            })),
+            actions: { type: 'refuseFile', params: ({ event }) => ({ file: event.file }) },
           },
         ],
         'recipients.clear': {
           guard: 'isEditable',
           target: '.empty',
-          actions: assign({ file: null, fileError: null, summary: null, table: null, progress: { loaded: 0, size: 0 } }),
+          description: 'The file is removed; nothing of it is kept.',
+          actions: 'clearFile',
         },
       },
       states: {
@@ -363,27 +426,41 @@ export const batchCallMachine = setup({
           tags: ['loading'],
           invoke: { id: 'parseRecipients', src: 'parseRecipients', input: ({ context }) => ({ file: context.file as File }) },
           on: {
+            'recipients.pick': [
+              {
+                guard: and(['isEditable', 'isAcceptable']),
+                target: 'parsing',
+                reenter: true,
+                description: 'Another CSV while one is read: the first reading stops, the new file is read.',
+                actions: { type: 'takeFile', params: ({ event }) => ({ file: event.file }) },
+              },
+              {
+                guard: 'isEditable',
+                target: 'rejected',
+                description: 'Another file, refused (over 50 MB, or not CSV): the reading stops, the message says why.',
+                actions: { type: 'refuseFile', params: ({ event }) => ({ file: event.file }) },
+              },
+            ],
             'recipients.progress': {
-              actions: assign({ progress: ({ event }) => ({ loaded: event.loaded, size: event.size }) }),
+              description: 'The worker read further: the progress bar moves.',
+              actions: { type: 'showProgress', params: ({ event }) => ({ loaded: event.loaded, size: event.size }) },
             },
             'recipients.parsed': {
               target: 'ready',
-              actions: assign(({ context, event }) => ({
-                summary: event.summary,
-                table: event.table,
-                progress: { loaded: context.progress.size, size: context.progress.size },
-              })),
+              description: 'The whole file is read: valid and invalid counts, and the rows.',
+              actions: { type: 'keepRecipients', params: ({ event }) => ({ summary: event.summary, table: event.table }) },
             },
             'recipients.failed': {
               target: 'rejected',
-              actions: assign({ file: null, fileError: ({ event }) => event.reason, summary: null, table: null }),
+              description: 'The file could not be read (no phone column, not text): the reason is shown.',
+              actions: { type: 'showUnreadable', params: ({ event }) => ({ reason: event.reason }) },
             },
           },
         },
         ready: {
           description: 'Valid and invalid counts with their reasons; the rows in a virtualised pane.',
         },
-        rejected: {},
+        rejected: { description: 'The file was refused; the message says why and another file can be picked.' },
       },
     },
 
@@ -393,17 +470,19 @@ export const batchCallMachine = setup({
         editing: {
           on: {
             'field.change': {
-              description: 'A different body needs a different Idempotency-Key.',
-              actions: [
-                'renewKey',
-                assign(({ context, event }) => ({
-                  values: { ...context.values, [event.field]: event.value },
-                  errors: { ...context.errors, [event.field]: undefined },
-                })),
-              ],
+              description: "A field's new value clears its error; a different body needs a different Idempotency-Key.",
+              actions: ['renewKey', { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) }],
             },
-            'form.saveDraft': { target: 'validating', actions: assign({ intent: 'draft', failure: null }) },
-            'form.send': { target: 'validating', actions: assign({ intent: 'send', failure: null }) },
+            'form.saveDraft': {
+              target: 'validating',
+              description: "'Save as draft': check the name and the From number.",
+              actions: { type: 'startSubmit', params: { intent: 'draft' } },
+            },
+            'form.send': {
+              target: 'validating',
+              description: "'Send': check everything, recipients and the schedule included.",
+              actions: { type: 'startSubmit', params: { intent: 'send' } },
+            },
           },
         },
         validating: {
@@ -412,55 +491,67 @@ export const batchCallMachine = setup({
             {
               guard: 'isReading',
               target: 'editing',
-              actions: assign(({ context }) => ({
-                errors: { ...context.errors, recipients: BATCH_FORM_MESSAGES.stillReading },
-              })),
+              description: 'The recipients file is still being read: wait for it.',
+              actions: 'sayStillReading',
             },
-            { guard: 'hasErrors', target: 'editing', actions: 'showErrors' },
-            { guard: 'isDraft', target: 'saving', actions: assign({ errors: {} }) },
-            { target: 'sending', actions: assign({ errors: {} }) },
+            {
+              guard: and([stateIn({ timing: 'now' }), { type: 'hasErrors', params: { sendMode: 'now' } }]),
+              target: 'editing',
+              description: 'Sending now: something is missing or wrong; each field says what.',
+              actions: { type: 'showErrors', params: { sendMode: 'now' } },
+            },
+            {
+              guard: and([stateIn({ timing: 'scheduled' }), { type: 'hasErrors', params: { sendMode: 'scheduled' } }]),
+              target: 'editing',
+              description: 'Scheduling: something is missing or wrong (a time in the past too); each field says what.',
+              actions: { type: 'showErrors', params: { sendMode: 'scheduled' } },
+            },
+            {
+              guard: and(['isDraft', stateIn({ timing: 'now' })]),
+              target: 'saving.now',
+              description: 'A valid draft: save it.',
+              actions: 'clearErrors',
+            },
+            {
+              guard: 'isDraft',
+              target: 'saving.scheduled',
+              description: 'A valid draft with its schedule: save it.',
+              actions: 'clearErrors',
+            },
+            {
+              guard: stateIn({ timing: 'now' }),
+              target: 'sending.now',
+              description: 'A valid batch to send now: create, upload and send it.',
+              actions: 'clearErrors',
+            },
+            {
+              target: 'sending.scheduled',
+              description: 'A valid batch with a future time: create, upload and schedule it.',
+              actions: 'clearErrors',
+            },
           ],
         },
         saving: {
           description: 'Create the draft (Idempotency-Key), then upload the recipients if any.',
           tags: ['busy'],
-          invoke: {
-            id: 'saveDraft',
-            src: 'persistBatch',
-            input: ({ context }) => ({
-              idempotencyKey: context.idempotencyKey,
-              body: createBody(context.values, context.sendMode),
-              file: context.summary ? context.file : null,
-              next: 'draft',
-            }),
-            onDone: finish('saved', 'Batch call saved', 'It waits in the list as a draft.'),
-            onError: keepTheForm,
+          // entered at `now` or `scheduled` by `validating`, after the `timing` region
+          initial: 'now',
+          states: {
+            now: persisting('saveDraft', 'now', 'draft'),
+            scheduled: persisting('saveDraft', 'scheduled', 'draft'),
           },
         },
         sending: {
           description: 'Create, upload, then send now or schedule.',
           tags: ['busy'],
-          invoke: {
-            id: 'sendBatch',
-            src: 'persistBatch',
-            input: ({ context }) => ({
-              idempotencyKey: context.idempotencyKey,
-              body: createBody(context.values, context.sendMode),
-              file: context.file,
-              next: context.sendMode,
-            }),
-            onDone: [
-              {
-                guard: { type: 'isScheduled', params: ({ event }) => ({ batch: event.output }) },
-                ...finish('scheduled', 'Batch call scheduled', BATCH_MESSAGES.scheduled),
-              },
-              finish('sent', 'Batch call sent', BATCH_MESSAGES.sent),
-            ],
-            onError: keepTheForm,
+          initial: 'now',
+          states: {
+            now: persisting('sendBatch', 'now', 'send'),
+            scheduled: persisting('sendBatch', 'scheduled', 'send'),
           },
         },
         saved: { tags: ['done'], description: 'A draft: the form closes onto the list.' },
-        scheduled: { tags: ['done'] },
+        scheduled: { tags: ['done'], description: 'Waits in the list until its time.' },
         sent: { tags: ['done'], description: "Waiting in 'Sending' with its recipients stored." },
       },
     },

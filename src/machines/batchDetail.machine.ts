@@ -2,8 +2,8 @@ import { assign, fromPromise, setup } from 'xstate';
 import { batches } from '../api/batches';
 import { BATCH_MESSAGES, type BatchResponse } from '../api/contract/batch';
 import { isApiError } from '../api/errors';
-import { toast } from '../ui/toast/toast';
 import { localToIso } from './batchCall.machine';
+import { notify } from './notify';
 
 export type BatchAction = 'send' | 'schedule' | 'cancel';
 
@@ -65,9 +65,7 @@ export const batchDetailMachine = setup({
     }),
   },
   actions: {
-    notify: (_, params: { title: string; description: string; variant?: 'destructive' }) => {
-      toast(params);
-    },
+    notify,
   },
   guards: {
     isScheduleUsable: ({ context }) => scheduleError(context.scheduledAt, Date.now()) === null,

@@ -2,15 +2,9 @@ import * as v from 'valibot';
 import { assign, fromPromise, setup } from 'xstate';
 import { account } from '../api/account';
 import { type ContactBody, ContactBodySchema, type ContactResponse } from '../api/contract/account';
-import { toast } from '../ui/toast/toast';
+import { notify } from './notify';
 
 export type ContactField = keyof ContactBody;
-
-export interface ContactToast {
-  title: string;
-  description: string;
-  variant?: 'default' | 'destructive';
-}
 
 export type ContactEvent =
   | { type: 'dialog.open' }
@@ -46,9 +40,7 @@ export const contactMachine = setup({
     ),
   },
   actions: {
-    notify: (_, params: ContactToast) => {
-      toast(params);
-    },
+    notify,
   },
   guards: {
     isValid: ({ context }) => v.is(ContactBodySchema, context.values),

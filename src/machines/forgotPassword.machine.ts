@@ -3,24 +3,20 @@ import { assign, fromPromise, raise, setup, stateIn } from 'xstate';
 import { account } from '../api/account';
 import { type ForgotPasswordBody, ForgotPasswordBodySchema, type ForgotPasswordResponse } from '../api/contract/account';
 import { isApiError } from '../api/errors';
-import { FORGOT_PASSWORD_RESET_DELAY } from '../ui/constants';
-import { toast } from '../ui/toast/toast';
+import { notify, type ToastMessage } from './notify';
 
-export interface ForgotPasswordToast {
-  title: string;
-  description: string;
-  variant?: 'default' | 'destructive';
-}
+/** ms after the dialog closes before its form is reset (so the closing animation shows the old text). */
+export const FORGOT_PASSWORD_RESET_DELAY = 300;
 
 /** Spec section 8, verbatim. */
 export const FORGOT_PASSWORD_TOASTS = {
-  sent: (msg: string): ForgotPasswordToast => ({ title: 'Reset link sent', description: msg }),
-  refused: (msg?: string): ForgotPasswordToast => ({
+  sent: (msg: string): ToastMessage => ({ title: 'Reset link sent', description: msg }),
+  refused: (msg?: string): ToastMessage => ({
     title: 'Error',
     description: msg || 'Something went wrong. Please try again.',
     variant: 'destructive',
   }),
-  failed: (msg?: string): ForgotPasswordToast => ({
+  failed: (msg?: string): ToastMessage => ({
     title: 'Error',
     description: msg || 'Failed to send reset link. Please try again later.',
     variant: 'destructive',
@@ -58,9 +54,7 @@ export const forgotPasswordMachine = setup({
     ),
   },
   actions: {
-    notify: (_, params: ForgotPasswordToast) => {
-      toast(params);
-    },
+    notify,
     clearForm: assign(emptyForm),
   },
   delays: {

@@ -1,18 +1,19 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { PHONE_TEXTS, type PhoneNumber, type PhoneNumberDeleteResponse } from '../api/contract/phone';
 import { phone } from '../api/phone';
-import { isGone, type PhoneToast, phoneEffects } from './phone-effects';
+import type { ToastMessage } from './notify';
+import { isGone, phoneEffects } from './phone-effects';
 
 /** What the confirmation names and deletes. */
 export type PhoneDeleteTarget = Pick<PhoneNumber, '_id' | 'phone' | 'origin'>;
 
 /** Spec section 8, verbatim titles. */
 export const PHONE_DELETE_TOASTS = {
-  deleted: (n: PhoneDeleteTarget, released: boolean): PhoneToast => ({
+  deleted: (n: PhoneDeleteTarget, released: boolean): ToastMessage => ({
     title: PHONE_TEXTS.deleted,
     description: released ? `${n.phone} went back to the available numbers.` : `${n.phone} has been removed from your account.`,
   }),
-  failed: { title: 'Error', description: PHONE_TEXTS.deleteFailed, variant: 'destructive' } satisfies PhoneToast,
+  failed: { title: 'Error', description: PHONE_TEXTS.deleteFailed, variant: 'destructive' } satisfies ToastMessage,
 };
 
 export type PhoneNumberDeleteEvent =

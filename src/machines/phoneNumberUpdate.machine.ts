@@ -9,7 +9,8 @@ import {
 } from '../api/contract/phone';
 import { isApiError, serverMessageOf } from '../api/errors';
 import { phone } from '../api/phone';
-import { isGone, type PhoneToast, phoneEffects } from './phone-effects';
+import type { ToastMessage } from './notify';
+import { isGone, phoneEffects } from './phone-effects';
 
 /**
  * The fields the 'Update Phone Number' dialog edits (spec sections 3 and 5), as typed. The agents are
@@ -30,11 +31,11 @@ export type PhoneFormErrors = Partial<Record<PhoneFormField, string>>;
 
 /** Spec section 8, verbatim. */
 export const PHONE_UPDATE_TOASTS = {
-  updated: (phoneNumber: string): PhoneToast => ({
+  updated: (phoneNumber: string): ToastMessage => ({
     title: PHONE_TEXTS.updated,
     description: `${phoneNumber} has been saved.`,
   }),
-  failed: (msg?: string): PhoneToast => ({
+  failed: (msg?: string): ToastMessage => ({
     title: 'Error',
     description: msg || PHONE_TEXTS.updateFailed,
     variant: 'destructive',

@@ -2,16 +2,17 @@ import { assign, fromPromise, setup } from 'xstate';
 import { type NumberRequestResponse, PHONE_TEXTS } from '../api/contract/phone';
 import { serverMessageOf } from '../api/errors';
 import { phone } from '../api/phone';
-import { type PhoneToast, phoneEffects } from './phone-effects';
+import type { ToastMessage } from './notify';
+import { phoneEffects } from './phone-effects';
 
 /** Spec section 8, verbatim. */
 export const PHONE_REQUEST_TOASTS = {
   /** `granted`: the server granted it at once (REQUEST_AUTO_GRANT), so the number is under Assigned Numbers now */
-  sent: (phoneNumber: string, granted = false): PhoneToast => ({
+  sent: (phoneNumber: string, granted = false): ToastMessage => ({
     title: PHONE_TEXTS.requestSentTitle,
     description: PHONE_TEXTS.requestSent(phoneNumber) + (granted ? ' It is now under Assigned Numbers.' : ''),
   }),
-  failed: (msg?: string): PhoneToast => ({
+  failed: (msg?: string): ToastMessage => ({
     title: PHONE_TEXTS.requestFailed,
     description: msg || 'Please try again.',
     variant: 'destructive',

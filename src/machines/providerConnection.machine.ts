@@ -10,22 +10,16 @@ import {
 } from '../api/contract/provider';
 import { serverMessageOf } from '../api/errors';
 import { providers } from '../api/providers';
-import { toast } from '../ui/toast/toast';
+import { notify, type ToastMessage } from './notify';
 
-export interface ProviderToast {
-  title: string;
-  description: string;
-  variant?: 'default' | 'destructive';
-}
-
-const failure = (description: string): ProviderToast => ({ title: 'Error', description, variant: 'destructive' });
+const failure = (description: string): ToastMessage => ({ title: 'Error', description, variant: 'destructive' });
 
 /** Spec sections 5 and 8, verbatim. Success toasts name the provider by its label ('Twilio'). */
 export const PROVIDER_TOASTS = {
-  connected: (label: string): ProviderToast => ({ title: 'Success', description: PROVIDER_MESSAGES.connected(label) }),
-  updated: (label: string): ProviderToast => ({ title: 'Success', description: PROVIDER_MESSAGES.updated(label) }),
-  disconnected: (label: string): ProviderToast => ({ title: 'Success', description: PROVIDER_MESSAGES.disconnected(label) }),
-  missing: (names: string[]): ProviderToast => ({
+  connected: (label: string): ToastMessage => ({ title: 'Success', description: PROVIDER_MESSAGES.connected(label) }),
+  updated: (label: string): ToastMessage => ({ title: 'Success', description: PROVIDER_MESSAGES.updated(label) }),
+  disconnected: (label: string): ToastMessage => ({ title: 'Success', description: PROVIDER_MESSAGES.disconnected(label) }),
+  missing: (names: string[]): ToastMessage => ({
     title: PROVIDER_MESSAGES.missingInformation,
     description: PROVIDER_MESSAGES.missingFields(names),
     variant: 'destructive',
@@ -128,9 +122,7 @@ export const providerConnectionMachine = setup({
     ),
   },
   actions: {
-    notify: (_, params: ProviderToast) => {
-      toast(params);
-    },
+    notify,
     forgetForm: assign(forgetForm),
   },
   guards: {

@@ -2,15 +2,9 @@ import * as v from 'valibot';
 import { assign, fromPromise, setup } from 'xstate';
 import { account } from '../api/account';
 import { PasswordSchema, type ResetPasswordBody, type ResetPasswordResponse } from '../api/contract/account';
-import { toast } from '../ui/toast/toast';
+import { notify } from './notify';
 
 export const PASSWORDS_DIFFER = 'Passwords do not match';
-
-export interface ResetPasswordToast {
-  title: string;
-  description: string;
-  variant?: 'default' | 'destructive';
-}
 
 export type ResetPasswordEvent = { type: 'field.change'; field: 'password' | 'confirm'; value: string } | { type: 'form.submit' };
 
@@ -51,9 +45,7 @@ export const resetPasswordMachine = setup({
     ),
   },
   actions: {
-    notify: (_, params: ResetPasswordToast) => {
-      toast(params);
-    },
+    notify,
     openLogin: () => {},
   },
   guards: {

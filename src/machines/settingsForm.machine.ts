@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { assign, fromPromise, setup } from 'xstate';
 import { isApiError } from '../api/errors';
-import { toast } from '../ui/toast/toast';
+import { notify } from './notify';
 
 /** A settings form's values, as typed in its inputs. */
 export type FormValues = Record<string, string>;
@@ -73,9 +73,7 @@ export const settingsFormMachine = setup({
     save: fromPromise<SettingsSaved, unknown>(async () => ({ values: {}, msg: '' })),
   },
   actions: {
-    notify: (_, params: { title: string; description: string; variant?: 'destructive' }) => {
-      toast(params);
-    },
+    notify,
   },
   guards: {
     isDialog: ({ context }) => context.dialog,

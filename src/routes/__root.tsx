@@ -1,6 +1,6 @@
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
+import { Toaster } from '../app/Notifications';
 import type { SessionActor } from '../session';
-import { Toaster } from '../ui/toast/toaster';
 import { ErrorPage } from './-components/ErrorPage';
 import { NotFoundPage } from './-components/NotFoundPage';
 import { noSearch } from './-lib/search';

@@ -1,10 +1,13 @@
 import { createFileRoute, Link, useRouter } from '@tanstack/react-router';
 import { useActorRef } from '@xstate/react';
+import { notify } from '../app/toaster';
 import { forgotPasswordMachine } from '../machines/forgotPassword.machine';
 import { LogoMark } from '../ui/icons';
 import * as s from './-components/auth.css';
 import { ForgotPasswordFlow } from './-components/ForgotPassword';
 import { noSearch } from './-lib/search';
+
+const forgotPassword = forgotPasswordMachine.provide({ actions: { notify } });
 
 /** /forgot-password: the forgot-password flow as a page (no login needed). */
 export const Route = createFileRoute('/forgot-password')({
@@ -14,7 +17,7 @@ export const Route = createFileRoute('/forgot-password')({
 
 function ForgotPasswordPage() {
   const router = useRouter();
-  const actor = useActorRef(forgotPasswordMachine);
+  const actor = useActorRef(forgotPassword);
   return (
     <main className={s.page}>
       <div className={s.card}>

@@ -1,6 +1,7 @@
 import { createFileRoute, Link, useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useState } from 'react';
+import { notify } from '../app/toaster';
 import { resetPasswordMachine } from '../machines/resetPassword.machine';
 import { Button } from '../ui/button/button';
 import { LogoMark } from '../ui/icons';
@@ -24,7 +25,7 @@ function ResetPasswordPage() {
   const [token] = useState(() => tokenFromHash(window.location.hash));
   const actor = useActorRef(
     resetPasswordMachine.provide({
-      actions: { openLogin: () => void router.navigate({ to: '/', search: { login: 1 } }) },
+      actions: { notify, openLogin: () => void router.navigate({ to: '/', search: { login: 1 } }) },
     }),
     { input: { token } },
   );

@@ -14,10 +14,10 @@
 import { type ActorRefFrom, createActor, fromPromise, type SnapshotFrom, waitFor } from 'xstate';
 import { type AccountApi, account as defaultAccount } from '../api/account';
 import { queryCache } from '../api/cache';
-import type { ApiClient, ErrorToast, SessionBridge } from '../api/client';
+import type { ApiClient, SessionBridge } from '../api/client';
 import { isApiError } from '../api/errors';
+import type { Notify } from '../api/toast';
 import { type StoredSession, sessionMachine, type TokenPair } from '../machines/session.machine';
-import { toast } from '../ui/toast/toast';
 import {
   browserStorage,
   clearSession,
@@ -56,8 +56,8 @@ export interface SessionDeps {
   location?: () => { pathname: string; search: string };
   /** goes to an app URL; main.tsx binds the router (default: a full page load) */
   navigate?: (href: string) => void;
-  /** shows an error toast (logout failures the client did not already report) */
-  notify?: (toast: ErrorToast) => void;
+  /** shows an error toast (logout failures the client did not already report); main.tsx passes the toaster */
+  notify?: Notify;
 }
 
 export class SessionEndedError extends Error {
@@ -90,7 +90,7 @@ export function createSession(deps: SessionDeps = {}) {
     ((href: string) => {
       globalThis.location?.assign(href);
     });
-  const notify = 'notify' in deps ? deps.notify : toast;
+  const notify = deps.notify;
 
   const withRefreshLock = <T>(task: () => Promise<T>): Promise<T> => (locks ? locks.request(REFRESH_LOCK, task) : task());
 

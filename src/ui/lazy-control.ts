@@ -1,5 +1,4 @@
 import { type KeyboardEvent, useCallback, useState } from 'react';
-import { toast } from './toast/toast';
 
 /**
  * A module of UI code loaded on first need (the Ariakit-based menus and selects), shared by every
@@ -35,13 +34,19 @@ export function lazyModule<M>(loader: () => Promise<M>): LazyModule<M> {
   };
 }
 
+let loadFailureReport: () => void = () => {};
+
+/**
+ * How the app says that code loaded on demand could not be downloaded: main.tsx binds a toast here
+ * (src/app/toaster.ts `reportLoadFailure`), since src/ui imports nothing outside itself.
+ */
+export function bindLoadFailureReport(report: () => void): void {
+  loadFailureReport = report;
+}
+
 /** Says that code loaded on demand (a menu, a select, a dialog) could not be downloaded. */
 export function reportLoadFailure(): void {
-  toast({
-    title: 'Could not open',
-    description: 'Could not reach the server. Check your connection and try again.',
-    variant: 'destructive',
-  });
+  loadFailureReport();
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type Actor, type AnyStateMachine, createActor, fromPromise } from 'xstate';
-import type { AgentToast } from '../../src/machines/agent-effects.js';
+import type { ToastMessage } from '../../src/api/toast.js';
 
 /**
  * A started actor of one of the Agents page's machines whose promise actor `actorName` answers with
@@ -11,7 +11,7 @@ export function recordingActor<M extends AnyStateMachine, TInput, TOutput>(
   actorName: string,
   answer: (input: TInput) => Promise<TOutput>,
 ) {
-  const toasts: AgentToast[] = [];
+  const toasts: ToastMessage[] = [];
   const calls: TInput[] = [];
   let refreshes = 0;
   const logic = machine.provide({
@@ -22,7 +22,7 @@ export function recordingActor<M extends AnyStateMachine, TInput, TOutput>(
       }),
     },
     actions: {
-      notify: (_: unknown, t: AgentToast) => {
+      notify: (_: unknown, t: ToastMessage) => {
         toasts.push(t);
       },
       refreshList: () => {

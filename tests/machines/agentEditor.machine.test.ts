@@ -8,12 +8,12 @@ import {
 } from '../../src/api/contract/agent/editor-form.js';
 import type { Agent } from '../../src/api/contract/agent/responses.js';
 import { ApiError } from '../../src/api/errors.js';
+import type { ToastMessage } from '../../src/api/toast.js';
 import type { AgentDraft } from '../../src/drafts/drafts.js';
 import {
   type AgentEditorContext,
   agentEditorMachine,
   DRAFT_DELAY_MS,
-  type EditorToast,
   type SaveInput,
   sameForm,
   validateEditorForm,
@@ -116,7 +116,7 @@ describeModel('agentEditor', agentEditorMachine, {
 
 interface Harness {
   actor: ReturnType<typeof createActor<typeof agentEditorMachine>>;
-  toasts: EditorToast[];
+  toasts: ToastMessage[];
   effects: string[];
   saves: SaveInput[];
   drafts: Map<string, AgentDraft>;

@@ -67,6 +67,7 @@ describeModel('assignAgent', assignAgentMachine, {
 function flow(answer: (input: AssignSaveInput) => Promise<PhoneNumberResponse>, found: AgentOption[] = [ava, bea]) {
   const searches: string[] = [];
   const logic = assignAgentMachine.provide({
+    delays: { searchDelay: TABLE_DEBOUNCE_MS },
     actors: {
       loadAgents: fromPromise<AgentOption[], { search: string }>(async ({ input }) => {
         searches.push(input.search);

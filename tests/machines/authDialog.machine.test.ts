@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { type AnyMachineSnapshot, createActor, fromPromise } from 'xstate';
 import type { LoginBody, LoginResponse, RegisterForm } from '../../src/api/contract/account.js';
 import { ApiError } from '../../src/api/errors.js';
-import { type AuthDialogContext, type AuthToast, authDialogMachine } from '../../src/machines/authDialog.machine.js';
+import type { ToastMessage } from '../../src/api/toast.js';
+import { type AuthDialogContext, authDialogMachine } from '../../src/machines/authDialog.machine.js';
 import { describeModel } from './harness.js';
 
 /** Files serialise to `{}`: name them so the harness tells them apart. */
@@ -72,7 +73,7 @@ describeModel('authDialog', authDialogMachine, {
 
 /** An actor whose API calls are answered by `answer`, recording toasts and effects. */
 function dialog(answer: (kind: 'login' | 'register', input: LoginBody | RegisterForm) => Promise<LoginResponse>) {
-  const toasts: AuthToast[] = [];
+  const toasts: ToastMessage[] = [];
   const effects: string[] = [];
   const inputs: unknown[] = [];
   const actor = createActor(

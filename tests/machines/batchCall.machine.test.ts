@@ -10,6 +10,7 @@ import {
   batchCallMachine,
   type FromNumber,
   type PersistInput,
+  sendModeOf,
 } from '../../src/machines/batchCall.machine.js';
 import type { RecipientsSummary } from '../../src/recipients/parser.js';
 import { RecipientsTable } from '../../src/recipients/table.js';
@@ -81,6 +82,8 @@ function events(s: AnyMachineSnapshot): ModelEvent[] {
   if (s.matches({ recipients: 'parsing' })) {
     return [
       ...submit,
+      { type: 'recipients.pick', file: GOOD },
+      { type: 'recipients.pick', file: BIG },
       { type: 'recipients.progress', loaded: 500, size: 1000 },
       { type: 'recipients.parsed', summary: summary(3), table },
       { type: 'recipients.failed', reason: BATCH_MESSAGES.unreadable(2) },
@@ -88,15 +91,15 @@ function events(s: AnyMachineSnapshot): ModelEvent[] {
   }
   const out: ModelEvent[] = [{ type: 'timing.now' }, { type: 'timing.schedule' }];
   if (!s.matches({ recipients: 'empty' })) out.push({ type: 'recipients.clear' });
-  if (c.sendMode === 'scheduled' && c.values.scheduledAt === '') {
-    // a time first when scheduling
-    return [{ type: 'field.change', field: 'scheduledAt', value: FUTURE }];
+  if (sendModeOf(s) === 'scheduled' && c.values.scheduledAt === '') {
+    // a time first when scheduling (sending without one walks the scheduled error branch)
+    return [{ type: 'field.change', field: 'scheduledAt', value: FUTURE }, { type: 'form.send' }];
   }
   if (s.matches({ recipients: 'empty' })) {
     out.push({ type: 'recipients.pick', file: GOOD }, { type: 'recipients.pick', file: BIG });
   }
   // submits from a few telling forms only: no recipients yet (now), and ready in either timing
-  const telling = s.matches({ recipients: 'ready' }) || (s.matches({ recipients: 'empty' }) && c.sendMode === 'now');
+  const telling = s.matches({ recipients: 'ready' }) || (s.matches({ recipients: 'empty' }) && sendModeOf(s) === 'now');
   return telling ? [...submit, ...out] : out;
 }
 
@@ -216,6 +219,8 @@ describe('batchCall behaviour', () => {
     actor.send({ type: 'field.change', field: 'scheduledAt', value: '2001-01-01T09:00' });
     actor.send({ type: 'recipients.pick', file: GOOD });
     await idle();
+    // picking the file leaves the rest of the form alone: still Schedule, the numbers not asked for again
+    expect(actor.getSnapshot().matches({ timing: 'scheduled', options: 'ready' })).toBe(true);
     actor.send({ type: 'form.send' });
     expect(actor.getSnapshot().context.errors).toEqual({ scheduledAt: BATCH_MESSAGES.scheduledAtPast });
     expect(calls).toEqual([]);

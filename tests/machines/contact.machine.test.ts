@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { ContactBody, ContactResponse } from '../../src/api/contract/account.js';
 import { ApiError } from '../../src/api/errors.js';
-import { type ContactToast, contactMachine } from '../../src/machines/contact.machine.js';
+import type { ToastMessage } from '../../src/api/toast.js';
+import { contactMachine } from '../../src/machines/contact.machine.js';
 import { describeModel } from './harness.js';
 
 describeModel('contact', contactMachine, {
@@ -20,7 +21,7 @@ describeModel('contact', contactMachine, {
 
 describe('contact behaviour', () => {
   it('requires every field, sends the message, closes and thanks; a failure keeps the dialog open', async () => {
-    const toasts: ContactToast[] = [];
+    const toasts: ToastMessage[] = [];
     const sent: ContactBody[] = [];
     let fail = true;
     const actor = createActor(

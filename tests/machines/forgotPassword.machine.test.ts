@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { ForgotPasswordBody, ForgotPasswordResponse } from '../../src/api/contract/account.js';
 import { ApiError } from '../../src/api/errors.js';
-import { type ForgotPasswordToast, forgotPasswordMachine } from '../../src/machines/forgotPassword.machine.js';
-import { FORGOT_PASSWORD_RESET_DELAY } from '../../src/ui/constants.js';
+import type { ToastMessage } from '../../src/api/toast.js';
+import { FORGOT_PASSWORD_RESET_DELAY, forgotPasswordMachine } from '../../src/machines/forgotPassword.machine.js';
 import { describeModel } from './harness.js';
 
 const sentMsg = 'If an account exists for that email, a reset link has been sent.';
@@ -27,7 +27,7 @@ describeModel('forgotPassword', forgotPasswordMachine, {
 });
 
 function flow(answer: (input: ForgotPasswordBody) => Promise<ForgotPasswordResponse>) {
-  const toasts: ForgotPasswordToast[] = [];
+  const toasts: ToastMessage[] = [];
   const actor = createActor(
     forgotPasswordMachine.provide({
       actors: { sendResetLink: fromPromise<ForgotPasswordResponse, ForgotPasswordBody>(({ input }) => answer(input)) },

@@ -6,9 +6,9 @@ import type {
   ProviderSaveResponse,
 } from '../../src/api/contract/provider.js';
 import { ApiError } from '../../src/api/errors.js';
+import type { ToastMessage } from '../../src/api/toast.js';
 import {
   type ProviderConnectionInput,
-  type ProviderToast,
   providerConnectionMachine,
   type SaveInput,
 } from '../../src/machines/providerConnection.machine.js';
@@ -92,7 +92,7 @@ function flow(
     disconnect?: () => Promise<ProviderDisconnectResponse>;
   },
 ) {
-  const toasts: ProviderToast[] = [];
+  const toasts: ToastMessage[] = [];
   const saves: SaveInput[] = [];
   const actor = createActor(
     providerConnectionMachine.provide({

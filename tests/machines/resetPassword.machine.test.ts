@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { ResetPasswordBody, ResetPasswordResponse } from '../../src/api/contract/account.js';
 import { ApiError } from '../../src/api/errors.js';
-import { type ResetPasswordToast, resetPasswordMachine } from '../../src/machines/resetPassword.machine.js';
+import type { ToastMessage } from '../../src/api/toast.js';
+import { resetPasswordMachine } from '../../src/machines/resetPassword.machine.js';
 import { describeModel } from './harness.js';
 
 describeModel('resetPassword', resetPasswordMachine, {
@@ -31,7 +32,7 @@ describeModel('resetPassword', resetPasswordMachine, {
 
 describe('resetPassword behaviour', () => {
   it("asks twice ('Passwords do not match'), posts token and password, then opens the login dialog", async () => {
-    const toasts: ResetPasswordToast[] = [];
+    const toasts: ToastMessage[] = [];
     const sent: ResetPasswordBody[] = [];
     let openedLogin = 0;
     const actor = createActor(

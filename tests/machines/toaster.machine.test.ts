@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type AnyMachineSnapshot, createActor } from 'xstate';
-import { toasterMachine } from '../../src/machines/toaster.machine.js';
-import { TOAST_DEFAULT_DURATION, TOAST_REMOVE_DELAY } from '../../src/ui/constants.js';
+import { TOAST_DEFAULT_DURATION, TOAST_REMOVE_DELAY, toasterMachine } from '../../src/machines/toaster.machine.js';
 import { describeModel, stableStringify } from './harness.js';
 
 /** The graph abstracts the id counter away: what matters is which toasts exist and whether they are open. */

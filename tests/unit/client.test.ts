@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { accountApi } from '../../src/api/account';
-import { createApiClient, type ErrorToast, type SessionBridge } from '../../src/api/client';
+import { createApiClient, type SessionBridge } from '../../src/api/client';
 import { MessageResponseSchema } from '../../src/api/contract/account';
 import { ApiError } from '../../src/api/errors';
+import type { ToastMessage } from '../../src/api/toast';
 import { createSession, type LockManagerLike } from '../../src/session';
 import { AUTH_STORE_KEY, memoryStorage, readTokens, writeAccount, writeTokens } from '../../src/session/storage';
 
@@ -64,7 +65,7 @@ async function signedInApp(
     writeTokens(storage, { accessToken: 'access-1', refreshToken: 'refresh-1' });
     writeAccount(storage, { accountId: 'acc', companyId: 'co' });
   }
-  const toasts: ErrorToast[] = [];
+  const toasts: ToastMessage[] = [];
   const visits: string[] = [];
   const { fetch, calls } = fakeFetch(handler);
   const client = createApiClient({ fetch, notify: (t) => toasts.push(t) });
@@ -240,7 +241,7 @@ describe('api client: headers, errors and toasts', () => {
   });
 
   function client(handler: Handler, hydrated = true) {
-    const toasts: ErrorToast[] = [];
+    const toasts: ToastMessage[] = [];
     const fake = fakeFetch(handler);
     const c = createApiClient({ fetch: fake.fetch, notify: (t) => toasts.push(t), timeout: 50 });
     c.bindSession(bridge(hydrated));

@@ -5,13 +5,15 @@
  *   api/contract  imports nothing outside itself (valibot and other packages are fine)
  *   api           the HTTP client and resource modules: api/contract only. The client does not import
  *                 src/session: src/session binds the tokens and the 401 flow into it (`SessionBridge`).
- *   ui            primitives: only src/ui
+ *   ui            primitives: only src/ui (the app binds what ui reports, e.g. a failed lazy download)
  *   drafts        IndexedDB drafts of the agent editor: api/contract only
  *   recipients    the batch CSV parser and its worker: api/contract only
  *   machines      machines, api, api/contract, drafts, recipients; never ui, routes or session
  *                 (src/session builds its actor from machines/session.machine, so an edge back would be
  *                 a cycle: a machine gets session effects through `.provide()` where it is created)
  *   session       the session actor and its bindings: api, api/contract, machines, drafts
+ *   app           what the routes share that sits above the machines: the toaster (its actor, `toast()`,
+ *                 the `notify` action machines are provided with): machines, api, api/contract, ui
  *   routes        (with the generated routeTree.gen.ts) anything but the entry points
  *   entry         main.tsx and landing/ (the landing page's boot script starts main.tsx): they wire
  *
@@ -25,7 +27,17 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 
-type Layer = 'api/contract' | 'api' | 'ui' | 'drafts' | 'recipients' | 'machines' | 'session' | 'routes' | 'entry';
+type Layer =
+  | 'api/contract'
+  | 'api'
+  | 'ui'
+  | 'drafts'
+  | 'recipients'
+  | 'machines'
+  | 'session'
+  | 'app'
+  | 'routes'
+  | 'entry';
 
 /** Which layer a path under src/ (forward slashes, no extension needed) belongs to; first match wins. */
 const LAYERS: readonly [RegExp, Layer][] = [
@@ -36,11 +48,23 @@ const LAYERS: readonly [RegExp, Layer][] = [
   [/^recipients(\/|$)/, 'recipients'],
   [/^machines(\/|$)/, 'machines'],
   [/^session(\/|$)/, 'session'],
+  [/^app(\/|$)/, 'app'],
   [/^routes(\/|$)|^routeTree\.gen(\.ts)?$/, 'routes'],
   [/^main(\.tsx)?$|^landing(\/|$)/, 'entry'],
 ];
 
-const ALL: readonly Layer[] = ['api/contract', 'api', 'ui', 'drafts', 'recipients', 'machines', 'session', 'routes', 'entry'];
+const ALL: readonly Layer[] = [
+  'api/contract',
+  'api',
+  'ui',
+  'drafts',
+  'recipients',
+  'machines',
+  'session',
+  'app',
+  'routes',
+  'entry',
+];
 
 /** What each layer may import besides itself. */
 const ALLOWED: Record<Layer, readonly Layer[]> = {
@@ -51,34 +75,10 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   recipients: ['api/contract'],
   machines: ['api', 'api/contract', 'drafts', 'recipients'],
   session: ['api', 'api/contract', 'machines', 'drafts'],
-  routes: ['api', 'api/contract', 'ui', 'drafts', 'recipients', 'machines', 'session'],
+  app: ['api', 'api/contract', 'ui', 'machines'],
+  routes: ['api', 'api/contract', 'ui', 'drafts', 'recipients', 'machines', 'session', 'app'],
   entry: ALL,
 };
-
-/**
- * TEMPORARY (issue 17): the toast plumbing that helper h17a's branch takes out of src/ui (machines declare
- * a `notify` effect supplied with `.provide()`; the toaster leaves src/ui). These are the only edges the
- * rule tolerates, each as `from -> to` (paths under src/, as written in the import). An entry nothing uses
- * any more fails the test: delete it, and delete this list once it is empty.
- */
-const TEMPORARY_ALLOWED = new Set([
-  'machines/agent-effects.ts -> ui/toast/toast',
-  'machines/agentEditor.machine.ts -> ui/toast/toast',
-  'machines/assignAgent.machine.ts -> ui/constants',
-  'machines/authDialog.machine.ts -> ui/toast/toast',
-  'machines/batchCall.machine.ts -> ui/toast/toast',
-  'machines/batchDetail.machine.ts -> ui/toast/toast',
-  'machines/contact.machine.ts -> ui/toast/toast',
-  'machines/forgotPassword.machine.ts -> ui/constants',
-  'machines/forgotPassword.machine.ts -> ui/toast/toast',
-  'machines/providerConnection.machine.ts -> ui/toast/toast',
-  'machines/resetPassword.machine.ts -> ui/toast/toast',
-  'machines/settingsForm.machine.ts -> ui/toast/toast',
-  'machines/toaster.machine.ts -> ui/constants',
-  'api/client.ts -> ui/toast/toast',
-  'session/index.ts -> ui/toast/toast',
-  'ui/toast/toast.ts -> machines/toaster.machine',
-]);
 
 interface Edge {
   /** the importing file, relative to src/ */
@@ -112,10 +112,9 @@ function importGraph(): Edge[] {
 }
 
 /** The edges that break the rule: unplaced files, wrong-way imports, and layer cycles. */
-function check(edges: readonly Edge[], temporary: ReadonlySet<string> = new Set()) {
+function check(edges: readonly Edge[]) {
   const unplaced = new Set<string>();
   const wrongWay: string[] = [];
-  const usedTemporary = new Set<string>();
   const layerEdges = new Map<Layer, Set<Layer>>();
   for (const { from, to } of edges) {
     const a = layerOf(from);
@@ -123,19 +122,13 @@ function check(edges: readonly Edge[], temporary: ReadonlySet<string> = new Set(
     if (!a) unplaced.add(from);
     if (!b) unplaced.add(to);
     if (!a || !b || a === b) continue;
-    const name = `${from} -> ${to}`;
-    if (temporary.has(name)) {
-      usedTemporary.add(name);
-      continue;
-    }
-    if (!ALLOWED[a].includes(b)) wrongWay.push(`${name} (${a} may not import ${b})`);
+    if (!ALLOWED[a].includes(b)) wrongWay.push(`${from} -> ${to} (${a} may not import ${b})`);
     layerEdges.set(a, (layerEdges.get(a) ?? new Set()).add(b));
   }
   return {
     unplaced: [...unplaced],
     wrongWay,
     cycles: layerCycles(layerEdges),
-    staleTemporary: [...temporary].filter((name) => !usedTemporary.has(name)),
   };
 }
 
@@ -168,19 +161,15 @@ describe('the layer rule of src/', () => {
   });
 
   it('every file and import target has a layer', () => {
-    expect(check(graph, TEMPORARY_ALLOWED).unplaced).toEqual([]);
+    expect(check(graph).unplaced).toEqual([]);
   });
 
   it('no import goes the wrong way', () => {
-    expect(check(graph, TEMPORARY_ALLOWED).wrongWay).toEqual([]);
+    expect(check(graph).wrongWay).toEqual([]);
   });
 
   it('no cycle between layers', () => {
-    expect(check(graph, TEMPORARY_ALLOWED).cycles).toEqual([]);
-  });
-
-  it('the temporary allow-list holds only edges that still exist', () => {
-    expect(check(graph, TEMPORARY_ALLOWED).staleTemporary).toEqual([]);
+    expect(check(graph).cycles).toEqual([]);
   });
 });
 
@@ -208,15 +197,39 @@ describe('the checker', () => {
     expect(result.cycles).toEqual(['machines -> session -> machines']);
   });
 
-  it('accepts imports the rule allows, and a temporary edge only while it exists', () => {
+  it('accepts imports the rule allows, the app layer between routes and machines included', () => {
     const edges = [
       { from: 'routes/dashboard/index.tsx', to: 'machines/agentDelete.machine' },
+      { from: 'routes/dashboard/index.tsx', to: 'app/toaster' },
+      { from: 'app/toaster.ts', to: 'machines/toaster.machine' },
+      { from: 'app/Notifications.tsx', to: 'ui/button/button' },
       { from: 'machines/agentDelete.machine.ts', to: 'api/agents' },
       { from: 'api/agents.ts', to: 'api/contract/agent/query' },
-      { from: 'ui/toast/toast.ts', to: 'machines/toaster.machine' },
     ];
-    const result = check(edges, new Set(['ui/toast/toast.ts -> machines/toaster.machine', 'api/a.ts -> ui/b']));
-    expect(result).toEqual({ unplaced: [], wrongWay: [], cycles: [], staleTemporary: ['api/a.ts -> ui/b'] });
+    expect(check(edges)).toEqual({ unplaced: [], wrongWay: [], cycles: [] });
+  });
+
+  it('flags the toast plumbing going the wrong way: a machine, the client or ui reaching the toaster', () => {
+    const result = check([
+      { from: 'machines/batchCall.machine.ts', to: 'app/toaster' },
+      { from: 'api/client.ts', to: 'app/toaster' },
+      { from: 'ui/lazy-control.ts', to: 'app/toaster' },
+      { from: 'app/toaster.ts', to: 'routes/__root' },
+    ]);
+    expect(result.wrongWay).toEqual([
+      'machines/batchCall.machine.ts -> app/toaster (machines may not import app)',
+      'api/client.ts -> app/toaster (api may not import app)',
+      'ui/lazy-control.ts -> app/toaster (ui may not import app)',
+      'app/toaster.ts -> routes/__root (app may not import routes)',
+    ]);
+  });
+
+  it('flags a cycle through the app layer', () => {
+    const result = check([
+      { from: 'app/toaster.ts', to: 'machines/toaster.machine' },
+      { from: 'machines/toaster.machine.ts', to: 'app/toaster' },
+    ]);
+    expect(result.cycles).toEqual(['app -> machines -> app']);
   });
 
   it('flags a file no layer claims', () => {

@@ -1,6 +1,7 @@
 import { useRouter } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
+import { notify } from '../../app/toaster';
 import { authDialogMachine } from '../../machines/authDialog.machine';
 import { contactMachine } from '../../machines/contact.machine';
 import { forgotPasswordMachine } from '../../machines/forgotPassword.machine';
@@ -8,6 +9,9 @@ import type { SessionActor } from '../../session';
 import { AuthDialog } from './AuthDialog';
 import { ContactDialog } from './ContactDialog';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
+
+const forgotPassword = forgotPasswordMachine.provide({ actions: { notify } });
+const contactForm = contactMachine.provide({ actions: { notify } });
 
 /** Which dialog the landing page asked for; a new `seq` asks again (the same dialog can reopen). */
 export interface DialogRequest {
@@ -30,11 +34,12 @@ function useLatch(flag: boolean): boolean {
  */
 export function LandingDialogs({ request, session }: { request: DialogRequest; session: SessionActor }) {
   const router = useRouter();
-  const forgot = useActorRef(forgotPasswordMachine);
-  const contact = useActorRef(contactMachine);
+  const forgot = useActorRef(forgotPassword);
+  const contact = useActorRef(contactForm);
   const auth = useActorRef(
     authDialogMachine.provide({
       actions: {
+        notify,
         startSession: (_, r) =>
           session.send({
             type: 'session.login',

@@ -4,6 +4,7 @@ import { useCallback, useMemo } from 'react';
 import { AGENT_CACHE_PREFIX, agents } from '../../api/agents';
 import type { AgentListItem } from '../../api/contract/agent/responses';
 import { AGENT_SORT_FIELDS } from '../../api/contract/agent/sort';
+import { notify } from '../../app/toaster';
 import { agentDeleteMachine } from '../../machines/agentDelete.machine';
 import { agentImportMachine } from '../../machines/agentImport.machine';
 import { agentUpdateMachine } from '../../machines/agentUpdate.machine';
@@ -19,6 +20,11 @@ import { useListQuery } from '../-lib/use-list-query';
 import { agentColumns, exportAgent } from './-components/agent-columns';
 import { ImportAgentButton } from './-components/ImportAgentButton';
 import { EmptyState, PageHeader } from './-components/PageHeader';
+
+// toasts go to the app's toaster (the machines declare `notify`; src/app/toaster.ts supplies it)
+const agentUpdateLogic = agentUpdateMachine.provide({ actions: { notify } });
+const agentDeleteLogic = agentDeleteMachine.provide({ actions: { notify } });
+const agentImportLogic = agentImportMachine.provide({ actions: { notify } });
 
 // The row actions' dialogs load the first time one opens (they carry Ariakit's dialog, select and slider).
 const UpdateAgentDialog = lazyNamed(() => import('./-components/UpdateAgentDialog'), 'UpdateAgentDialog');
@@ -56,9 +62,9 @@ function AgentsPage() {
   const query = Route.useSearch();
   const navigate = Route.useNavigate();
   const data = useListQuery({ query, load: loadAgents, resource: AGENT_CACHE_PREFIX, initial: Route.useLoaderData() });
-  const updater = useActorRef(agentUpdateMachine);
-  const deleter = useActorRef(agentDeleteMachine);
-  const importer = useActorRef(agentImportMachine);
+  const updater = useActorRef(agentUpdateLogic);
+  const deleter = useActorRef(agentDeleteLogic);
+  const importer = useActorRef(agentImportLogic);
 
   const onQueryChange = useCallback(
     (patch: Partial<TableQuery>, options?: { replace?: boolean }) =>

@@ -4,12 +4,14 @@ import { useCallback, useMemo } from 'react';
 import * as v from 'valibot';
 import { type FreeNumber, PHONE_TEXTS, type PhoneNumber, type PhoneSortField } from '../../api/contract/phone';
 import { PHONE_CACHE_PREFIX, type PhoneListParams, phone } from '../../api/phone';
+import { notify } from '../../app/toaster';
 import { assignAgentMachine } from '../../machines/assignAgent.machine';
 import type { ListPage } from '../../machines/listQuery.machine';
 import { phoneNumberDeleteMachine } from '../../machines/phoneNumberDelete.machine';
 import { phoneNumberUpdateMachine } from '../../machines/phoneNumberUpdate.machine';
 import { phoneRequestMachine } from '../../machines/phoneRequest.machine';
 import { Button } from '../../ui/button/button';
+import { TABLE_DEBOUNCE_MS } from '../../ui/constants';
 import { DataTable } from '../../ui/data-table/data-table';
 import { parseSort, TABLE_QUERY_DEFAULTS, type TableQuery, tableSearchSchema } from '../../ui/data-table/table-query';
 import { PhoneIcon } from '../../ui/icons';
@@ -21,6 +23,16 @@ import { AssignAgentDialog } from './-components/phone/AssignAgentDialog';
 import { DeletePhoneNumberDialog } from './-components/phone/DeletePhoneNumberDialog';
 import { assignedColumns, availableColumns } from './-components/phone/phone-columns';
 import { UpdatePhoneNumberDialog } from './-components/phone/UpdatePhoneNumberDialog';
+
+// toasts go to the app's toaster (the machines declare `notify`; src/app/toaster.ts supplies it)
+const assignAgentLogic = assignAgentMachine.provide({
+  actions: { notify },
+  // the agent picker waits after typing like every search box of the tables
+  delays: { searchDelay: TABLE_DEBOUNCE_MS },
+});
+const phoneNumberUpdateLogic = phoneNumberUpdateMachine.provide({ actions: { notify } });
+const phoneNumberDeleteLogic = phoneNumberDeleteMachine.provide({ actions: { notify } });
+const phoneRequestLogic = phoneRequestMachine.provide({ actions: { notify } });
 
 /**
  * The columns that sort: the two of the contract's PHONE_SORT_FIELDS that have a column of their own
@@ -138,9 +150,9 @@ function AssignedNumbers({
     // spec section 7: after a change (assign, edit, delete) the list is fetched again from its first page
     onInvalidate: (reload) => (query.page === 0 ? reload() : onQueryChange({ page: 0 }, { replace: true })),
   });
-  const assigner = useActorRef(assignAgentMachine);
-  const updater = useActorRef(phoneNumberUpdateMachine);
-  const deleter = useActorRef(phoneNumberDeleteMachine);
+  const assigner = useActorRef(assignAgentLogic);
+  const updater = useActorRef(phoneNumberUpdateLogic);
+  const deleter = useActorRef(phoneNumberDeleteLogic);
   const columns = useMemo(
     () =>
       assignedColumns({
@@ -186,7 +198,7 @@ function AvailableNumbers({ query, onQueryChange }: { query: PhoneQuery; onQuery
   });
   // spec section 8: the inline message of a failed load, with Retry
   const data = loaded.error ? { ...loaded, error: PHONE_TEXTS.availableLoadFailed } : loaded;
-  const requester = useActorRef(phoneRequestMachine);
+  const requester = useActorRef(phoneRequestLogic);
   const requesting = useSelector(requester, (snap) => snap.context.phone);
   const requested = useSelector(requester, (snap) => snap.context.requested);
   const columns = useMemo(

@@ -9,13 +9,13 @@ import {
 } from '../../api/contract/provider';
 import { PROVIDER_DEFAULT_PAGE_SIZE, PROVIDER_PAGE_SIZES } from '../../api/contract/provider-pages';
 import { PROVIDER_STATUS_KEY, providerListKey, providers } from '../../api/providers';
+import { toast } from '../../app/toaster';
 import { Button } from '../../ui/button/button';
 import { ChevronLeftIcon, ChevronRightIcon, PlugIcon, SearchIcon } from '../../ui/icons';
 import { panel } from '../../ui/panel/panel.css';
 import { Select } from '../../ui/select/select';
 import { Spinner } from '../../ui/spinner/spinner';
 import { TextField } from '../../ui/text-field/text-field';
-import { toast } from '../../ui/toast/toast';
 import { useQuery } from '../-lib/useQuery';
 import { EmptyState, PageHeader, shellStyles } from './-components/PageHeader';
 import { ProviderCard } from './-components/providers/ProviderCard';

@@ -1,13 +1,13 @@
 import { createFileRoute, Link, Outlet, redirect, useLocation } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { account } from '../../api/account';
+import { toast } from '../../app/toaster';
 import { sidebarMachine } from '../../machines/sidebar.machine';
 import { isSignedIn, waitForHydration } from '../../session';
 import { Button } from '../../ui/button/button';
 import { cx } from '../../ui/cx';
 import { LogOutIcon, LogoMark, PanelLeftIcon } from '../../ui/icons';
 import { visuallyHidden } from '../../ui/shared.css';
-import { toast } from '../../ui/toast/toast';
 import { noSearch } from '../-lib/search';
 import { NAV } from './-components/nav';
 import * as s from './-components/shell.css';

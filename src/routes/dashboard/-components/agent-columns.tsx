@@ -5,10 +5,10 @@ import { agentExportFileName, agentExportOf } from '../../../api/contract/agent/
 import type { AgentListItem } from '../../../api/contract/agent/responses';
 import { VOICE_MODELS } from '../../../api/contract/models';
 import { isApiError } from '../../../api/errors';
+import { toast } from '../../../app/toaster';
 import { Badge } from '../../../ui/badge/badge';
 import { RowActions } from '../../../ui/data-table/data-table';
 import { MenuItem, MenuSeparator } from '../../../ui/menu/menu';
-import { toast } from '../../../ui/toast/toast';
 import { downloadJson } from '../../-lib/download';
 import * as s from './agents.css';
 

@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { batches, batchKeys } from '../../../../api/batches';
 import { type BatchDetailResponse, batchEstimate } from '../../../../api/contract/batch';
+import { notify } from '../../../../app/toaster';
 import { batchDetailMachine } from '../../../../machines/batchDetail.machine';
 import { AlertDialog } from '../../../../ui/alert-dialog/alert-dialog';
 import { Button } from '../../../../ui/button/button';
@@ -13,6 +14,9 @@ import * as p from '../page.css';
 import { QueryView } from '../QueryStates';
 import * as s from './batch.css';
 import { BatchStatusBadge } from './status';
+
+// toasts go to the app's toaster (the machines declare `notify`; src/app/toaster.ts supplies it)
+const batchDetailLogic = batchDetailMachine.provide({ actions: { notify } });
 
 const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 /** An ISO instant as a datetime-local value in the user's time zone. */
@@ -32,7 +36,7 @@ export function BatchDetail({ id, onClose }: { id: string; onClose: () => void }
 
 function DetailBody({ detail }: { detail: BatchDetailResponse }) {
   const { batch, recipients } = detail;
-  const actor = useActorRef(batchDetailMachine, { input: { batchId: batch._id } });
+  const actor = useActorRef(batchDetailLogic, { input: { batchId: batch._id } });
   const snap = useSelector(actor, (x) => x);
   const busy = snap.hasTag('busy');
   const editable = batch.status === 'draft' || batch.status === 'scheduled';

@@ -2,6 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { API_BASE_URL } from '../../../../api/client';
 import { BATCH_CSV_MAX_BYTES, BATCH_DIAL_COST, BATCH_PATHS, type Batch, batchEstimate } from '../../../../api/contract/batch';
+import { notify } from '../../../../app/toaster';
 import { type BatchField, batchCallMachine, type FromNumber } from '../../../../machines/batchCall.machine';
 import { AlertDialog } from '../../../../ui/alert-dialog/alert-dialog';
 import { Button } from '../../../../ui/button/button';
@@ -15,6 +16,9 @@ import * as s from './batch.css';
 import { RecipientsPane } from './RecipientsPane';
 import { TimingRadio } from './TimingRadio';
 
+// toasts go to the app's toaster (the machines declare `notify`; src/app/toaster.ts supplies it)
+const batchCallLogic = batchCallMachine.provide({ actions: { notify } });
+
 const FORM_ID = 'batch-call-form';
 const TEMPLATE_URL = `${API_BASE_URL}${BATCH_PATHS.template}`;
 
@@ -23,7 +27,7 @@ const TEMPLATE_URL = `${API_BASE_URL}${BATCH_PATHS.template}`;
  * batch; `onClose` leaves without saving (after asking, when something was entered).
  */
 export function BatchForm({ onClose, onDone }: { onClose: () => void; onDone: (batch: Batch) => void }) {
-  const actor = useActorRef(batchCallMachine, { input: {} });
+  const actor = useActorRef(batchCallLogic, { input: {} });
   const snap = useSelector(actor, (s) => s);
   const { values, errors, numbers, summary, table, fileError, progress, failure, timeZone, concurrencyLimit } = snap.context;
   const busy = snap.hasTag('busy');

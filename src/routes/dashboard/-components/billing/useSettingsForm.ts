@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { fromPromise } from 'xstate';
+import { notify } from '../../../../app/toaster';
 import {
   type SettingsFormInput,
   type SettingsLoaded,
@@ -20,6 +21,7 @@ export function useSettingsForm(
         load: fromPromise<SettingsLoaded>(() => load()),
         save: fromPromise<SettingsSaved, unknown>(({ input: body }) => save(body)),
       },
+      actions: { notify },
     }),
   );
   const actor = useActorRef(machine, { input });

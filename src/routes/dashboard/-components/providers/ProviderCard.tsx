@@ -2,6 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { ProviderName } from '../../../../api/contract/provider';
+import { notify } from '../../../../app/toaster';
 import { providerConnectionMachine } from '../../../../machines/providerConnection.machine';
 import { AlertDialog } from '../../../../ui/alert-dialog/alert-dialog';
 import { Button } from '../../../../ui/button/button';
@@ -9,6 +10,9 @@ import { CheckIcon } from '../../../../ui/icons';
 import { ProviderDialog } from './ProviderDialog';
 import { PROVIDER_BLURBS, ProviderLogo } from './ProviderLogo';
 import * as s from './providers.css';
+
+// toasts go to the app's toaster (the machines declare `notify`; src/app/toaster.ts supplies it)
+const providerConnectionLogic = providerConnectionMachine.provide({ actions: { notify } });
 
 export type ProviderConnectionActor = ActorRefFrom<typeof providerConnectionMachine>;
 
@@ -21,7 +25,7 @@ export interface ProviderCardProps {
 
 /** One provider: its logo, 'Connect', or a green 'Connected' mark with 'Edit' and 'Disconnect'. */
 export function ProviderCard({ name, label, connected }: ProviderCardProps) {
-  const actor = useActorRef(providerConnectionMachine, { input: { name, label, connected } });
+  const actor = useActorRef(providerConnectionLogic, { input: { name, label, connected } });
   // the card keeps its look while one of its dialogs is open
   const isConnected = useSelector(actor, (snap) => snap.context.connected);
   const confirming = useSelector(actor, (snap) => snap.hasTag('confirming'));

@@ -2,6 +2,7 @@ import { Link, useBlocker, useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { memo, useRef, useState } from 'react';
 import { agentCostPerMinute, DEFAULT_LATENCY } from '../../../../api/contract/models';
+import { notify } from '../../../../app/toaster';
 import { agentEditorMachine } from '../../../../machines/agentEditor.machine';
 import { browserStorage, readTokens } from '../../../../session/storage';
 import { AlertDialog } from '../../../../ui/alert-dialog/alert-dialog';
@@ -50,6 +51,7 @@ export function AgentEditor({ agentId, whenHydrated, signedIn }: AgentEditorProp
   const actor = useActorRef(
     agentEditorMachine.provide({
       actions: {
+        notify,
         // after the transition, so the leave guard already sees the saved state
         goToList: () => queueMicrotask(() => void navigate({ to: '/dashboard' })),
         focusField: (_, { field }) => requestAnimationFrame(() => focusField(field)),

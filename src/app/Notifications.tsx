@@ -1,9 +1,9 @@
 import { useSelector } from '@xstate/react';
-import { Button } from '../button/button';
-import { cx } from '../cx';
-import { XIcon } from '../icons';
-import { dismissToast, toaster } from './toast';
-import * as s from './toaster.css';
+import { Button } from '../ui/button/button';
+import { cx } from '../ui/cx';
+import { XIcon } from '../ui/icons';
+import * as s from '../ui/toast/toast.css';
+import { dismissToast, toaster } from './toaster';
 
 /**
  * Renders visible toasts in a polite live region. A toast is role=status; a destructive one is
