@@ -1,0 +1,9 @@
+/** Every machine's invariant table, by the name its model test gives (describeModel(name, ...)). */
+import type { InvariantTable } from './types.js';
+import authDialog from './authDialog.js';
+import session from './session.js';
+
+export const invariantTables: Record<string, InvariantTable> = {
+  authDialog,
+  session,
+};
