@@ -363,19 +363,19 @@ export function replayPath(machine: AnyStateMachine, path: ModelPath, opts: Mode
   const started: ActorRequest[] = [];
   const actions: ExecutedAction[] = [];
   let stepIndex = 0;
-  let root: AnyActorRef | undefined;
   vi.useFakeTimers();
   const actor = createActor(provided, {
     input: path.input,
     inspect: (ev: InspectionEvent) => {
       if (ev.type === '@xstate.actor') {
-        const ref = ev.actorRef as AnyActorRef & { src: unknown; options: { input?: unknown }; _parent?: unknown };
-        if (root && ref !== root && ref._parent === root)
+        // children are created while the root computes its initial state (before createActor returns)
+        const ref = ev.actorRef as AnyActorRef & { src: unknown; options: { input?: unknown }; _parent?: { _parent?: unknown } };
+        if (ref._parent && !ref._parent._parent)
           started.push({ id: ref.id, src: typeof ref.src === 'string' ? ref.src : ref.id, input: ref.options.input, step: stepIndex });
         return;
       }
       if (ev.type === '@xstate.action') {
-        if (ev.actorRef !== root) return;
+        if ((ev.actorRef as { _parent?: unknown })._parent) return;
         const { type, params } = (ev as { action: { type: string; params: unknown } }).action;
         actions.push({ type, params, step: stepIndex });
         return;
@@ -386,7 +386,6 @@ export function replayPath(machine: AnyStateMachine, path: ModelPath, opts: Mode
       }
     },
   });
-  root = actor;
   actor.subscribe({ error: (e) => errors.push(e) });
   const table = opts.invariants;
   let skipped: SkippedPath | undefined;
@@ -434,6 +433,7 @@ export function replayPath(machine: AnyStateMachine, path: ModelPath, opts: Mode
               .filter((r) => src === undefined || r.src === src),
           started: [...started],
           startedNow: started.filter((s) => s.step === now),
+          events: path.steps.slice(0, i + 1).map((s, k) => (k === 0 ? { type: 'xstate.init' } : s.event)),
           actions: [...actions],
           actionsNow: actions.filter((a) => a.step === now),
         };

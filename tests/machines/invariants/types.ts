@@ -21,7 +21,7 @@ export interface ActorRequest {
   step: number;
 }
 
-/** One named action the machine executed (built-in ones like `xstate.assign` included). */
+/** One action the machine executed: a named effect by its name; `assign`s (named or not) as `xstate.assign`. */
 export interface ExecutedAction {
   type: string;
   params: unknown;
@@ -42,6 +42,8 @@ export interface World {
   started: ActorRequest[];
   /** actors started by this step's event */
   startedNow: ActorRequest[];
+  /** the events of the steps so far, this one last (index = step) */
+  events: EventObject[];
   /** every named action executed since the actor started */
   actions: ExecutedAction[];
   /** named actions executed by this step's event */
