@@ -513,12 +513,40 @@ export function unknownInvariantKeys(machine: AnyStateMachine, table: InvariantT
  * - `every transition is walked` (coverage);
  * - `every state has an invariant` (and no invariant names a state the machine lacks).
  */
+/** The model's options with the table's `explore` events and inputs added. */
+export function withExploration(opts: ModelOptions): ModelOptions {
+  const more = opts.invariants?.explore;
+  if (!more) return opts;
+  const out: ModelOptions = { ...opts };
+  if (more.inputs?.length) out.inputs = [...(opts.inputs ?? [opts.input]), ...more.inputs];
+  if (more.events) {
+    if (typeof opts.events === 'function') {
+      const own = opts.events;
+      const extra = Object.values(more.events).flat();
+      out.events = (snapshot) => [...own(snapshot), ...extra];
+    } else {
+      const merged: Record<string, EventSource> = { ...(opts.events ?? {}) };
+      for (const [type, list] of Object.entries(more.events)) {
+        const own = merged[type];
+        merged[type] =
+          own === undefined
+            ? list
+            : typeof own === 'function'
+              ? (snapshot: AnyMachineSnapshot) => [...own(snapshot), ...list]
+              : [...own, ...list];
+      }
+      out.events = merged;
+    }
+  }
+  return out;
+}
+
 /** A walk replays hundreds of paths in one test: give it time on a busy machine (a bound, not a timing assertion). */
 const WALK_TIMEOUT = 120_000;
 
 export function describeModel(name: string, machine: AnyStateMachine, options: ModelOptions = {}): void {
   describe(`${name} machine model`, () => {
-    const opts: ModelOptions = { ...options, invariants: tableFor(name, options) };
+    const opts: ModelOptions = withExploration({ ...options, invariants: tableFor(name, options) });
     const inputs = opts.inputs ?? [opts.input];
     let paths: ModelPath[] | undefined;
     const allPaths = () => {

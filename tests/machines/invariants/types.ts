@@ -62,6 +62,14 @@ export interface InvariantTable {
   tags?: Record<string, Invariant>;
   /** Invariants that hold in every state (do not count as a state's own invariant). */
   always?: Invariant;
+  /**
+   * More to explore than the model test gives: candidate events (added to its own, per type) and
+   * inputs (appended). For the cases the invariants speak of that the test's events never reach.
+   */
+  explore?: {
+    events?: Record<string, readonly ({ type: string } & Record<string, unknown>)[]>;
+    inputs?: readonly unknown[];
+  };
 }
 
 export const defineInvariants = (table: InvariantTable): InvariantTable => table;
