@@ -4,6 +4,7 @@ import agentEditor from './agentEditor.js';
 import assignAgent from './assignAgent.js';
 import authDialog from './authDialog.js';
 import forgotPassword from './forgotPassword.js';
+import providerConnection from './providerConnection.js';
 import session from './session.js';
 
 export const invariantTables: Record<string, InvariantTable> = {
@@ -11,5 +12,6 @@ export const invariantTables: Record<string, InvariantTable> = {
   assignAgent,
   authDialog,
   forgotPassword,
+  providerConnection,
   session,
 };
