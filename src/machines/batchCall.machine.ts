@@ -326,7 +326,6 @@ export const batchCallMachine = setup({
           {
             guard: and(['isEditable', 'isAcceptable']),
             target: '.parsing',
-            reenter: true,
             actions: assign(({ context, event }) => ({
               file: event.file,
               fileError: null,
