@@ -5,6 +5,7 @@ import assignAgent from './assignAgent.js';
 import authDialog from './authDialog.js';
 import forgotPassword from './forgotPassword.js';
 import providerConnection from './providerConnection.js';
+import batchCall from './batchCall.js';
 import session from './session.js';
 
 export const invariantTables: Record<string, InvariantTable> = {
@@ -13,5 +14,6 @@ export const invariantTables: Record<string, InvariantTable> = {
   authDialog,
   forgotPassword,
   providerConnection,
+  batchCall,
   session,
 };
