@@ -371,7 +371,12 @@ export function replayPath(machine: AnyStateMachine, path: ModelPath, opts: Mode
         // children are created while the root computes its initial state (before createActor returns)
         const ref = ev.actorRef as AnyActorRef & { src: unknown; options: { input?: unknown }; _parent?: { _parent?: unknown } };
         if (ref._parent && !ref._parent._parent)
-          started.push({ id: ref.id, src: typeof ref.src === 'string' ? ref.src : ref.id, input: ref.options.input, step: stepIndex });
+          started.push({
+            id: ref.id,
+            src: typeof ref.src === 'string' ? ref.src : ref.id,
+            input: ref.options.input,
+            step: stepIndex,
+          });
         return;
       }
       if (ev.type === '@xstate.action') {
@@ -387,6 +392,10 @@ export function replayPath(machine: AnyStateMachine, path: ModelPath, opts: Mode
     },
   });
   actor.subscribe({ error: (e) => errors.push(e) });
+  const emitted: { event: EventObject; step: number }[] = [];
+  actor.on('*', (event: EventObject) => {
+    emitted.push({ event, step: stepIndex });
+  });
   const table = opts.invariants;
   let skipped: SkippedPath | undefined;
   try {
@@ -433,6 +442,7 @@ export function replayPath(machine: AnyStateMachine, path: ModelPath, opts: Mode
               .filter((r) => src === undefined || r.src === src),
           started: [...started],
           startedNow: started.filter((s) => s.step === now),
+          emittedNow: emitted.filter((e) => e.step === now).map((e) => e.event),
           events: path.steps.slice(0, i + 1).map((s, k) => (k === 0 ? { type: 'xstate.init' } : s.event)),
           actions: [...actions],
           actionsNow: actions.filter((a) => a.step === now),
@@ -570,34 +580,42 @@ export function describeModel(name: string, machine: AnyStateMachine, options: M
     };
     inputs.forEach((_input, inputIndex) => {
       const label = inputs.length > 1 ? `[input ${inputIndex + 1}] ` : '';
-      it(`${label}every path keeps the invariants`, (ctx) => {
-        const mine = allPaths().filter((p) => p.inputIndex === inputIndex);
-        expect(mine.length, 'the traversal found no path').toBeGreaterThan(0);
-        const { skipped } = replayInput(inputIndex);
-        // a skip is explicit: it is counted here and its transition must still be walked by another path
-        if (skipped.length)
-          ctx.annotate(
-            `${skipped.length} of ${mine.length} paths skipped at a delayed step another timer precedes: ${skipped
-              .map((s) => `${s.path.description} (step ${s.step}: ${s.reason})`)
-              .join('; ')}`,
-          );
-        expect(skipped.length, 'every path was skipped').toBeLessThan(mine.length);
-      }, WALK_TIMEOUT);
+      it(
+        `${label}every path keeps the invariants`,
+        (ctx) => {
+          const mine = allPaths().filter((p) => p.inputIndex === inputIndex);
+          expect(mine.length, 'the traversal found no path').toBeGreaterThan(0);
+          const { skipped } = replayInput(inputIndex);
+          // a skip is explicit: it is counted here and its transition must still be walked by another path
+          if (skipped.length)
+            ctx.annotate(
+              `${skipped.length} of ${mine.length} paths skipped at a delayed step another timer precedes: ${skipped
+                .map((s) => `${s.path.description} (step ${s.step}: ${s.reason})`)
+                .join('; ')}`,
+            );
+          expect(skipped.length, 'every path was skipped').toBeLessThan(mine.length);
+        },
+        WALK_TIMEOUT,
+      );
     });
-    it('every transition is walked', () => {
-      const walked = new Set<string>();
-      inputs.forEach((_i, k) => {
-        for (const key of replayInput(k).walked) walked.add(key);
-      });
-      const declared = declaredTransitions(machine);
-      assertEveryTransitionWalked(name, {
-        paths: allPaths(),
-        declared,
-        walked,
-        missed: declared.filter((d) => !walked.has(d.key)),
-        skipped: [],
-      });
-    }, WALK_TIMEOUT);
+    it(
+      'every transition is walked',
+      () => {
+        const walked = new Set<string>();
+        inputs.forEach((_i, k) => {
+          for (const key of replayInput(k).walked) walked.add(key);
+        });
+        const declared = declaredTransitions(machine);
+        assertEveryTransitionWalked(name, {
+          paths: allPaths(),
+          declared,
+          walked,
+          missed: declared.filter((d) => !walked.has(d.key)),
+          skipped: [],
+        });
+      },
+      WALK_TIMEOUT,
+    );
     it('every state has an invariant', () => {
       const table = opts.invariants as InvariantTable;
       expect(unknownInvariantKeys(machine, table), 'invariant keys naming no state or tag').toEqual([]);

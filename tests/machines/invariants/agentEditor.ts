@@ -42,7 +42,10 @@ export default defineInvariants({
     if (effectsNow(w).includes('notify')) expect(cameFrom(w, 'saving')).toBe(true);
     if (effectsNow(w).includes('goToList')) expect(s.matches('created')).toBe(true);
     // an edit in the form changes that field and clears its message
-    if (['field.change', 'voice.choose', 'name.commit'].includes(w.event.type) && (cameFrom(w, 'editing') || cameFrom(w, 'saving'))) {
+    if (
+      ['field.change', 'voice.choose', 'name.commit'].includes(w.event.type) &&
+      (cameFrom(w, 'editing') || cameFrom(w, 'saving'))
+    ) {
       const e = ev(w);
       const prev = (w.previous as Snapshot).context.form;
       if (e.type === 'field.change') {

@@ -54,8 +54,7 @@ export default defineInvariants({
     // only a successful answer starts a session, and it enters the dashboard with it
     const started = effectsNow(w).includes('startSession');
     expect(started).toBe(s.matches('closed') && (cameFrom(w, 'loggingIn') || cameFrom(w, 'signingUp')));
-    if (w.event.type === 'tab.select' && cameFrom(w, 'open'))
-      expect(s.matches({ open: ev(w).tab })).toBe(true);
+    if (w.event.type === 'tab.select' && cameFrom(w, 'open')) expect(s.matches({ open: ev(w).tab })).toBe(true);
     if (w.event.type === 'dialog.open' && cameFrom(w, 'closed'))
       expect(s.matches({ open: ev(w).tab === 'signup' ? 'signup' : 'login' })).toBe(true);
   },

@@ -67,12 +67,15 @@ export default defineInvariants({
     // a different body, a different key; the same body, the same key
     if (w.previous) {
       const changedBody =
-        (w.event.type === 'field.change' && cameFrom(w, 'form.editing')) ||
-        (w.previous.context.sendMode !== s.context.sendMode);
+        (w.event.type === 'field.change' && cameFrom(w, 'form.editing')) || w.previous.context.sendMode !== s.context.sendMode;
       if (changedBody) expect(s.context.idempotencyKey).not.toBe(w.previous.context.idempotencyKey);
       else expect(s.context.idempotencyKey).toBe(w.previous.context.idempotencyKey);
     }
-    if (!w.event.type.startsWith('xstate.done.actor.save') && !w.event.type.startsWith('xstate.done.actor.send') && !w.event.type.startsWith('xstate.error.actor.s'))
+    if (
+      !w.event.type.startsWith('xstate.done.actor.save') &&
+      !w.event.type.startsWith('xstate.done.actor.send') &&
+      !w.event.type.startsWith('xstate.error.actor.s')
+    )
       expect(effectsNow(w)).toEqual([]);
     // nothing changes once the form is done or while it is saving
     if (w.previous && (w.previous.hasTag('done') || w.previous.hasTag('busy')) && !w.event.type.startsWith('xstate.'))
@@ -149,7 +152,8 @@ export default defineInvariants({
         }
         expect(Object.keys(errors).filter((k) => errors[k] !== undefined).length).toBeGreaterThan(0);
         if (values.name.trim() === '') expect(errors.name).toBe('Batch call name is required');
-        if (w.event.type === 'form.send' && !(summary && summary.valid > 0)) expect(errors.recipients).toBe('Please upload recipients first');
+        if (w.event.type === 'form.send' && !(summary && summary.valid > 0))
+          expect(errors.recipients).toBe('Please upload recipients first');
         if (w.event.type === 'form.send' && s.context.sendMode === 'scheduled' && values.scheduledAt === '')
           expect(errors.scheduledAt).toBe('Please choose when to send');
         expect(s.context.intent).toBe(w.event.type === 'form.send' ? 'send' : 'draft');
@@ -189,7 +193,8 @@ export default defineInvariants({
       expect(s.context.summary.valid).toBeGreaterThan(0);
       expect(s.context.values.name.trim()).not.toBe('');
       expect(s.context.values.fromNumber).not.toBe('');
-      if (s.context.sendMode === 'scheduled') expect(Date.parse(new Date(s.context.values.scheduledAt).toISOString())).toBeGreaterThan(Date.now());
+      if (s.context.sendMode === 'scheduled')
+        expect(Date.parse(new Date(s.context.values.scheduledAt).toISOString())).toBeGreaterThan(Date.now());
       expect(input).toMatchObject({ idempotencyKey: s.context.idempotencyKey, file: s.context.file, next: s.context.sendMode });
       expectBody(s, input.body);
       expect(s.context.errors).toEqual({});

@@ -1,12 +1,20 @@
 /** Every machine's invariant table, by the name its model test gives (describeModel(name, ...)). */
-import type { InvariantTable } from './types.js';
+
 import agentEditor from './agentEditor.js';
 import assignAgent from './assignAgent.js';
 import authDialog from './authDialog.js';
-import forgotPassword from './forgotPassword.js';
-import providerConnection from './providerConnection.js';
 import batchCall from './batchCall.js';
+import callFilters from './callFilters.js';
+import contact from './contact.js';
+import forgotPassword from './forgotPassword.js';
+import listQuery from './listQuery.js';
+import providerConnection from './providerConnection.js';
+import remoteList from './remoteList.js';
+import resetPassword from './resetPassword.js';
 import session from './session.js';
+import sidebar from './sidebar.js';
+import toaster from './toaster.js';
+import type { InvariantTable } from './types.js';
 
 export const invariantTables: Record<string, InvariantTable> = {
   agentEditor,
@@ -16,4 +24,11 @@ export const invariantTables: Record<string, InvariantTable> = {
   providerConnection,
   batchCall,
   session,
+  resetPassword,
+  callFilters,
+  contact,
+  toaster,
+  listQuery,
+  remoteList,
+  sidebar,
 };

@@ -9,9 +9,9 @@ import { cameFrom, effectsNow, ev, expectPending, onlyRequest, paramsNow } from 
 import { defineInvariants, type Snapshot } from './types.js';
 
 const missing = (c: Snapshot['context']): string[] =>
-  c.fields.filter((f: { name: string; optional?: boolean }) => !f.optional && (c.values[f.name] ?? '').trim() === '').map(
-    (f: { name: string }) => f.name,
-  );
+  c.fields
+    .filter((f: { name: string; optional?: boolean }) => !f.optional && (c.values[f.name] ?? '').trim() === '')
+    .map((f: { name: string }) => f.name);
 const failed = (description: string) => ({ title: 'Error', description, variant: 'destructive' });
 const noForm = (s: Snapshot) => {
   expect(s.context.fields).toEqual([]);
@@ -37,7 +37,9 @@ export default defineInvariants({
   explore: {
     events: {
       'xstate.done.actor.loadFields': [{ type: 'xstate.done.actor.loadFields', output: withOptional }],
-      'xstate.error.actor.saveConnection': [{ type: 'xstate.error.actor.saveConnection', error: new ApiError({ kind: 'network' }) }],
+      'xstate.error.actor.saveConnection': [
+        { type: 'xstate.error.actor.saveConnection', error: new ApiError({ kind: 'network' }) },
+      ],
       'xstate.error.actor.disconnect': [
         { type: 'xstate.error.actor.disconnect', error: new ApiError({ kind: 'http', status: 409, serverMessage: 'Busy' }) },
         { type: 'xstate.error.actor.disconnect', error: new ApiError({ kind: 'timeout' }) },
@@ -55,7 +57,16 @@ export default defineInvariants({
     expect(s.context.name).toBe('twilio');
     expect(s.context.label).toBe('Twilio');
     if (w.event.type === 'dialog.close') expect(s.matches('idle')).toBe(true);
-    const quiet = ['dialog.open', 'dialog.close', 'field.change', 'status.sync', 'fields.retry', 'disconnect.request', 'disconnect.cancel', 'disconnect.confirm'];
+    const quiet = [
+      'dialog.open',
+      'dialog.close',
+      'field.change',
+      'status.sync',
+      'fields.retry',
+      'disconnect.request',
+      'disconnect.cancel',
+      'disconnect.confirm',
+    ];
     if (quiet.includes(w.event.type)) expect(effectsNow(w)).toEqual([]);
   },
   states: {
@@ -104,7 +115,9 @@ export default defineInvariants({
         const out = ev(w).output;
         expect(s.context.connected).toBe(out.connected);
         expect(s.context.connectionId).toBe(out._id);
-        expect(s.context.values).toEqual(Object.fromEntries(out.keys.map((k: { name: string; value: string }) => [k.name, k.value])));
+        expect(s.context.values).toEqual(
+          Object.fromEntries(out.keys.map((k: { name: string; value: string }) => [k.name, k.value])),
+        );
         expect(s.context.fields).toEqual(
           out.keys.map((k: { name: string; secret: boolean; optional?: boolean; url?: boolean }) => ({
             name: k.name,
@@ -114,7 +127,8 @@ export default defineInvariants({
           })),
         );
       }
-      if (w.event.type === 'field.change') expect(s.context.values).toEqual({ ...w.previous?.context.values, [ev(w).name]: ev(w).value });
+      if (w.event.type === 'field.change')
+        expect(s.context.values).toEqual({ ...w.previous?.context.values, [ev(w).name]: ev(w).value });
       if (w.event.type === 'form.submit') {
         // a missing field: the toast names them, no call
         const names = missing(s.context);
@@ -159,8 +173,12 @@ export default defineInvariants({
         const saves = w.started.filter((r) => r.src === 'saveConnection');
         const before = saves.at(-2)?.input as typeof request | undefined;
         if (before && saves.at(-2)) {
-          const closedSince = w.events.slice((saves.at(-2) as { step: number }).step).some((e) => e.type === 'dialog.close' || e.type.startsWith('xstate.done.actor.saveConnection'));
-          const same = JSON.stringify([before.name, before.connectionId, before.keys]) === JSON.stringify([request.name, request.connectionId, request.keys]);
+          const closedSince = w.events
+            .slice((saves.at(-2) as { step: number }).step)
+            .some((e) => e.type === 'dialog.close' || e.type.startsWith('xstate.done.actor.saveConnection'));
+          const same =
+            JSON.stringify([before.name, before.connectionId, before.keys]) ===
+            JSON.stringify([request.name, request.connectionId, request.keys]);
           if (same && !closedSince) expect(request.idempotencyKey).toBe(before.idempotencyKey);
           else expect(request.idempotencyKey).not.toBe(before.idempotencyKey);
         }

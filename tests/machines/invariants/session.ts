@@ -55,10 +55,7 @@ export default defineInvariants({
         const refused = w.event.type === 'xstate.error.actor.refreshTokens';
         const loggedOut = w.event.type === 'xstate.done.actor.logout';
         // another tab already cleared the storage: only this tab's own sign-out forgets it
-        expect(effectsNow(w)).toEqual([
-          ...(refused || loggedOut ? ['forgetStoredSession'] : []),
-          'goHome',
-        ]);
+        expect(effectsNow(w)).toEqual([...(refused || loggedOut ? ['forgetStoredSession'] : []), 'goHome']);
         // `/` keeps the query string unless the user logged out
         expect(paramsNow(w, 'goHome')).toEqual({ keepQuery: !loggedOut });
       }

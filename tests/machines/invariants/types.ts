@@ -42,6 +42,8 @@ export interface World {
   started: ActorRequest[];
   /** actors started by this step's event */
   startedNow: ActorRequest[];
+  /** events the machine emitted (`emit`) in this step */
+  emittedNow: EventObject[];
   /** the events of the steps so far, this one last (index = step) */
   events: EventObject[];
   /** every named action executed since the actor started */
