@@ -1,5 +1,6 @@
 /** Every machine's invariant table, by the name its model test gives (describeModel(name, ...)). */
 
+import agentDelete from './agentDelete.js';
 import agentEditor from './agentEditor.js';
 import assignAgent from './assignAgent.js';
 import authDialog from './authDialog.js';
@@ -8,6 +9,8 @@ import callFilters from './callFilters.js';
 import contact from './contact.js';
 import forgotPassword from './forgotPassword.js';
 import listQuery from './listQuery.js';
+import phoneNumberDelete from './phoneNumberDelete.js';
+import phoneRequest from './phoneRequest.js';
 import providerConnection from './providerConnection.js';
 import remoteList from './remoteList.js';
 import resetPassword from './resetPassword.js';
@@ -24,6 +27,9 @@ export const invariantTables: Record<string, InvariantTable> = {
   providerConnection,
   batchCall,
   session,
+  phoneRequest,
+  phoneNumberDelete,
+  agentDelete,
   resetPassword,
   callFilters,
   contact,
