@@ -2,6 +2,7 @@
 
 import agentDelete from './agentDelete.js';
 import agentEditor from './agentEditor.js';
+import agentUpdate from './agentUpdate.js';
 import assignAgent from './assignAgent.js';
 import authDialog from './authDialog.js';
 import batchCall from './batchCall.js';
@@ -10,6 +11,7 @@ import contact from './contact.js';
 import forgotPassword from './forgotPassword.js';
 import listQuery from './listQuery.js';
 import phoneNumberDelete from './phoneNumberDelete.js';
+import phoneNumberUpdate from './phoneNumberUpdate.js';
 import phoneRequest from './phoneRequest.js';
 import providerConnection from './providerConnection.js';
 import remoteList from './remoteList.js';
@@ -27,6 +29,8 @@ export const invariantTables: Record<string, InvariantTable> = {
   providerConnection,
   batchCall,
   session,
+  phoneNumberUpdate,
+  agentUpdate,
   phoneRequest,
   phoneNumberDelete,
   agentDelete,
