@@ -2,13 +2,16 @@
 
 import agentDelete from './agentDelete.js';
 import agentEditor from './agentEditor.js';
+import agentImport from './agentImport.js';
 import agentUpdate from './agentUpdate.js';
 import assignAgent from './assignAgent.js';
 import authDialog from './authDialog.js';
 import batchCall from './batchCall.js';
+import batchDetail from './batchDetail.js';
 import callFilters from './callFilters.js';
 import contact from './contact.js';
 import forgotPassword from './forgotPassword.js';
+import knowledgeBaseUpload from './knowledgeBaseUpload.js';
 import listQuery from './listQuery.js';
 import phoneNumberDelete from './phoneNumberDelete.js';
 import phoneNumberUpdate from './phoneNumberUpdate.js';
@@ -29,6 +32,9 @@ export const invariantTables: Record<string, InvariantTable> = {
   providerConnection,
   batchCall,
   session,
+  batchDetail,
+  knowledgeBaseUpload,
+  agentImport,
   phoneNumberUpdate,
   agentUpdate,
   phoneRequest,
