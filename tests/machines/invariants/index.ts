@@ -20,6 +20,7 @@ import providerConnection from './providerConnection.js';
 import remoteList from './remoteList.js';
 import resetPassword from './resetPassword.js';
 import session from './session.js';
+import settingsForm from './settingsForm.js';
 import sidebar from './sidebar.js';
 import toaster from './toaster.js';
 import type { InvariantTable } from './types.js';
@@ -32,6 +33,7 @@ export const invariantTables: Record<string, InvariantTable> = {
   providerConnection,
   batchCall,
   session,
+  settingsForm,
   batchDetail,
   knowledgeBaseUpload,
   agentImport,
