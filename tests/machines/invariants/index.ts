@@ -9,6 +9,7 @@ import authDialog from './authDialog.js';
 import batchCall from './batchCall.js';
 import batchDetail from './batchDetail.js';
 import callFilters from './callFilters.js';
+import callSession from './callSession.js';
 import contact from './contact.js';
 import forgotPassword from './forgotPassword.js';
 import knowledgeBaseUpload from './knowledgeBaseUpload.js';
@@ -33,6 +34,7 @@ export const invariantTables: Record<string, InvariantTable> = {
   providerConnection,
   batchCall,
   session,
+  callSession,
   settingsForm,
   batchDetail,
   knowledgeBaseUpload,
