@@ -160,7 +160,6 @@ export const assignAgentMachine = setup({
           on: {
             'agent.search': {
               target: '.debouncing',
-              reenter: true,
               description: 'Typing in the search box: wait 300 ms for the next key before asking.',
               actions: assign({ search: ({ event }) => event.search }),
             },

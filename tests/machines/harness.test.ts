@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { assign, fromPromise, setup } from 'xstate';
 import { sidebarMachine } from '../../src/machines/sidebar.machine.js';
-import { assertEveryTransitionWalked, describeModel, getModelPaths, replayPath, testMachineModel } from './harness.js';
+import {
+  assertEveryTransitionWalked,
+  describeModel,
+  getModelPaths,
+  replayPath,
+  statesWithoutInvariant,
+  testMachineModel,
+  unknownInvariantKeys,
+  withExploration,
+} from './harness.js';
+import type { Invariant, InvariantTable } from './invariants/types.js';
 
 /** A machine using everything the harness must drive: invoke done/error, after (number and named), always, final. */
 const fetcher = setup({
@@ -148,7 +158,7 @@ describe('model harness', () => {
     const forged = { ...path, steps: [path.steps[0], { ...last, state: path.steps[0]?.state }] } as typeof path;
     expect(() => replayPath(sidebarMachine, forged)).toThrow(/step 1/);
     // and the untouched path replays
-    expect(() => replayPath(sidebarMachine, path)).not.toThrow();
+    expect(replayPath(sidebarMachine, path).walked.size).toBe(2);
   });
 
   it('replays delayed transitions on the declared delay, not before', () => {
@@ -184,4 +194,96 @@ describe('model harness', () => {
   });
 });
 
-describeModel('fetcher (harness example)', fetcher, { events: fetchEvents });
+/** The fetcher's rules: one load at a time, only while loading; a loaded name is the answer's. */
+const fetcherInvariants: InvariantTable = {
+  always: (s, w) => expect(w.pending('loadThing').length).toBe(s.matches('loading') ? 1 : 0),
+  states: {
+    idle: (s) => expect(s.context.name).toBeNull(),
+    loading: (s) => expect(s.context.attempts).toBeGreaterThan(0),
+    failed: (s) => expect(s.context.attempts).toBeGreaterThan(0),
+    timedOut: (s) => expect(s.context.name).toBeNull(),
+    archived: (s) => expect(s.context.name).toBeNull(),
+    loaded: (s, w) => expect(s.context.name).toBe((w.event as unknown as { output: { name: string } }).output.name),
+    gaveUp: (s) => expect(s.context.attempts).toBe(2),
+  },
+};
+
+describeModel('fetcher (harness example)', fetcher, { events: fetchEvents, invariants: fetcherInvariants });
+
+describe('state invariants', () => {
+  const toggler = setup({
+    types: { context: {} as { on: boolean }, events: {} as { type: 'flip' } },
+    actions: { announce: (_, _params: { on: boolean }) => {} },
+    actors: { sync: fromPromise(async () => {}) },
+  }).createMachine({
+    id: 'toggler',
+    context: { on: false },
+    initial: 'off',
+    states: {
+      off: { on: { flip: { target: 'on', actions: [assign({ on: true }), { type: 'announce', params: { on: true } }] } } },
+      on: {
+        invoke: { src: 'sync', input: ({ context }) => ({ on: context.on }) },
+        on: { flip: { target: 'off', actions: assign({ on: false }) } },
+      },
+    },
+  });
+  const table: InvariantTable = {
+    states: {
+      off: (s, w) => {
+        expect(s.context.on).toBe(false);
+        expect(w.pending()).toEqual([]);
+      },
+      on: (s, w) => {
+        expect(s.context.on).toBe(true);
+        expect(w.pending('sync').map((r) => r.input)).toEqual([{ on: true }]);
+        if (w.event.type === 'flip')
+          expect(w.actionsNow.map((a) => [a.type, a.params])).toContainEqual(['announce', { on: true }]);
+      },
+    },
+  };
+
+  it('are checked on every step, with what the fakes were asked and the effects run', () => {
+    const coverage = testMachineModel(toggler, { invariants: table });
+    expect(coverage.missed).toEqual([]);
+  });
+
+  it('fail naming the invariant, the step and the path when the machine breaks one', () => {
+    const broken = toggler.provide({}) as typeof toggler;
+    const wrong: InvariantTable = { states: { ...table.states, on: (s) => expect(s.context.on).toBe(false) } };
+    expect(() => testMachineModel(broken, { invariants: wrong })).toThrow(
+      /Invariant "state on" broken at step 1 \(flip\) of: off -flip-> on/,
+    );
+  });
+
+  it('cover every state: a state without one and a key naming no state are reported', () => {
+    expect(statesWithoutInvariant(toggler, { states: { off: table.states?.off as Invariant } })).toEqual(['on']);
+    expect(statesWithoutInvariant(toggler, table)).toEqual([]);
+    expect(unknownInvariantKeys(toggler, { states: { of: () => {} }, tags: { busy: () => {} } })).toEqual(['of', 'tag busy']);
+  });
+
+  it("a table's explore events and inputs are added to the model's own", () => {
+    const opts = withExploration({
+      events: { flip: [{ type: 'flip' }] },
+      input: 1,
+      invariants: { explore: { events: { flip: [{ type: 'flip', x: 1 }] }, inputs: [2] } },
+    });
+    expect(opts.inputs).toEqual([1, 2]);
+    expect((opts.events as Record<string, unknown[]>).flip).toEqual([{ type: 'flip' }, { type: 'flip', x: 1 }]);
+  });
+
+  it('a delayed step another timer precedes is skipped, counted, and its transition must be walked elsewhere', () => {
+    const race = setup({}).createMachine({
+      id: 'race',
+      initial: 'a',
+      context: { won: '' },
+      states: {
+        a: { after: { 100: { target: 'fast' }, 500: { target: 'slow' } } },
+        fast: {},
+        slow: {},
+      },
+    });
+    const coverage = testMachineModel(race, { invariants: { states: { a: () => {}, fast: () => {}, slow: () => {} } } });
+    expect(coverage.skipped.map((s) => s.reason)).toEqual(['xstate.after.100.race.a is due before xstate.after.500.race.a']);
+    expect(coverage.missed.map((m) => m.targets)).toEqual([['race.slow']]);
+  });
+});

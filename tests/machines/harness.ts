@@ -44,8 +44,10 @@ import { getAdjacencyMap, getShortestPaths } from '@xstate/graph';
 import { describe, expect, it, vi } from 'vitest';
 import {
   type AnyActorLogic,
+  type AnyActorRef,
   type AnyMachineSnapshot,
   type AnyStateMachine,
+  type AnyStateNode,
   type AnyTransitionDefinition,
   createActor,
   type EventObject,
@@ -55,11 +57,14 @@ import {
   type StateValue,
 } from 'xstate';
 import {
+  allStateNodes,
   type DeclaredTransition,
   declaredTransitions,
   formatTransition,
   transitionKey,
 } from '../../scripts/lib/machine-graph.js';
+import { invariantTables } from './invariants/index.js';
+import type { ActorRequest, ExecutedAction, Invariant, InvariantTable, World } from './invariants/types.js';
 
 /** An event the harness may send: a type plus any payload (`output` / `error` for actor events). */
 export type ModelEvent = { type: string } & Record<string, unknown>;
@@ -69,6 +74,12 @@ export type EventSource = EventList | ((snapshot: AnyMachineSnapshot) => EventLi
 export interface ModelOptions {
   /** Candidate events per event type, or one function of the snapshot returning candidates. */
   events?: Record<string, EventSource> | ((snapshot: AnyMachineSnapshot) => EventList);
+  /**
+   * Which declared event types get a bare default (`{ type }`) when no candidate of that type is given:
+   * `all` (the default) or `timers` (only `xstate.after.*`: the machine's own raised events and the
+   * events whose payload matters come from `events` alone).
+   */
+  defaults?: 'all' | 'timers';
   /** Fakes for named actors; every other named actor becomes a fake that never settles. */
   actors?: Record<string, AnyActorLogic>;
   /** Other implementations (actions, guards, delays) handed to `machine.provide`. */
@@ -83,6 +94,8 @@ export interface ModelOptions {
   limit?: number;
   /** Called after every replayed step with the real actor's snapshot (extra assertions). */
   onStep?: (snapshot: AnyMachineSnapshot, step: ModelStep) => void;
+  /** State invariants checked after every step (describeModel reads tests/machines/invariants/<name>.ts). */
+  invariants?: InvariantTable;
 }
 
 export interface ModelStep {
@@ -104,6 +117,8 @@ export interface ModelCoverage {
   declared: DeclaredTransition[];
   walked: Set<string>;
   missed: DeclaredTransition[];
+  /** paths ended early at a delayed step another timer precedes */
+  skipped: SkippedPath[];
 }
 
 /** Stable JSON for snapshots and events: actor refs by id, errors by message, no functions. */
@@ -175,6 +190,7 @@ function candidateEvents(opts: ModelOptions) {
     const defaults: EventObject[] = [];
     for (const d of descriptors) {
       if (d.includes('*') || d.startsWith('xstate.done.state.') || givenTypes.has(d)) continue;
+      if (opts.defaults === 'timers' && !d.startsWith('xstate.after.')) continue;
       defaults.push(
         d.startsWith('xstate.error.actor.') ? ({ type: d, error: new Error('fake actor failure') } as EventObject) : { type: d },
       );
@@ -240,12 +256,18 @@ export function getModelPaths(machine: AnyStateMachine, opts: ModelOptions = {})
       kept.push({ steps, events: evs });
     }
     const multiple = inputs.length > 1;
-    const paths = kept.map(({ steps }) => ({
-      input,
-      inputIndex,
-      steps,
-      description: describePath(steps, inputIndex, multiple),
-    }));
+    // drop paths that only repeat another: the same states and event types through the same snapshots,
+    // ending with the same event (they differ only in an earlier payload the machine did not keep)
+    const seen = new Set<string>();
+    const paths: ModelPath[] = [];
+    for (const { steps } of kept) {
+      const description = describePath(steps, inputIndex, multiple);
+      const last = steps.at(-1)?.event;
+      const identity = `${description}\n${steps.map((s) => serialize(s.state)).join('\n')}\n${stableStringify(last)}`;
+      if (seen.has(identity)) continue;
+      seen.add(identity);
+      paths.push({ input, inputIndex, steps, description });
+    }
     paths.sort((a, b) => a.steps.length - b.steps.length || a.description.localeCompare(b.description));
     out.push(...paths);
   });
@@ -270,19 +292,106 @@ function delayOf(
   return undefined;
 }
 
+interface ScheduledEvent {
+  event: EventObject;
+  delay: number;
+  startedAt: number;
+}
+
+/** The timers the actor system has pending (xstate keeps them in its system snapshot). */
+function scheduledEvents(actor: AnyActorRef): ScheduledEvent[] {
+  const snap = actor.system.getSnapshot() as { _scheduledEvents?: Record<string, ScheduledEvent> };
+  return Object.values(snap._scheduledEvents ?? {});
+}
+
+/** Why a path was not replayed to its end (a delayed event that cannot come first on a real clock). */
+export interface SkippedPath {
+  path: ModelPath;
+  step: number;
+  reason: string;
+}
+
+export interface ReplayResult {
+  walked: Set<string>;
+  /** set when the path was skipped at a delayed step; the steps before it were checked */
+  skipped?: SkippedPath;
+}
+
+function invariantFailure(what: string, where: string, error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  const out = new Error(`Invariant "${what}" broken at ${where}\n${message}`);
+  return out;
+}
+
+/** Runs every invariant of the table that applies to the snapshot. */
+export function checkInvariants(table: InvariantTable, snapshot: AnyMachineSnapshot, world: World, where: string): void {
+  const run = (what: string, check: Invariant) => {
+    try {
+      check(snapshot, world);
+    } catch (e) {
+      throw invariantFailure(what, where, e);
+    }
+  };
+  if (table.always) run('always', table.always);
+  for (const [path, check] of Object.entries(table.states ?? {})) {
+    if (snapshot.matches(pathToValue(path))) run(`state ${path}`, check);
+  }
+  for (const [tag, check] of Object.entries(table.tags ?? {})) {
+    if (snapshot.hasTag(tag)) run(`tag ${tag}`, check);
+  }
+}
+
+/** `a.b.c` -> `{ a: { b: 'c' } }` */
+function pathToValue(path: string): StateValue {
+  const parts = path.split('.');
+  let value: StateValue = parts.pop() as string;
+  while (parts.length) value = { [parts.pop() as string]: value };
+  return value;
+}
+
+/** The invariant table for a model: the one given, else the registered one (tests/machines/invariants). */
+export function tableFor(name: string, opts: ModelOptions): InvariantTable {
+  const table = opts.invariants ?? invariantTables[name];
+  if (!table) throw new Error(`No invariant table for machine "${name}": add tests/machines/invariants/${name}.ts`);
+  return table;
+}
+
 /**
- * Replays one path on a real actor (fake actors, fake timers). Throws when a step does not land in
- * the predicted state. Returns the keys of the declared transitions the actor took.
+ * Replays one path on a real actor (fake actors, fake timers). After every step the actor must be in
+ * the state the path predicts and every invariant of `opts.invariants` that applies must hold. A
+ * delayed step whose timer is not the next one due (another timer would fire first on a real clock)
+ * ends the replay: the path is reported as skipped. Returns the declared transitions the actor took.
  */
-export function replayPath(machine: AnyStateMachine, path: ModelPath, opts: ModelOptions = {}): Set<string> {
+export function replayPath(machine: AnyStateMachine, path: ModelPath, opts: ModelOptions = {}): ReplayResult {
   const provided = provideFakes(machine, opts);
   const serialize = opts.serializeState ?? defaultSerialize;
   const walked = new Set<string>();
   const errors: unknown[] = [];
+  const started: ActorRequest[] = [];
+  const actions: ExecutedAction[] = [];
+  let stepIndex = 0;
   vi.useFakeTimers();
   const actor = createActor(provided, {
     input: path.input,
     inspect: (ev: InspectionEvent) => {
+      if (ev.type === '@xstate.actor') {
+        // children are created while the root computes its initial state (before createActor returns)
+        const ref = ev.actorRef as AnyActorRef & { src: unknown; options: { input?: unknown }; _parent?: { _parent?: unknown } };
+        if (ref._parent && !ref._parent._parent)
+          started.push({
+            id: ref.id,
+            src: typeof ref.src === 'string' ? ref.src : ref.id,
+            input: ref.options.input,
+            step: stepIndex,
+          });
+        return;
+      }
+      if (ev.type === '@xstate.action') {
+        if ((ev.actorRef as { _parent?: unknown })._parent) return;
+        const { type, params } = (ev as { action: { type: string; params: unknown } }).action;
+        actions.push({ type, params, step: stepIndex });
+        return;
+      }
       if (ev.type !== '@xstate.microstep') return;
       for (const t of (ev as { _transitions?: AnyTransitionDefinition[] })._transitions ?? []) {
         if ((t.source as { machine?: unknown }).machine === provided) walked.add(transitionKey(t));
@@ -290,15 +399,35 @@ export function replayPath(machine: AnyStateMachine, path: ModelPath, opts: Mode
     },
   });
   actor.subscribe({ error: (e) => errors.push(e) });
+  const emitted: { event: EventObject; step: number }[] = [];
+  actor.on('*', (event: EventObject) => {
+    emitted.push({ event, step: stepIndex });
+  });
+  const table = opts.invariants;
+  let skipped: SkippedPath | undefined;
   try {
     actor.start();
     let lastEvent: EventObject = { type: 'xstate.init' };
-    path.steps.forEach((step, i) => {
+    let previous: AnyMachineSnapshot | undefined;
+    for (const [i, step] of path.steps.entries()) {
+      stepIndex = i;
       if (i > 0) {
         if (step.event.type.startsWith('xstate.after.')) {
-          const ms = delayOf(actor.getSnapshot(), provided, step.event.type, lastEvent);
+          const timers = scheduledEvents(actor);
+          const mine = timers.find((t) => t.event.type === step.event.type);
+          const ms = mine
+            ? mine.startedAt + mine.delay - Date.now()
+            : delayOf(actor.getSnapshot(), provided, step.event.type, lastEvent);
           if (ms === undefined) throw new Error(`Cannot resolve the delay of ${step.event.type}`);
+          const due = Date.now() + ms;
+          const first = timers.find((t) => t !== mine && t.startedAt + t.delay < due);
           vi.advanceTimersByTime(ms);
+          // another timer was due first: fine when it changed nothing (a guard said no), else the path
+          // cannot happen on a real clock
+          if (first && serialize(actor.getSnapshot() as AnyMachineSnapshot) !== serialize(step.state)) {
+            skipped = { path, step: i, reason: `${first.event.type} is due before ${step.event.type}` };
+            break;
+          }
         } else {
           actor.send(step.event);
         }
@@ -309,22 +438,48 @@ export function replayPath(machine: AnyStateMachine, path: ModelPath, opts: Mode
       if (errors.length) throw new Error(`The actor failed at ${where}: ${String(errors[0])}`);
       expect(actual.status, where).toBe(step.state.status);
       expect(serialize(actual), where).toBe(serialize(step.state));
+      if (table) {
+        const now = i;
+        const world: World = {
+          step: i,
+          event: i === 0 ? { type: 'xstate.init' } : step.event,
+          previous,
+          pending: (src?: string) =>
+            Object.values(actual.children as Record<string, AnyActorRef | undefined>)
+              .filter((c): c is AnyActorRef => c !== undefined && c.getSnapshot().status === 'active')
+              .map((c) => started.findLast((s) => s.id === c.id) ?? { id: c.id, src: c.id, input: undefined, step: -1 })
+              .filter((r) => src === undefined || r.src === src),
+          started: [...started],
+          startedNow: started.filter((s) => s.step === now),
+          emittedNow: emitted.filter((e) => e.step === now).map((e) => e.event),
+          events: path.steps.slice(0, i + 1).map((s, k) => (k === 0 ? { type: 'xstate.init' } : s.event)),
+          actions: [...actions],
+          actionsNow: actions.filter((a) => a.step === now),
+        };
+        checkInvariants(table, actual, world, where);
+      }
       opts.onStep?.(actual, step);
-    });
+      previous = actual;
+    }
   } finally {
     actor.stop();
     vi.useRealTimers();
   }
-  return walked;
+  return skipped ? { walked, skipped } : { walked };
 }
 
 /** Explores the machine, replays every path and reports which declared transitions were walked. */
 export function testMachineModel(machine: AnyStateMachine, opts: ModelOptions = {}): ModelCoverage {
   const paths = getModelPaths(machine, opts);
   const walked = new Set<string>();
-  for (const path of paths) for (const key of replayPath(machine, path, opts)) walked.add(key);
+  const skipped: SkippedPath[] = [];
+  for (const path of paths) {
+    const result = replayPath(machine, path, opts);
+    for (const key of result.walked) walked.add(key);
+    if (result.skipped) skipped.push(result.skipped);
+  }
   const declared = declaredTransitions(machine);
-  return { paths, declared, walked, missed: declared.filter((d) => !walked.has(d.key)) };
+  return { paths, declared, walked, missed: declared.filter((d) => !walked.has(d.key)), skipped };
 }
 
 /** Throws naming every declared transition that no path walked. */
@@ -337,20 +492,143 @@ export function assertEveryTransitionWalked(machineId: string, coverage: ModelCo
   );
 }
 
-/** Registers one vitest test per path plus one that fails naming any transition no path walked. */
-export function describeModel(name: string, machine: AnyStateMachine, opts: ModelOptions = {}): void {
-  describe(`${name} machine model`, () => {
-    const paths = getModelPaths(machine, opts);
-    it('has at least one path', () => {
-      expect(paths.length).toBeGreaterThan(0);
-    });
-    for (const path of paths) {
-      it(`walks ${path.description}`, () => {
-        replayPath(machine, path, opts);
-      });
+/**
+ * The atomic states of the machine that no invariant covers: one is covered by an entry in
+ * `states` for itself or an ancestor, or in `tags` for a tag of itself or an ancestor.
+ */
+export function statesWithoutInvariant(machine: AnyStateMachine, table: InvariantTable): string[] {
+  const stateKeys = new Set(Object.keys(table.states ?? {}));
+  const tagKeys = new Set(Object.keys(table.tags ?? {}));
+  const out: string[] = [];
+  for (const node of allStateNodes(machine)) {
+    if (node.type !== 'atomic' && node.type !== 'final' && node.type !== 'history') continue;
+    if (node.type === 'history') continue;
+    let covered = false;
+    for (let n: AnyStateNode | undefined = node; n && n !== machine.root; n = n.parent) {
+      if (stateKeys.has(n.path.join('.')) || [...n.tags].some((t) => tagKeys.has(t))) covered = true;
     }
-    it('every transition is walked', () => {
-      assertEveryTransitionWalked(machine.id, testMachineModel(machine, opts));
+    if (!covered) out.push(node.path.join('.'));
+  }
+  return out;
+}
+
+/** Keys of the table that name no state or tag of the machine (a typo would silently check nothing). */
+export function unknownInvariantKeys(machine: AnyStateMachine, table: InvariantTable): string[] {
+  const paths = new Set(allStateNodes(machine).map((n) => n.path.join('.')));
+  const tags = new Set(allStateNodes(machine).flatMap((n) => [...n.tags]));
+  return [
+    ...Object.keys(table.states ?? {}).filter((k) => !paths.has(k)),
+    ...Object.keys(table.tags ?? {})
+      .filter((k) => !tags.has(k))
+      .map((k) => `tag ${k}`),
+  ];
+}
+
+/**
+ * Registers the model tests of a machine. Test names do not depend on the machine's graph (a mutant
+ * that changes the graph keeps the same tests, which mutation testing filters by name):
+ * - `[input k] every path keeps the invariants`: replays every path from input k; a failure names the
+ *   path, the step and the invariant;
+ * - `every transition is walked` (coverage);
+ * - `every state has an invariant` (and no invariant names a state the machine lacks).
+ */
+/** The model's options with the table's `explore` events and inputs added. */
+export function withExploration(opts: ModelOptions): ModelOptions {
+  const more = opts.invariants?.explore;
+  if (!more) return opts;
+  const out: ModelOptions = { ...opts };
+  if (more.inputs?.length) out.inputs = [...(opts.inputs ?? [opts.input]), ...more.inputs];
+  if (more.events) {
+    if (typeof opts.events === 'function') {
+      const own = opts.events;
+      const extra = Object.values(more.events).flat();
+      out.events = (snapshot) => [...own(snapshot), ...extra];
+    } else {
+      const merged: Record<string, EventSource> = { ...(opts.events ?? {}) };
+      for (const [type, list] of Object.entries(more.events)) {
+        const own = merged[type];
+        merged[type] =
+          own === undefined
+            ? list
+            : typeof own === 'function'
+              ? (snapshot: AnyMachineSnapshot) => [...own(snapshot), ...list]
+              : [...own, ...list];
+      }
+      out.events = merged;
+    }
+  }
+  return out;
+}
+
+/** A walk replays hundreds of paths in one test: give it time on a busy machine (a bound, not a timing assertion). */
+const WALK_TIMEOUT = 120_000;
+
+export function describeModel(name: string, machine: AnyStateMachine, options: ModelOptions = {}): void {
+  describe(`${name} machine model`, () => {
+    const opts: ModelOptions = withExploration({ ...options, invariants: tableFor(name, options) });
+    const inputs = opts.inputs ?? [opts.input];
+    let paths: ModelPath[] | undefined;
+    const allPaths = () => {
+      paths ??= getModelPaths(machine, opts);
+      return paths;
+    };
+    const results = new Map<number, { walked: Set<string>; skipped: SkippedPath[] }>();
+    const replayInput = (inputIndex: number) => {
+      const cached = results.get(inputIndex);
+      if (cached) return cached;
+      const walked = new Set<string>();
+      const skipped: SkippedPath[] = [];
+      for (const path of allPaths().filter((p) => p.inputIndex === inputIndex)) {
+        const r = replayPath(machine, path, opts);
+        for (const k of r.walked) walked.add(k);
+        if (r.skipped) skipped.push(r.skipped);
+      }
+      const out = { walked, skipped };
+      results.set(inputIndex, out);
+      return out;
+    };
+    inputs.forEach((_input, inputIndex) => {
+      const label = inputs.length > 1 ? `[input ${inputIndex + 1}] ` : '';
+      it(
+        `${label}every path keeps the invariants`,
+        (ctx) => {
+          const mine = allPaths().filter((p) => p.inputIndex === inputIndex);
+          expect(mine.length, 'the traversal found no path').toBeGreaterThan(0);
+          const { skipped } = replayInput(inputIndex);
+          // a skip is explicit: it is counted here and its transition must still be walked by another path
+          if (skipped.length)
+            ctx.annotate(
+              `${skipped.length} of ${mine.length} paths skipped at a delayed step another timer precedes: ${skipped
+                .map((s) => `${s.path.description} (step ${s.step}: ${s.reason})`)
+                .join('; ')}`,
+            );
+          expect(skipped.length, 'every path was skipped').toBeLessThan(mine.length);
+        },
+        WALK_TIMEOUT,
+      );
+    });
+    it(
+      'every transition is walked',
+      () => {
+        const walked = new Set<string>();
+        inputs.forEach((_i, k) => {
+          for (const key of replayInput(k).walked) walked.add(key);
+        });
+        const declared = declaredTransitions(machine);
+        assertEveryTransitionWalked(name, {
+          paths: allPaths(),
+          declared,
+          walked,
+          missed: declared.filter((d) => !walked.has(d.key)),
+          skipped: [],
+        });
+      },
+      WALK_TIMEOUT,
+    );
+    it('every state has an invariant', () => {
+      const table = opts.invariants as InvariantTable;
+      expect(unknownInvariantKeys(machine, table), 'invariant keys naming no state or tag').toEqual([]);
+      expect(statesWithoutInvariant(machine, table), 'states without an invariant').toEqual([]);
     });
   });
 }

@@ -1,0 +1,174 @@
+/**
+ * Mutation testing of the state machines (issue 17): Stryker (stryker.config.mjs) mutates
+ * src/machines/*.ts and runs the machine tests of the unit project (vitest.mutation.config.ts) against
+ * each mutant. A mutant the tests notice is killed; one they do not notice survives. The score of a file
+ * is killed (and timed out) / (killed + timed out + survived + not covered); descriptions are not mutated
+ * (scripts/lib/stryker-ignore-descriptions.mjs).
+ *
+ *   npm run mutation                                  all machines; writes the `mutation` section of bench/results.json
+ *   npm run mutation -- --mutate src/machines/session.machine.ts   one machine (or a glob), prints only
+ *   npx tsx bench/mutation.ts --report-only           re-reads the last Stryker report (no run)
+ *
+ * Targets: at least 85% killed in each of the seven machines of TARGETED, at least 75% overall. Part of
+ * `npm run bench` (scripts/bench.mjs), never of `npm test`: a full run takes tens of minutes on 2 cores.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const REPORT_JSON = path.join(root, 'bench/tmp/mutation/mutation.json');
+export const TARGET_EACH = 85;
+export const TARGET_OVERALL = 75;
+export const TARGETED = [
+  'session',
+  'authDialog',
+  'forgotPassword',
+  'agentEditor',
+  'assignAgent',
+  'providerConnection',
+  'batchCall',
+] as const;
+
+/**
+ * Survivors judged equivalent (no test can tell them from the original), by file, line and replacement.
+ * Each has a reason; bench/report.mjs lists them under the scores.
+ */
+export const EQUIVALENT: { file: string; line: number; mutator: string; reason: string }[] = [];
+
+interface Mutant {
+  id: string;
+  mutatorName: string;
+  replacement?: string;
+  status: string;
+  location: { start: { line: number; column: number } };
+}
+interface StrykerReport {
+  files: Record<string, { source: string; mutants: Mutant[] }>;
+}
+
+export interface FileScore {
+  file: string;
+  machine: string;
+  killed: number;
+  timeout: number;
+  survived: number;
+  noCoverage: number;
+  /** runtime/compile errors: not counted in the score */
+  errors: number;
+  /** detected / valid */
+  score: number;
+  valid: number;
+}
+
+const machineOf = (file: string) => path.basename(file).replace(/\.machine\.ts$|\.ts$/, '');
+const pct = (n: number) => Math.round(n * 10) / 10;
+
+export function summarise(report: StrykerReport) {
+  const files: FileScore[] = [];
+  const survivors: { machine: string; line: number; mutator: string; replacement: string; equivalent?: string }[] = [];
+  for (const [file, { source, mutants }] of Object.entries(report.files)) {
+    const count = (status: string) => mutants.filter((m) => m.status === status).length;
+    const killed = count('Killed');
+    const timeout = count('Timeout');
+    const survived = count('Survived');
+    const noCoverage = count('NoCoverage');
+    const valid = killed + timeout + survived + noCoverage;
+    const rel = path.relative(root, path.resolve(root, file));
+    files.push({
+      file: rel,
+      machine: machineOf(rel),
+      killed,
+      timeout,
+      survived,
+      noCoverage,
+      errors: count('RuntimeError') + count('CompileError'),
+      valid,
+      score: valid ? pct(((killed + timeout) / valid) * 100) : 100,
+    });
+    const lines = source.split('\n');
+    for (const m of mutants) {
+      if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
+      const line = m.location.start.line;
+      const equivalent = EQUIVALENT.find(
+        (e) => rel.endsWith(e.file) && e.line === line && e.mutator === m.mutatorName,
+      )?.reason;
+      survivors.push({
+        machine: machineOf(rel),
+        line,
+        mutator: m.mutatorName,
+        replacement: (m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 80) || (lines[line - 1] ?? '').trim().slice(0, 80),
+        ...(equivalent ? { equivalent } : {}),
+      });
+    }
+  }
+  files.sort((a, b) => a.machine.localeCompare(b.machine));
+  const sum = (k: 'killed' | 'timeout' | 'valid') => files.reduce((n, f) => n + f[k], 0);
+  const overall = sum('valid') ? pct(((sum('killed') + sum('timeout')) / sum('valid')) * 100) : 100;
+  const targeted = TARGETED.map((name) => {
+    const f = files.find((x) => x.machine === name);
+    return { machine: name, score: f?.score ?? null, met: f ? f.score >= TARGET_EACH : null };
+  });
+  return { files, overall, survivors, targeted };
+}
+
+function runStryker(args: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', ...args], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  const reportOnly = argv.includes('--report-only');
+  const mutate: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) if (argv[i] === '--mutate' && argv[i + 1]) mutate.push(argv[(i += 1)] as string);
+  const partial = mutate.length > 0;
+  const started = Date.now();
+  const load = os.loadavg();
+  if (!reportOnly) {
+    const code = await runStryker(partial ? ['--mutate', mutate.join(',')] : []);
+    if (code !== 0) {
+      process.exitCode = code;
+      return;
+    }
+  }
+  const durationS = Math.round((Date.now() - started) / 1000);
+  const report = JSON.parse(fs.readFileSync(REPORT_JSON, 'utf8')) as StrykerReport;
+  const { files, overall, survivors, targeted } = summarise(report);
+  const out = (line = '') => process.stdout.write(`${line}\n`);
+  out();
+  out('Mutation score per machine file (killed + timed out / valid mutants)');
+  for (const f of files) {
+    const target = (TARGETED as readonly string[]).includes(f.machine) ? ` (target ${TARGET_EACH}%)` : '';
+    out(
+      `  ${f.machine.padEnd(24)}${`${f.score}%`.padStart(7)}  ${String(f.killed + f.timeout).padStart(4)} of ${String(f.valid).padEnd(4)} survived ${f.survived}, not covered ${f.noCoverage}${target}`,
+    );
+  }
+  out(`  ${'overall'.padEnd(24)}${`${overall}%`.padStart(7)}${partial ? '' : ` (target ${TARGET_OVERALL}%)`}`);
+  if (!reportOnly) out(`Stryker ran ${durationS} s on ${os.cpus().length} CPUs (load average ${load.map((l) => l.toFixed(2)).join(' ')} at the start).`);
+  const missed = targeted.filter((t) => t.met === false);
+  if (missed.length) out(`Below ${TARGET_EACH}%: ${missed.map((t) => `${t.machine} ${t.score}%`).join(', ')}`);
+  if (partial) return;
+  const { writeSection } = await import('./results.mjs');
+  const previous = (await import('./results.mjs')).readResults().sections.mutation as { durationS?: number } | undefined;
+  writeSection('mutation', {
+    what: 'Stryker 9.6 (vitest runner) over src/machines against the machine tests of the unit project',
+    files,
+    overall,
+    targetEach: TARGET_EACH,
+    targetOverall: TARGET_OVERALL,
+    targeted,
+    survivors,
+    durationS: reportOnly ? (previous?.durationS ?? null) : durationS,
+    cpus: os.cpus().length,
+    loadAverage: load.map((l) => Math.round(l * 100) / 100),
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();
