@@ -8,7 +8,9 @@
  *   ui            primitives: only src/ui
  *   drafts        IndexedDB drafts of the agent editor: api/contract only
  *   recipients    the batch CSV parser and its worker: api/contract only
- *   machines      machines, api, api/contract, drafts, recipients; never ui, routes or session
+ *   audio         the browser's audio for calls (microphone worklet, playback, the call's socket):
+ *                 api/contract only; machines and routes may import it, it imports nothing of theirs or of ui
+ *   machines      machines, api, api/contract, drafts, recipients, audio; never ui, routes or session
  *                 (src/session builds its actor from machines/session.machine, so an edge back would be
  *                 a cycle: a machine gets session effects through `.provide()` where it is created)
  *   session       the session actor and its bindings: api, api/contract, machines, drafts
@@ -25,7 +27,7 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 
-type Layer = 'api/contract' | 'api' | 'ui' | 'drafts' | 'recipients' | 'machines' | 'session' | 'routes' | 'entry';
+type Layer = 'api/contract' | 'api' | 'ui' | 'drafts' | 'recipients' | 'audio' | 'machines' | 'session' | 'routes' | 'entry';
 
 /** Which layer a path under src/ (forward slashes, no extension needed) belongs to; first match wins. */
 const LAYERS: readonly [RegExp, Layer][] = [
@@ -34,13 +36,25 @@ const LAYERS: readonly [RegExp, Layer][] = [
   [/^ui(\/|$)/, 'ui'],
   [/^drafts(\/|$)/, 'drafts'],
   [/^recipients(\/|$)/, 'recipients'],
+  [/^audio(\/|$)/, 'audio'],
   [/^machines(\/|$)/, 'machines'],
   [/^session(\/|$)/, 'session'],
   [/^routes(\/|$)|^routeTree\.gen(\.ts)?$/, 'routes'],
   [/^main(\.tsx)?$|^landing(\/|$)/, 'entry'],
 ];
 
-const ALL: readonly Layer[] = ['api/contract', 'api', 'ui', 'drafts', 'recipients', 'machines', 'session', 'routes', 'entry'];
+const ALL: readonly Layer[] = [
+  'api/contract',
+  'api',
+  'ui',
+  'drafts',
+  'recipients',
+  'audio',
+  'machines',
+  'session',
+  'routes',
+  'entry',
+];
 
 /** What each layer may import besides itself. */
 const ALLOWED: Record<Layer, readonly Layer[]> = {
@@ -49,9 +63,10 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   ui: [],
   drafts: ['api/contract'],
   recipients: ['api/contract'],
-  machines: ['api', 'api/contract', 'drafts', 'recipients'],
+  audio: ['api/contract'],
+  machines: ['api', 'api/contract', 'drafts', 'recipients', 'audio'],
   session: ['api', 'api/contract', 'machines', 'drafts'],
-  routes: ['api', 'api/contract', 'ui', 'drafts', 'recipients', 'machines', 'session'],
+  routes: ['api', 'api/contract', 'ui', 'drafts', 'recipients', 'audio', 'machines', 'session'],
   entry: ALL,
 };
 
