@@ -140,6 +140,7 @@ export const testChatMachine = setup({
       description: 'Starting the chat on the server with the editor’s agent and dynamic variables.',
       tags: ['busy'],
       invoke: {
+        id: 'startChat',
         src: 'startChat',
         input: ({ context }) => context.request!,
         onDone: {
@@ -181,6 +182,7 @@ export const testChatMachine = setup({
       description: 'The agent is answering: its words arrive as they are written.',
       tags: ['busy'],
       invoke: {
+        id: 'streamReply',
         src: 'streamReply',
         input: ({ context }) => ({ chatId: context.chatId!, content: context.pending }),
       },

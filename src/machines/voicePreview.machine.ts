@@ -77,6 +77,7 @@ export const voicePreviewMachine = setup({
       description: 'The voice is being synthesised (a spinner shows).',
       tags: ['busy'],
       invoke: {
+        id: 'loadVoice',
         src: 'loadVoice',
         input: ({ context }) => context.request!,
         onDone: {
@@ -106,7 +107,7 @@ export const voicePreviewMachine = setup({
     playing: {
       description: 'The voice is playing.',
       tags: ['busy'],
-      invoke: { src: 'playVoice', input: ({ context }) => ({ audio: context.audio! }) },
+      invoke: { id: 'playVoice', src: 'playVoice', input: ({ context }) => ({ audio: context.audio! }) },
       exit: assign({ audio: null }),
       on: {
         'preview.stop': {

@@ -245,6 +245,7 @@ export const webCallMachine = setup({
           description: 'Creating the call on the server.',
           tags: ['starting'],
           invoke: {
+            id: 'startWebCall',
             src: 'startWebCall',
             input: ({ context }) => context.request!,
             onDone: {
@@ -307,8 +308,15 @@ export const webCallMachine = setup({
           },
         },
         hangingUp: {
-          description: 'Waiting for the server to confirm the end of the call.',
+          description: 'Waiting for the server to close the line (or to say how the call ended).',
           tags: ['live'],
+          on: {
+            'line.closed': {
+              target: '#webCall.ended',
+              description: 'The server closed the line after the hang-up: the call is over.',
+              actions: assign({ endReason: 'user_hangup', endMessage: null }),
+            },
+          },
           after: {
             hangupTimeout: {
               target: '#webCall.ended',

@@ -69,6 +69,13 @@ export function turnAt(turns: readonly TranscriptTurn[], ms: number): number {
   return found;
 }
 
+const TITLES: Record<CallDetail['type'], string> = {
+  inbound: 'Inbound call',
+  outbound: 'Outbound call',
+  web: CALL_TYPE_LABELS.web,
+  chat: CALL_TYPE_LABELS.chat,
+};
+
 function Detail({ call }: { call: CallDetail }) {
   const audio = useRef<HTMLAudioElement>(null);
   const [playingMs, setPlayingMs] = useState<number | null>(null);
@@ -83,7 +90,7 @@ function Detail({ call }: { call: CallDetail }) {
     <>
       <header className={s.head}>
         <h1 className={s.title}>
-          {CALL_TYPE_LABELS[call.type]} call with {call.agent_name || 'an agent'}
+          {TITLES[call.type]} with {call.agent_name || 'an agent'}
         </h1>
         <CallStatusBadge status={call.status} />
       </header>
