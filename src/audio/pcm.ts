@@ -41,7 +41,9 @@ export function meterLevel(rmsValue: number): number {
 
 /**
  * Resamples a stream of float samples from `fromRate` to `toRate` by linear interpolation, keeping its
- * phase across calls (the worklet's algorithm, here so it can be tested).
+ * phase across calls (the worklet's algorithm, here so it can be tested). Output sample n is input position
+ * n * from/to - 1: it interpolates from the sample before, so it needs no look-ahead (one input sample of
+ * delay).
  */
 export class LinearResampler {
   private pos = 0;

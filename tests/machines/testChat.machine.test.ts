@@ -46,7 +46,7 @@ describeModel('testChat', testChatMachine, {
 });
 
 /** A testChat actor whose chat starts at once and whose replies are the events `reply` sends. */
-function chatActor(reply: (content: string, send: (e: TestChatEvent) => void) => void | (() => void)) {
+function chatActor(reply: (content: string, send: (e: TestChatEvent) => void) => undefined | (() => void)) {
   const contents: string[] = [];
   const stopped: string[] = [];
   const actor = createActor(
@@ -74,10 +74,11 @@ describe('testChat behaviour', () => {
         send({ type: 'reply.delta', text: 'Goodbye!' });
         send({ type: 'reply.tool_call', name: 'end_call', arguments: { reason: 'done' } });
         send({ type: 'reply.done', ended: true });
-        return;
+        return undefined;
       }
       for (const word of ['We ', 'open ', 'at ', '9.']) send({ type: 'reply.delta', text: word });
       send({ type: 'reply.done', ended: false });
+      return undefined;
     });
     actor.send({ type: 'chat.start', request });
     await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
@@ -123,7 +124,7 @@ describe('testChat behaviour', () => {
     const actor = createActor(
       testChatMachine.provide({
         actors: {
-          startChat: fromPromise(async () => {
+          startChat: fromPromise<ChatStarted, StartConversationInput>(async () => {
             throw new ApiError({ kind: 'http', status: 400, serverMessage: 'Connect OpenAI', link: '/dashboard/providers' });
           }),
         },
@@ -138,6 +139,7 @@ describe('testChat behaviour', () => {
     const { actor } = chatActor((_, send) => {
       send({ type: 'reply.delta', text: 'Part' });
       send({ type: 'reply.failed', message: 'The connection closed before the reply was complete.' });
+      return undefined;
     });
     actor.send({ type: 'chat.start', request });
     await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
