@@ -52,7 +52,7 @@ function callActor(opts: { mic?: 'ready' | 'denied'; start?: () => Promise<typeo
   const actor = createActor(
     webCallMachine.provide({
       actors: {
-        callLine: fromCallback<LineCommand>(({ sendBack, receive }) => {
+        callLine: fromCallback<LineCommand, void>(({ sendBack, receive }) => {
           send = sendBack;
           receive((c) => commands.push(c));
           queueMicrotask(() =>
