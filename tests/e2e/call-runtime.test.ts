@@ -155,9 +155,13 @@ describe('trying an agent from the editor', () => {
     const transcript = dialog.getByRole('log', { name: 'Live transcript' });
     await transcript.getByText(CALLER_WORDS, { exact: false }).first().waitFor({ timeout: 20_000 });
     await transcript.getByText(`Happy to help. You said: ${CALLER_WORDS}`).first().waitFor({ timeout: 20_000 });
-    // both meters are there, named
-    expect(await dialog.getByRole('meter', { name: 'Your microphone level' }).count()).toBe(1);
-    expect(await dialog.getByRole('meter', { name: 'Agent voice level' }).count()).toBe(1);
+    // the meters move: the fake microphone is heard, and the agent's frames are played
+    for (const name of ['Your microphone level', 'Agent voice level']) {
+      const meter = dialog.getByRole('meter', { name });
+      await expect
+        .poll(() => meter.evaluate((el: HTMLMeterElement) => el.value), { timeout: 15_000, interval: 50 })
+        .toBeGreaterThan(0);
+    }
     // mute is a toggle
     const mute = dialog.getByRole('button', { name: 'Mute' });
     await mute.click();
