@@ -130,6 +130,24 @@ describe('trying an agent from the editor', () => {
     await chat.getByRole('button', { name: 'Close chat' }).click();
   });
 
+  it('Test LLM runs the unsaved prompt with the Dynamic Variables filled in', async () => {
+    const prompt = page.getByRole('textbox', { name: 'Prompt' });
+    await prompt.fill(`${await prompt.inputValue()}\nCaller name: {{name}}.`);
+    await page.getByRole('button', { name: 'Dynamic Variables', exact: true }).click();
+    const vars = page.getByRole('dialog', { name: 'Dynamic Variables' });
+    await vars.getByRole('textbox', { name: 'Variable name 1' }).fill('name');
+    await vars.getByRole('textbox', { name: 'Test value 1' }).fill('Ada Lovelace');
+    await vars.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Test LLM', exact: true }).click();
+    const chat = page.getByRole('region', { name: 'Test LLM' });
+    const message = chat.getByRole('textbox', { name: 'Message' });
+    await expect.poll(() => message.isEnabled(), { timeout: 10_000 }).toBe(true);
+    await message.fill('What is my name?');
+    await chat.getByRole('button', { name: 'Send' }).click();
+    await chat.getByRole('log').getByText('Your name is Ada Lovelace.').waitFor({ timeout: 10_000 });
+    await chat.getByRole('button', { name: 'Close chat' }).click();
+  });
+
   it('Test Audio: the welcome message in the agent’s voice, with a spinner while it loads and Stop while it plays', async () => {
     await page.getByRole('button', { name: 'Test Audio', exact: true }).click();
     const section = page.getByRole('region', { name: 'Test Audio' });
@@ -195,6 +213,14 @@ describe('trying an agent from the editor', () => {
     await expect.poll(() => turns.locator('li[aria-current="true"]').count()).toBe(1);
     expect(b.pageErrors).toEqual([]);
     expectOnlyLocalRequests(b.requests);
+  });
+});
+
+describe('call detail states', () => {
+  it('an unknown call says so, with the way back', async () => {
+    await page.goto(b.url('/dashboard/call-history/no-such-call'));
+    await page.getByRole('heading', { name: 'Call not found' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Back to Call History' }).count()).toBeGreaterThan(0);
   });
 });
 

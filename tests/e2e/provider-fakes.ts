@@ -7,7 +7,7 @@
  * The script is fixed for the whole run (the tests run in other processes):
  * - the caller's words, one per stretch of speech the Deepgram fake hears (the fake microphone's WAV loops);
  * - OpenAI answers `Happy to help. You said: <the last thing said>.` (its final stop dropped), and calls `end_call` when the caller
- *   says goodbye.
+ *   says goodbye, and `Your name is <X>.` to 'What is my name?' when the system prompt says `Caller name: X`.
  */
 import { type FakeAnthropic, startFakeAnthropic } from '../fakes/anthropic.js';
 import { CartesiaFake } from '../fakes/cartesia.js';
@@ -57,6 +57,12 @@ export async function startProviderFakes(): Promise<ProviderFakes> {
       .trim()
       .replace(/[.!?]+$/, '');
     if (/\b(good ?bye|bye)\b/i.test(said)) return { text: 'Goodbye!', toolCalls: [{ name: 'end_call', arguments: {} }] };
+    // what the system prompt says the caller's name is (a test puts `{{name}}` there)
+    if (/what is my name/i.test(said)) {
+      const system = (body as { messages?: { role: string; content: unknown }[] }).messages?.find((m) => m.role === 'system');
+      const name = /Caller name: ([^\n.]*)/.exec(typeof system?.content === 'string' ? system.content : '')?.[1] ?? 'unknown';
+      return { text: `Your name is ${name}.` };
+    }
     return { text: `Happy to help. You said: ${said || 'nothing'}.` };
   });
   // short speech keeps the conversation quick (the playout is real time)

@@ -53,7 +53,9 @@ export const TestButtons = memo(function TestButtons() {
           <Button
             variant="secondary"
             aria-expanded={chatOpen}
-            onClick={() => (chatOpen ? undefined : chat.send({ type: 'chat.start', request: conversationRequest(editor) }))}
+            onClick={() =>
+              chat.send(chatOpen ? { type: 'chat.close' } : { type: 'chat.start', request: conversationRequest(editor) })
+            }
           >
             Test LLM
           </Button>
