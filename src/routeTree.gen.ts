@@ -24,6 +24,7 @@ import { Route as DashboardPhoneNumbersRouteImport } from './routes/dashboard/ph
 import { Route as DashboardProvidersRouteImport } from './routes/dashboard/providers'
 import { Route as DashboardAgentsAgentIdRouteImport } from './routes/dashboard/agents/$agentId'
 import { Route as DashboardAgentsSinglePromptRouteImport } from './routes/dashboard/agents/single-prompt'
+import { Route as DashboardCallHistoryCallIdRouteImport } from './routes/dashboard/call-history_.$callId'
 import { Route as DashboardBillingInvoiceMonthRouteImport } from './routes/dashboard/billing_.invoice.$month'
 
 const IndexRoute = IndexRouteImport.update({
@@ -102,6 +103,12 @@ const DashboardAgentsSinglePromptRoute =
     path: '/agents/single-prompt',
     getParentRoute: () => DashboardRouteRoute,
   } as any)
+const DashboardCallHistoryCallIdRoute =
+  DashboardCallHistoryCallIdRouteImport.update({
+    id: '/call-history_/$callId',
+    path: '/call-history/$callId',
+    getParentRoute: () => DashboardRouteRoute,
+  } as any)
 const DashboardBillingInvoiceMonthRoute =
   DashboardBillingInvoiceMonthRouteImport.update({
     id: '/billing_/invoice/$month',
@@ -125,6 +132,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/': typeof DashboardIndexRoute
   '/dashboard/agents/$agentId': typeof DashboardAgentsAgentIdRoute
   '/dashboard/agents/single-prompt': typeof DashboardAgentsSinglePromptRoute
+  '/dashboard/call-history/$callId': typeof DashboardCallHistoryCallIdRoute
   '/dashboard/billing/invoice/$month': typeof DashboardBillingInvoiceMonthRoute
 }
 export interface FileRoutesByTo {
@@ -142,6 +150,7 @@ export interface FileRoutesByTo {
   '/dashboard': typeof DashboardIndexRoute
   '/dashboard/agents/$agentId': typeof DashboardAgentsAgentIdRoute
   '/dashboard/agents/single-prompt': typeof DashboardAgentsSinglePromptRoute
+  '/dashboard/call-history/$callId': typeof DashboardCallHistoryCallIdRoute
   '/dashboard/billing/invoice/$month': typeof DashboardBillingInvoiceMonthRoute
 }
 export interface FileRoutesById {
@@ -161,6 +170,7 @@ export interface FileRoutesById {
   '/dashboard/': typeof DashboardIndexRoute
   '/dashboard/agents/$agentId': typeof DashboardAgentsAgentIdRoute
   '/dashboard/agents/single-prompt': typeof DashboardAgentsSinglePromptRoute
+  '/dashboard/call-history_/$callId': typeof DashboardCallHistoryCallIdRoute
   '/dashboard/billing_/invoice/$month': typeof DashboardBillingInvoiceMonthRoute
 }
 export interface FileRouteTypes {
@@ -181,6 +191,7 @@ export interface FileRouteTypes {
     | '/dashboard/'
     | '/dashboard/agents/$agentId'
     | '/dashboard/agents/single-prompt'
+    | '/dashboard/call-history/$callId'
     | '/dashboard/billing/invoice/$month'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -198,6 +209,7 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/dashboard/agents/$agentId'
     | '/dashboard/agents/single-prompt'
+    | '/dashboard/call-history/$callId'
     | '/dashboard/billing/invoice/$month'
   id:
     | '__root__'
@@ -216,6 +228,7 @@ export interface FileRouteTypes {
     | '/dashboard/'
     | '/dashboard/agents/$agentId'
     | '/dashboard/agents/single-prompt'
+    | '/dashboard/call-history_/$callId'
     | '/dashboard/billing_/invoice/$month'
   fileRoutesById: FileRoutesById
 }
@@ -335,6 +348,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardAgentsSinglePromptRouteImport
       parentRoute: typeof DashboardRouteRoute
     }
+    '/dashboard/call-history_/$callId': {
+      id: '/dashboard/call-history_/$callId'
+      path: '/call-history/$callId'
+      fullPath: '/dashboard/call-history/$callId'
+      preLoaderRoute: typeof DashboardCallHistoryCallIdRouteImport
+      parentRoute: typeof DashboardRouteRoute
+    }
     '/dashboard/billing_/invoice/$month': {
       id: '/dashboard/billing_/invoice/$month'
       path: '/billing/invoice/$month'
@@ -355,6 +375,7 @@ interface DashboardRouteRouteChildren {
   DashboardIndexRoute: typeof DashboardIndexRoute
   DashboardAgentsAgentIdRoute: typeof DashboardAgentsAgentIdRoute
   DashboardAgentsSinglePromptRoute: typeof DashboardAgentsSinglePromptRoute
+  DashboardCallHistoryCallIdRoute: typeof DashboardCallHistoryCallIdRoute
   DashboardBillingInvoiceMonthRoute: typeof DashboardBillingInvoiceMonthRoute
 }
 
@@ -368,6 +389,7 @@ const DashboardRouteRouteChildren: DashboardRouteRouteChildren = {
   DashboardIndexRoute: DashboardIndexRoute,
   DashboardAgentsAgentIdRoute: DashboardAgentsAgentIdRoute,
   DashboardAgentsSinglePromptRoute: DashboardAgentsSinglePromptRoute,
+  DashboardCallHistoryCallIdRoute: DashboardCallHistoryCallIdRoute,
   DashboardBillingInvoiceMonthRoute: DashboardBillingInvoiceMonthRoute,
 }
 

@@ -23,7 +23,8 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
   h.set('Referrer-Policy', 'no-referrer');
   h.set('X-Frame-Options', 'DENY');
   h.set('Cross-Origin-Opener-Policy', 'same-origin');
-  h.set('Permissions-Policy', 'camera=(), geolocation=(), microphone=()');
+  // the editor's Test call uses the microphone of the app's own pages (issue 18); never an embedded page's
+  h.set('Permissions-Policy', 'camera=(), geolocation=(), microphone=(self)');
   // A HEAD answer is rebuilt from the GET answer's original init by @hono/node-server, which drops
   // headers added afterwards: hand it a fresh response that carries them.
   if (c.req.method === 'HEAD') {

@@ -86,6 +86,8 @@ const isUnreadable = (data: unknown): data is Unreadable => typeof data === 'obj
 const ErrorBodySchema = v.object({
   msg: v.string(),
   errors: v.optional(v.record(v.string(), v.string())),
+  /** a provider key the company has to connect first (the call runtime): where to connect it */
+  problem: v.optional(v.object({ link: v.string() })),
 });
 
 function errorName(error: unknown): string | undefined {
@@ -105,6 +107,7 @@ export function toApiError(error: unknown, signal?: AbortSignal): ApiError {
         status: response.status,
         serverMessage: body.success ? body.output.msg : undefined,
         fieldErrors: body.success ? body.output.errors : undefined,
+        link: body.success ? body.output.problem?.link : undefined,
         retryAfter: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
         cause: error,
       });
@@ -197,8 +200,59 @@ export function createApiClient(deps: ClientDeps = {}) {
     }
   }
 
+  /**
+   * A raw answer (a stream or audio): the same bearer token and 401 renewal as `request`, the body left
+   * unread. A non-2xx answer rejects with an ApiError carrying the server's `msg` (and its toast unless
+   * `notify: false`), like `request`.
+   */
+  async function raw(path: string, options: Omit<RequestOptions, 'query'> = {}): Promise<Response> {
+    const doFetch = deps.fetch ?? globalThis.fetch;
+    const base = deps.baseURL ?? API_BASE_URL;
+    const auth = options.auth ?? 'access';
+    const once = (token: string) => {
+      const headers: Record<string, string> = { ...options.headers };
+      if (token) headers.authorization = `Bearer ${token}`;
+      let body: BodyInit | undefined;
+      if (options.body instanceof FormData || options.body instanceof Blob) body = options.body;
+      else if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['content-type'] = 'application/json';
+      }
+      return doFetch(`${base}${path}`, { method: options.method ?? 'GET', headers, body, signal: options.signal });
+    };
+    let res: Response;
+    try {
+      const token = auth === 'access' && session ? session.accessToken() : '';
+      res = await once(token);
+      if (res.status === 401 && token && session) {
+        const fresh = await session.renew(token);
+        if (fresh) res = await once(fresh);
+      }
+    } catch (error) {
+      throw new ApiError({
+        kind: options.signal?.aborted || errorName(error) === 'AbortError' ? 'aborted' : 'network',
+        cause: error,
+      });
+    }
+    if (res.ok) return res;
+    const body = v.safeParse(ErrorBodySchema, parseJson(await res.text().catch(() => '')));
+    const failure = new ApiError({
+      kind: 'http',
+      status: res.status,
+      serverMessage: body.success ? body.output.msg : undefined,
+      fieldErrors: body.success ? body.output.errors : undefined,
+      link: body.success ? body.output.problem?.link : undefined,
+    });
+    if ((options.notify ?? true) && failure.serverMessage && res.status !== 401 && notify) {
+      failure.notified = true;
+      notify({ title: 'Error', description: failure.serverMessage, variant: 'destructive' });
+    }
+    throw failure;
+  }
+
   return {
     request,
+    raw,
     get: <S extends v.GenericSchema>(path: string, schema: S, options?: Omit<RequestOptions, 'method' | 'body'>) =>
       request(path, schema, { ...options, method: 'GET' }),
     post: <S extends v.GenericSchema>(

@@ -25,6 +25,8 @@ export interface ApiErrorInit {
   fieldErrors?: Record<string, string>;
   /** `Retry-After` in seconds (429) */
   retryAfter?: number;
+  /** an app path that fixes the problem (e.g. '/dashboard/providers' for a provider key to connect) */
+  link?: string;
   /** whether the client already showed this error in a toast */
   notified?: boolean;
   cause?: unknown;
@@ -37,6 +39,7 @@ export class ApiError extends Error {
   readonly serverMessage: string | undefined;
   readonly fieldErrors: Record<string, string>;
   readonly retryAfter: number | undefined;
+  readonly link: string | undefined;
   notified: boolean;
 
   constructor(init: ApiErrorInit) {
@@ -52,6 +55,7 @@ export class ApiError extends Error {
     this.serverMessage = init.serverMessage;
     this.fieldErrors = init.fieldErrors ?? {};
     this.retryAfter = init.retryAfter;
+    this.link = init.link;
     this.notified = init.notified ?? false;
   }
 

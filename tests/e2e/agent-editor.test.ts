@@ -170,35 +170,16 @@ describe('agent editor in Chromium', () => {
     await expect.poll(() => kbs.getByText('Complete').count(), { timeout: 20_000 }).toBe(1);
   });
 
-  it('shows the test buttons disabled, saying what they need', async () => {
-    for (const [name, needs] of [
-      ['Test Audio', /^Needs a connected speech provider/],
-      ['Test LLM', /^Needs a connected LLM provider/],
-      ['Test', /^Needs a phone number assigned/],
-    ] as const) {
-      const button = page.getByRole('button', { name, exact: true });
-      expect(await button.getAttribute('aria-disabled')).toBe('true');
-      // the accessible description says what it needs
-      const describedBy = (await button.getAttribute('aria-describedby')) ?? '';
-      expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(needs);
-    }
-    const testAudio = page.getByRole('button', { name: 'Test Audio' });
-    await testAudio.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    // hover: move onto the button from outside, again until the tooltip shows (its show delay is 300 ms)
-    await expect
-      .poll(
-        async () => {
-          const box = await testAudio.boundingBox();
-          if (!box) return '';
-          await page.mouse.move(box.x - 40, box.y - 40);
-          await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 8 });
-          await page.waitForTimeout(600);
-          const tip = page.getByRole('tooltip');
-          return (await tip.count()) ? ((await tip.first().textContent()) ?? '') : '';
-        },
-        { timeout: 20_000 },
-      )
-      .toMatch(/^Needs a connected speech provider/);
+  it('the test buttons try the unsaved agent: without a connected LLM, Test LLM names the provider to connect', async () => {
+    for (const name of ['Test Audio', 'Test LLM', 'Test'])
+      expect(await page.getByRole('button', { name, exact: true }).isEnabled()).toBe(true);
+    await page.getByRole('button', { name: 'Test LLM', exact: true }).click();
+    const chat = page.getByRole('region', { name: 'Test LLM' });
+    const problem = chat.getByRole('alert');
+    await expect.poll(() => problem.textContent(), { timeout: 10_000 }).toMatch(/OpenAI/);
+    expect(await chat.getByRole('link', { name: 'Open Providers' }).getAttribute('href')).toBe('/dashboard/providers');
+    await chat.getByRole('button', { name: 'Close chat' }).click();
+    await expect.poll(() => chat.count()).toBe(0);
   });
 
   it('saves: the create toast, back to /dashboard, and the agent holds every field', async () => {

@@ -49,14 +49,15 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-export async function openBrowser(): Promise<TestBrowser> {
+/** `extraArgs`: more Chromium switches (e.g. the fake microphone of the web call test). */
+export async function openBrowser(extraArgs: readonly string[] = []): Promise<TestBrowser> {
   assertChromium();
   const baseUrl = inject('baseUrl');
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
     viewport: { width: 1280, height: 800 },
     locale: 'en-US',
     timezoneId: 'UTC',

@@ -193,6 +193,8 @@ describeEachDb('foundation API', (kind) => {
       expect(csp).toContain("object-src 'none'");
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      // the editor's Test call may use the microphone on the app's own pages, nothing else may
+      expect(res.headers.get('permissions-policy')).toBe('camera=(), geolocation=(), microphone=(self)');
     }
   });
 

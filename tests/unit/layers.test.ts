@@ -8,7 +8,9 @@
  *   ui            primitives: only src/ui (the app binds what ui reports, e.g. a failed lazy download)
  *   drafts        IndexedDB drafts of the agent editor: api/contract only
  *   recipients    the batch CSV parser and its worker: api/contract only
- *   machines      machines, api, api/contract, drafts, recipients; never ui, routes or session
+ *   audio         the browser's audio for calls (microphone worklet, playback, the call's socket):
+ *                 api/contract only; machines and routes may import it, it imports nothing of theirs or of ui
+ *   machines      machines, api, api/contract, drafts, recipients, audio; never ui, routes or session
  *                 (src/session builds its actor from machines/session.machine, so an edge back would be
  *                 a cycle: a machine gets session effects through `.provide()` where it is created)
  *   session       the session actor and its bindings: api, api/contract, machines, drafts
@@ -33,6 +35,7 @@ type Layer =
   | 'ui'
   | 'drafts'
   | 'recipients'
+  | 'audio'
   | 'machines'
   | 'session'
   | 'app'
@@ -46,6 +49,7 @@ const LAYERS: readonly [RegExp, Layer][] = [
   [/^ui(\/|$)/, 'ui'],
   [/^drafts(\/|$)/, 'drafts'],
   [/^recipients(\/|$)/, 'recipients'],
+  [/^audio(\/|$)/, 'audio'],
   [/^machines(\/|$)/, 'machines'],
   [/^session(\/|$)/, 'session'],
   [/^app(\/|$)/, 'app'],
@@ -59,6 +63,7 @@ const ALL: readonly Layer[] = [
   'ui',
   'drafts',
   'recipients',
+  'audio',
   'machines',
   'session',
   'app',
@@ -73,10 +78,11 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   ui: [],
   drafts: ['api/contract'],
   recipients: ['api/contract'],
-  machines: ['api', 'api/contract', 'drafts', 'recipients'],
+  audio: ['api/contract'],
+  machines: ['api', 'api/contract', 'drafts', 'recipients', 'audio'],
   session: ['api', 'api/contract', 'machines', 'drafts'],
   app: ['api', 'api/contract', 'ui', 'machines'],
-  routes: ['api', 'api/contract', 'ui', 'drafts', 'recipients', 'machines', 'session', 'app'],
+  routes: ['api', 'api/contract', 'ui', 'drafts', 'recipients', 'audio', 'machines', 'session', 'app'],
   entry: ALL,
 };
 

@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import {
   CALL_STATUS_LABELS,
@@ -46,7 +47,12 @@ export const callColumns: ColumnDef<Call, unknown>[] = [
     id: 'time',
     accessorKey: 'time',
     header: 'Time',
-    cell: ({ row }) => <time dateTime={row.original.time}>{formatCallTime(row.original.time)}</time>,
+    // the call's detail opens from its time (issue 18)
+    cell: ({ row }) => (
+      <Link to="/dashboard/call-history/$callId" params={{ callId: row.original._id }} className={s.timeLink}>
+        <time dateTime={row.original.time}>{formatCallTime(row.original.time)}</time>
+      </Link>
+    ),
   },
   {
     id: 'from',

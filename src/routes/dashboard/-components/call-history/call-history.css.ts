@@ -93,3 +93,11 @@ export const spacer = style({ flex: 1 });
 export const pickerPopover = style({
   selectors: { '&[role="dialog"]': { maxWidth: 'calc(100vw - 1rem)' } },
 });
+
+/** the Time cell: a link to the call's detail */
+export const timeLink = style({
+  color: vars.color.primary,
+  textDecoration: 'underline',
+  textUnderlineOffset: 2,
+  selectors: { '&:hover': { color: vars.color.primaryHover } },
+});

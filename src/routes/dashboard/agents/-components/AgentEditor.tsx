@@ -22,7 +22,8 @@ import {
   WelcomeMessage,
 } from './EditorFields';
 import { CallSection, FunctionsSection, PostCallSection, SecuritySection, SpeechSection, WebhookSection } from './EditorSections';
-import { DynamicVariables, TestButtons } from './EditorSide';
+import { DynamicVariables } from './EditorSide';
+import { TestButtons } from './EditorTests';
 import * as s from './editor.css';
 import { type EditorActor, EditorProvider, fieldAttr, focusField, PencilIcon, useEditor, useFieldError } from './editor-context';
 import { KnowledgeBaseSection } from './KnowledgeBaseSection';

@@ -1,48 +1,11 @@
-import { Fragment, memo, useId, useState } from 'react';
+import { memo, useState } from 'react';
 import type { DynamicVariable } from '../../../../api/contract/agent/records';
 import { Button } from '../../../../ui/button/button';
 import { PlusIcon } from '../../../../ui/icons';
 import { Popover, PopoverDismiss } from '../../../../ui/popover/popover';
 import { TextField } from '../../../../ui/text-field/text-field';
-import { Tooltip } from '../../../../ui/tooltip/tooltip';
 import * as s from './editor.css';
 import { TrashIcon, useField } from './editor-context';
-
-/** The test buttons: present, disabled until calls can be placed, each saying what it needs. */
-const TESTS = [
-  {
-    label: 'Test Audio',
-    needs: 'Needs a connected speech provider (ElevenLabs) and a saved agent; audio tests are not available yet.',
-  },
-  { label: 'Test LLM', needs: 'Needs a connected LLM provider (OpenAI) and a saved agent; chat tests are not available yet.' },
-  { label: 'Test', needs: 'Needs a phone number assigned to this agent; test calls are not available yet.' },
-] as const;
-
-export const TestButtons = memo(function TestButtons() {
-  const id = useId();
-  return (
-    <div className={s.card}>
-      <h2 className={s.lead}>Try the agent</h2>
-      <div className={s.row}>
-        {TESTS.map((t, i) => (
-          <Fragment key={t.label}>
-            {/* a disabled button takes no pointer events: the tooltip hangs on its wrapper */}
-            <Tooltip content={t.needs}>
-              <span className={s.tooltipAnchor}>
-                <Button variant="secondary" disabled accessibleWhenDisabled aria-describedby={`${id}-${i}`}>
-                  {t.label}
-                </Button>
-              </span>
-            </Tooltip>
-            <span id={`${id}-${i}`} hidden>
-              {t.needs}
-            </span>
-          </Fragment>
-        ))}
-      </div>
-    </div>
-  );
-});
 
 const blankRows = (): DynamicVariable[] => [
   { name: '', value: '' },

@@ -1,0 +1,236 @@
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { callRuntime } from '../api/call-runtime';
+import type { StartConversationInput, TranscriptTurn } from '../api/contract/call-runtime';
+import { ApiError } from '../api/errors';
+
+/** One line of the chat panel. */
+export type ChatItem =
+  | { kind: 'user'; text: string }
+  | { kind: 'agent'; text: string }
+  | { kind: 'tool'; name: string; arguments: Record<string, unknown> }
+  | { kind: 'error'; text: string }
+  | { kind: 'ended' };
+
+export interface TestChatContext {
+  /** what the chat was started with: the agent as it was in the editor then, and the variables */
+  request: StartConversationInput | null;
+  chatId: string | null;
+  items: ChatItem[];
+  /** why the chat could not start */
+  error: string | null;
+  /** where to fix it (the Providers page for a key to connect) */
+  errorLink: string | null;
+  /** the message being answered */
+  pending: string;
+}
+
+export type TestChatEvent =
+  | { type: 'chat.start'; request: StartConversationInput }
+  | { type: 'chat.close' }
+  | { type: 'message.send'; content: string }
+  | { type: 'reply.stop' }
+  | { type: 'reply.delta'; text: string }
+  | { type: 'reply.tool_call'; name: string; arguments: Record<string, unknown> }
+  | { type: 'reply.error'; message: string }
+  | { type: 'reply.done'; ended: boolean }
+  | { type: 'reply.failed'; message: string };
+
+export interface ChatStarted {
+  chatId: string;
+  /** the transcript so far: the agent's welcome message, when it has one */
+  transcript: TranscriptTurn[];
+}
+
+export const TEST_CHAT_MESSAGES = {
+  startFailed: 'The chat could not be started. Please try again.',
+  replyCut: 'The connection closed before the reply was complete.',
+} as const;
+
+const messageOf = (error: unknown, fallback: string) =>
+  error instanceof ApiError ? (error.serverMessage ?? error.message) : error instanceof Error ? error.message : fallback;
+
+/** The items of a stored transcript (the greeting, or a chat resumed). */
+export const itemsOfTranscript = (turns: readonly TranscriptTurn[]): ChatItem[] =>
+  turns.flatMap((t): ChatItem[] => [
+    ...(t.text ? [{ kind: t.role, text: t.text } as ChatItem] : []),
+    ...(t.tool_calls ?? []).map((c): ChatItem => ({ kind: 'tool', name: c.name, arguments: c.arguments })),
+  ]);
+
+/** Appends a piece of the agent's reply to its last line, or opens a new line after a tool call. */
+export function appendDelta(items: readonly ChatItem[], text: string): ChatItem[] {
+  const last = items.at(-1);
+  if (last?.kind === 'agent') return [...items.slice(0, -1), { kind: 'agent', text: last.text + text }];
+  return [...items, { kind: 'agent', text }];
+}
+
+/**
+ * Test LLM (issue 18): a chat with the agent as it is in the editor when the chat starts (unsaved edits
+ * included: the editor's save payload is sent as `agent`). The agent's reply streams in piece by piece
+ * (`reply.delta`), function calls show as their own lines, and `end_call` ends the chat; a new chat starts
+ * from the editor's current state again.
+ * Actors: `startChat` (POST /chat, then the transcript for the welcome message) and `streamReply` (POST
+ * /chat/{id}/message read as an event stream: it sends the reply.* events; stopping it aborts the request).
+ */
+export const testChatMachine = setup({
+  types: {
+    context: {} as TestChatContext,
+    events: {} as TestChatEvent,
+  },
+  actors: {
+    startChat: fromPromise<ChatStarted, StartConversationInput>(async ({ input, signal }) => {
+      const { data } = await callRuntime.chats.start(input, { notify: false, signal });
+      const { data: chat } = await callRuntime.chats.transcript(data.chat_id, { notify: false, signal });
+      return { chatId: data.chat_id, transcript: chat.transcript };
+    }),
+    streamReply: fromCallback<TestChatEvent, { chatId: string; content: string }>(({ input, sendBack }) => {
+      const abort = new AbortController();
+      void (async () => {
+        let done = false;
+        try {
+          for await (const e of callRuntime.chats.send(input.chatId, input.content, abort.signal)) {
+            if (e.type === 'delta') sendBack({ type: 'reply.delta', text: e.text });
+            else if (e.type === 'tool_call') sendBack({ type: 'reply.tool_call', name: e.name, arguments: e.arguments });
+            else if (e.type === 'error') sendBack({ type: 'reply.error', message: e.message });
+            else {
+              done = true;
+              sendBack({ type: 'reply.done', ended: e.ended });
+            }
+          }
+          if (!done && !abort.signal.aborted) sendBack({ type: 'reply.failed', message: TEST_CHAT_MESSAGES.replyCut });
+        } catch (error) {
+          if (!abort.signal.aborted) sendBack({ type: 'reply.failed', message: messageOf(error, TEST_CHAT_MESSAGES.replyCut) });
+        }
+      })();
+      return () => abort.abort();
+    }),
+  },
+  guards: {
+    hasContent: ({ event }) => event.type === 'message.send' && event.content.trim() !== '',
+    chatEnded: ({ event }) => event.type === 'reply.done' && event.ended,
+  },
+}).createMachine({
+  id: 'testChat',
+  description:
+    'Test LLM: a text chat with the agent as it is in the editor, its replies streaming in word by word, its function calls shown, until the agent ends the chat or it is closed.',
+  context: { request: null, chatId: null, items: [], error: null, errorLink: null, pending: '' },
+  initial: 'closed',
+  on: {
+    'chat.start': {
+      target: '.starting',
+      description: 'Start a new chat with the agent as it is in the editor now (the previous chat, if any, is left).',
+      actions: assign({
+        request: ({ event }) => event.request,
+        chatId: null,
+        items: [],
+        error: null,
+        errorLink: null,
+        pending: '',
+      }),
+    },
+    'chat.close': {
+      target: '.closed',
+      description: 'Close the chat panel; a reply being written is abandoned.',
+    },
+  },
+  states: {
+    closed: {
+      description: 'The chat panel is closed.',
+    },
+    starting: {
+      description: 'Starting the chat on the server with the editor’s agent and dynamic variables.',
+      tags: ['busy'],
+      invoke: {
+        id: 'startChat',
+        src: 'startChat',
+        input: ({ context }) => context.request!,
+        onDone: {
+          target: 'ready',
+          description: 'The chat is open: the agent’s welcome message, if any, shows first.',
+          actions: assign({
+            chatId: ({ event }) => event.output.chatId,
+            items: ({ event }) => itemsOfTranscript(event.output.transcript),
+          }),
+        },
+        onError: {
+          target: 'failed',
+          description: 'The chat could not start (a provider key to connect, an invalid agent, no connection): say why.',
+          actions: assign({
+            error: ({ event }) => messageOf(event.error, TEST_CHAT_MESSAGES.startFailed),
+            errorLink: ({ event }) => (event.error instanceof ApiError ? (event.error.link ?? null) : null),
+          }),
+        },
+      },
+    },
+    failed: {
+      description: 'The chat could not start; the message says why. Start again to retry.',
+    },
+    ready: {
+      description: 'Waiting for the tester to type a message.',
+      on: {
+        'message.send': {
+          guard: 'hasContent',
+          target: 'replying',
+          description: 'Send the typed message; the agent starts answering.',
+          actions: assign({
+            pending: ({ event }) => event.content.trim(),
+            items: ({ context, event }) => [...context.items, { kind: 'user', text: event.content.trim() }],
+          }),
+        },
+      },
+    },
+    replying: {
+      description: 'The agent is answering: its words arrive as they are written.',
+      tags: ['busy'],
+      invoke: {
+        id: 'streamReply',
+        src: 'streamReply',
+        input: ({ context }) => ({ chatId: context.chatId!, content: context.pending }),
+      },
+      on: {
+        'reply.delta': {
+          description: 'More words of the reply arrived: add them to the agent’s line.',
+          actions: assign({ items: ({ context, event }) => appendDelta(context.items, event.text) }),
+        },
+        'reply.tool_call': {
+          description: 'The agent called one of its functions: show the call as an event.',
+          actions: assign({
+            items: ({ context, event }) => [...context.items, { kind: 'tool', name: event.name, arguments: event.arguments }],
+          }),
+        },
+        'reply.error': {
+          description: 'The reply failed on the provider’s side: show the message.',
+          actions: assign({ items: ({ context, event }) => [...context.items, { kind: 'error', text: event.message }] }),
+        },
+        'reply.done': [
+          {
+            guard: 'chatEnded',
+            target: 'ended',
+            description: 'The agent called end_call: the chat is over.',
+            actions: assign({ items: ({ context }) => [...context.items, { kind: 'ended' }], pending: '' }),
+          },
+          {
+            target: 'ready',
+            description: 'The reply is complete: the tester may answer.',
+            actions: assign({ pending: '' }),
+          },
+        ],
+        'reply.failed': {
+          target: 'ready',
+          description: 'The reply could not be read to its end (connection lost, chat busy): show why and let the tester go on.',
+          actions: assign({
+            items: ({ context, event }) => [...context.items, { kind: 'error', text: event.message }],
+            pending: '',
+          }),
+        },
+        'reply.stop': {
+          target: 'ready',
+          description: 'Stop waiting for this reply (the request is aborted).',
+          actions: assign({ pending: '' }),
+        },
+      },
+    },
+    ended: {
+      description: 'The agent ended the chat (end_call). Start a new chat to go on.',
+    },
+  },
+});

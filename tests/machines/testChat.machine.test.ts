@@ -1,0 +1,167 @@
+import { describe, expect, it, vi } from 'vitest';
+import { type AnyMachineSnapshot, createActor, fromCallback, fromPromise } from 'xstate';
+import type { StartConversationInput } from '../../src/api/contract/call-runtime.js';
+import { ApiError } from '../../src/api/errors.js';
+import {
+  appendDelta,
+  type ChatStarted,
+  itemsOfTranscript,
+  type TestChatEvent,
+  testChatMachine,
+} from '../../src/machines/testChat.machine.js';
+import { describeModel } from './harness.js';
+
+const request: StartConversationInput = { agent_id: 'a1', dynamic_variables: { name: 'Ada' } };
+const started: ChatStarted = {
+  chatId: 'chat-1',
+  transcript: [{ role: 'agent', text: 'Hello Ada, how can I help?', start_ms: 0, end_ms: 0 }],
+};
+
+describeModel('testChat', testChatMachine, {
+  events: {
+    'chat.start': [{ type: 'chat.start', request }],
+    'message.send': [
+      { type: 'message.send', content: 'Do you open on Saturdays?' },
+      { type: 'message.send', content: '   ' },
+    ],
+    'reply.delta': [{ type: 'reply.delta', text: 'Yes, ' }],
+    'reply.tool_call': [{ type: 'reply.tool_call', name: 'end_call', arguments: {} }],
+    'reply.error': [{ type: 'reply.error', message: 'OpenAI refused the key.' }],
+    'reply.done': [
+      { type: 'reply.done', ended: false },
+      { type: 'reply.done', ended: true },
+    ],
+    'reply.failed': [{ type: 'reply.failed', message: 'The connection closed before the reply was complete.' }],
+    'xstate.done.actor.startChat': [{ type: 'xstate.done.actor.startChat', output: started }],
+    'xstate.error.actor.startChat': [
+      {
+        type: 'xstate.error.actor.startChat',
+        error: new ApiError({ kind: 'http', status: 400, serverMessage: 'Connect OpenAI first', link: '/dashboard/providers' }),
+      },
+    ],
+  },
+  // the transcript grows with every reply: the graph tells states apart by their last line only
+  serializeState: (s: AnyMachineSnapshot) =>
+    JSON.stringify([s.value, s.context.chatId, s.context.error, s.context.pending, s.context.items.at(-1)?.kind ?? null]),
+});
+
+/** A testChat actor whose chat starts at once and whose replies are the events `reply` sends. */
+function chatActor(reply: (content: string, send: (e: TestChatEvent) => void) => undefined | (() => void)) {
+  const contents: string[] = [];
+  const stopped: string[] = [];
+  const actor = createActor(
+    testChatMachine.provide({
+      actors: {
+        startChat: fromPromise<ChatStarted, StartConversationInput>(async () => started),
+        streamReply: fromCallback<TestChatEvent, { chatId: string; content: string }>(({ input, sendBack }) => {
+          contents.push(input.content);
+          const cleanup = reply(input.content, sendBack);
+          return () => {
+            stopped.push(input.content);
+            cleanup?.();
+          };
+        }),
+      },
+    }),
+  ).start();
+  return { actor, contents, stopped };
+}
+
+describe('testChat behaviour', () => {
+  it('the welcome message shows first; a reply streams into one line; tool calls are events; end_call ends the chat', async () => {
+    const { actor, contents } = chatActor((content, send) => {
+      if (content === 'Bye') {
+        send({ type: 'reply.delta', text: 'Goodbye!' });
+        send({ type: 'reply.tool_call', name: 'end_call', arguments: { reason: 'done' } });
+        send({ type: 'reply.done', ended: true });
+        return undefined;
+      }
+      for (const word of ['We ', 'open ', 'at ', '9.']) send({ type: 'reply.delta', text: word });
+      send({ type: 'reply.done', ended: false });
+      return undefined;
+    });
+    actor.send({ type: 'chat.start', request });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    expect(actor.getSnapshot().context.items).toEqual([{ kind: 'agent', text: 'Hello Ada, how can I help?' }]);
+    actor.send({ type: 'message.send', content: '  When do you open?  ' });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    expect(contents).toEqual(['When do you open?']);
+    expect(actor.getSnapshot().context.items.slice(1)).toEqual([
+      { kind: 'user', text: 'When do you open?' },
+      { kind: 'agent', text: 'We open at 9.' },
+    ]);
+    actor.send({ type: 'message.send', content: 'Bye' });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ended')).toBe(true));
+    expect(actor.getSnapshot().context.items.slice(3)).toEqual([
+      { kind: 'user', text: 'Bye' },
+      { kind: 'agent', text: 'Goodbye!' },
+      { kind: 'tool', name: 'end_call', arguments: { reason: 'done' } },
+      { kind: 'ended' },
+    ]);
+    // an ended chat takes no message
+    actor.send({ type: 'message.send', content: 'Hello?' });
+    expect(contents).toEqual(['When do you open?', 'Bye']);
+  });
+
+  it('Stop aborts the reply being read; closing the panel stops it too; a new chat forgets the old one', async () => {
+    const { actor, stopped } = chatActor(() => undefined);
+    actor.send({ type: 'chat.start', request });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    actor.send({ type: 'message.send', content: 'One' });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    actor.send({ type: 'reply.stop' });
+    expect(stopped).toEqual(['One']);
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    actor.send({ type: 'message.send', content: 'Two' });
+    actor.send({ type: 'chat.close' });
+    expect(stopped).toEqual(['One', 'Two']);
+    actor.send({ type: 'chat.start', request });
+    expect(actor.getSnapshot().context.items).toEqual([]);
+    expect(actor.getSnapshot().context.chatId).toBeNull();
+  });
+
+  it('a chat that cannot start says why and links the Providers page', async () => {
+    const actor = createActor(
+      testChatMachine.provide({
+        actors: {
+          startChat: fromPromise<ChatStarted, StartConversationInput>(async () => {
+            throw new ApiError({ kind: 'http', status: 400, serverMessage: 'Connect OpenAI', link: '/dashboard/providers' });
+          }),
+        },
+      }),
+    ).start();
+    actor.send({ type: 'chat.start', request });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('failed')).toBe(true));
+    expect(actor.getSnapshot().context).toMatchObject({ error: 'Connect OpenAI', errorLink: '/dashboard/providers' });
+  });
+
+  it('a reply cut short is reported and the tester may go on', async () => {
+    const { actor } = chatActor((_, send) => {
+      send({ type: 'reply.delta', text: 'Part' });
+      send({ type: 'reply.failed', message: 'The connection closed before the reply was complete.' });
+      return undefined;
+    });
+    actor.send({ type: 'chat.start', request });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    actor.send({ type: 'message.send', content: 'Hi' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.items.at(-1)?.kind).toBe('error'));
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+  });
+
+  it('helpers: deltas join the agent line, a tool call opens a new one; a transcript becomes lines', () => {
+    expect(appendDelta([{ kind: 'agent', text: 'Hel' }], 'lo')).toEqual([{ kind: 'agent', text: 'Hello' }]);
+    expect(appendDelta([{ kind: 'tool', name: 'x', arguments: {} }], 'Hi')).toEqual([
+      { kind: 'tool', name: 'x', arguments: {} },
+      { kind: 'agent', text: 'Hi' },
+    ]);
+    expect(
+      itemsOfTranscript([
+        { role: 'user', text: 'Bye', start_ms: 0, end_ms: 1 },
+        { role: 'agent', text: '', start_ms: 1, end_ms: 2, tool_calls: [{ name: 'end_call', arguments: {} }] },
+      ]),
+    ).toEqual([
+      { kind: 'user', text: 'Bye' },
+      { kind: 'tool', name: 'end_call', arguments: {} },
+    ]);
+  });
+});
