@@ -3,6 +3,7 @@ import { createProviderSet } from '../../../server/call/providers/index.js';
 import { newId } from '../../../server/lib/ids.js';
 import { DeepgramFake } from '../../fakes/deepgram.js';
 import { ElevenLabsFake } from '../../fakes/elevenlabs.js';
+import { listen, readBody, sendJson, sleep } from '../../fakes/listen.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';
 import { FakeMediaStream, TwilioFake, twilioSignature, twimlActions } from '../../fakes/twilio.js';
 import { type CallServer, connectProvider, sampleAgent, savePayload, startCallServer, waitFor } from '../call/harness.js';
@@ -322,5 +323,123 @@ describeEachDb('phone calls through Twilio', (kind) => {
     const transcript = JSON.parse(row.transcript) as { role: string; text: string; tool_calls?: { name: string }[] }[];
     expect(transcript.at(-1)?.text).toBe('Of course, one moment.');
     expect(transcript.at(-1)?.tool_calls?.map((t) => t.name)).toEqual(['transfer_call']);
+  });
+
+  it('barge-in on the phone: clear drops the unplayed audio, the turn is cut where Twilio’s marks say the caller was', async () => {
+    eleven.msPerChar = 40;
+    eleven.chunkIntervalMs = 100;
+    await agentOnNumber({ message: '', editor: { interruption: 1 } });
+    deepgram.script = ['Tell me about visiting hours.', 'Wait, sorry.'];
+    openai.scriptChat([
+      { text: 'Visiting hours are from ten in the morning. They end at five in the evening. On Sundays they start at noon.' },
+    ]);
+    const { call } = await twilio.inbound(voiceUrl(), CALLER, NUMBER);
+    const line = await waitFor(() => call.stream, 'the stream');
+    await line.opened;
+    line.say(400);
+    await waitFor(() => line.playedBytes > 8 * 700, 'part of the answer played', 15_000);
+    line.say(300, 200);
+    await waitFor(() => line.of('clear').length > 0, 'clear');
+    // the audio is paced one frame ahead: a clear finds little in Twilio's buffer
+    expect(line.clearedBytes).toBeLessThanOrEqual(3 * 160);
+    const afterClear = line.of('media').length;
+    twilio.hangUpCaller(call);
+    await call.done;
+    expect(line.violations).toEqual([]);
+    expect(line.of('media').length).toBe(afterClear);
+    const row = await waitFor(async () => {
+      const r = await sessionOf(call.sid);
+      return r?.status === 'ended' ? r : undefined;
+    }, 'stored');
+    expect(row.disconnection_reason).toBe('user_hangup');
+    const agentTurn = (JSON.parse(row.transcript) as { role: string; text: string; interrupted?: boolean }[]).find(
+      (t) => t.role === 'agent',
+    );
+    expect(agentTurn?.interrupted).toBe(true);
+    expect(agentTurn?.text.startsWith('Visiting hours')).toBe(true);
+    expect(agentTurn?.text).not.toContain('noon');
+  });
+
+  it('the Inbound Call Webhook gives the call its variables; a slow or private one is passed over', async () => {
+    const seen: unknown[] = [];
+    let delayMs = 0;
+    const hook = await listen(async (req, res) => {
+      seen.push(JSON.parse(await readBody(req)));
+      await sleep(delayMs);
+      sendJson(res, 200, { call_inbound: { dynamic_variables: { name: 'Ruth', visits: 3 } } });
+    });
+    try {
+      await agentOnNumber({ message: 'Hello {{name}}.', editor: { inboundCallWebhook: `${hook.url}/inbound` } });
+      // a private address is refused unless the server allows private webhook URLs
+      const refused = await twilio.inbound(voiceUrl(), CALLER, NUMBER);
+      expect(refused.webhookStatus).toBe(200);
+      expect(seen).toEqual([]);
+      refused.call.stream && (await refused.call.stream.opened);
+      twilio.hangUpCaller(refused.call);
+      await refused.call.done;
+
+      s.t.deps.config.allowPrivateWebhookUrls = true;
+      const { call } = await twilio.inbound(voiceUrl(), CALLER, NUMBER);
+      expect(seen).toEqual([
+        { event: 'call_inbound', call_inbound: { agent_id: expect.any(String), from_number: CALLER, to_number: NUMBER } },
+      ]);
+      const line = await waitFor(() => call.stream, 'the stream');
+      await line.opened;
+      await waitFor(() => eleven.streams.length > 0 && eleven.streams.at(-1)?.texts.join('').includes('Ruth'), 'greeting');
+      twilio.hangUpCaller(call);
+      await call.done;
+      const row = await waitFor(async () => {
+        const r = await sessionOf(call.sid);
+        return r?.status === 'ended' ? r : undefined;
+      }, 'stored');
+      expect(JSON.parse(row.dynamic_variables)).toMatchObject({ name: 'Ruth', visits: '3', from_number: CALLER });
+
+      // a webhook slower than 2 s: the call is answered without its variables
+      delayMs = 3000;
+      const started = Date.now();
+      const slow = await twilio.inbound(voiceUrl(), CALLER, NUMBER);
+      expect(slow.webhookStatus).toBe(200);
+      expect(Date.now() - started).toBeLessThan(2900);
+      const slowRow = await sessionOf(slow.call.sid);
+      expect(JSON.parse(slowRow?.dynamic_variables ?? '{}').name).toBeUndefined();
+      await waitFor(() => slow.call.stream, 'the stream');
+      await slow.call.stream?.opened;
+      twilio.hangUpCaller(slow.call);
+      await slow.call.done;
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('over the concurrency limit an inbound caller hears the lines are busy; the call is recorded with that reason', async () => {
+    await agentOnNumber({ message: '' });
+    await s.t.deps.db.db
+      .insertInto('company_billing')
+      .values({
+        company_id: s.user.companyId,
+        concurrency_limit: 1,
+        monthly_spend_limit_cents: 100_000,
+        contact_name: '',
+        contact_email: '',
+        contact_address: '',
+        contact_tax_id: '',
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+    const first = await twilio.inbound(voiceUrl(), CALLER, NUMBER);
+    const line = await waitFor(() => first.call.stream, 'the stream');
+    await line.opened;
+    const second = await twilio.inbound(voiceUrl(), '+14155550178', NUMBER);
+    await second.call.done;
+    expect(second.call.said).toEqual(['Sorry, all our lines are busy right now. Please call again later. Goodbye.']);
+    expect((await sessionOf(second.call.sid))?.disconnection_reason).toBe('concurrency_limit_reached');
+    // an outbound call is refused the same way
+    const out = await s.t.req('POST', '/api/v1/call/create', {
+      token: s.user.token,
+      body: { from_number: NUMBER, to_number: '+14155550123' },
+    });
+    expect(out.status).toBe(429);
+    twilio.hangUpCaller(first.call);
+    await first.call.done;
   });
 });
