@@ -36,7 +36,7 @@ import {
   newToken,
   parseJson,
 } from '../call/store.js';
-import { START_TIMEOUT_MS, TwilioTransport } from '../call/transports/twilio.js';
+import { type CarrierStreamTransport, START_TIMEOUT_MS, TwilioTransport } from '../call/transports/twilio.js';
 import { withCompanyLock } from '../db/company-lock.js';
 import type { PhoneNumbersTable } from '../db/schema.js';
 import type { AppDeps } from '../lib/deps.js';
@@ -60,12 +60,17 @@ export const TELEPHONY_PATHS = {
   twilioVoice: '/api/v1/telephony/twilio/voice',
   twilioStatus: (callId: string) => `/api/v1/telephony/twilio/status/${callId}`,
   twilioStream: (callId: string, token: string) => `/api/v1/telephony/twilio/stream/${callId}/${token}`,
+  plivoAnswer: '/api/v1/telephony/plivo/answer',
+  plivoOutboundAnswer: (callId: string) => `/api/v1/telephony/plivo/answer/${callId}`,
+  plivoStatus: (callId: string) => `/api/v1/telephony/plivo/status/${callId}`,
+  plivoXml: (callId: string) => `/api/v1/telephony/plivo/xml/${callId}`,
+  plivoStream: (callId: string, token: string) => `/api/v1/telephony/plivo/stream/${callId}/${token}`,
 };
 
 /** The address the carriers call back (PUBLIC_URL), without a trailing slash. */
-const publicBase = (deps: AppDeps) => deps.config.publicUrl.replace(/\/+$/, '');
+export const publicBase = (deps: AppDeps) => deps.config.publicUrl.replace(/\/+$/, '');
 /** The same origin as a WebSocket address (https -> wss). */
-const publicWsBase = (deps: AppDeps) => publicBase(deps).replace(/^http/, 'ws');
+export const publicWsBase = (deps: AppDeps) => publicBase(deps).replace(/^http/, 'ws');
 
 const now = (deps: AppDeps) => deps.clock.now();
 
@@ -76,12 +81,12 @@ export interface CarrierAnswer {
   contentType: string;
 }
 
-const xml = (body: string): CarrierAnswer => ({ status: 200, body, contentType: 'text/xml' });
-const forbidden: CarrierAnswer = { status: 403, body: 'Forbidden', contentType: 'text/plain' };
+export const xml = (body: string): CarrierAnswer => ({ status: 200, body, contentType: 'text/xml' });
+export const forbidden: CarrierAnswer = { status: 403, body: 'Forbidden', contentType: 'text/plain' };
 
 type NumberRow = PhoneNumbersTable;
 
-function numberByPhone(deps: AppDeps, phone: string, provider: string) {
+export function numberByPhone(deps: AppDeps, phone: string, provider: string) {
   return deps.db.db
     .selectFrom('phone_numbers')
     .selectAll()
@@ -91,7 +96,7 @@ function numberByPhone(deps: AppDeps, phone: string, provider: string) {
     .executeTakeFirst();
 }
 
-async function agentDoc(deps: AppDeps, companyId: string, agentId: string | null) {
+export async function agentDoc(deps: AppDeps, companyId: string, agentId: string | null) {
   if (!agentId) return undefined;
   const saved = await findAgent(deps.db.db, companyId, agentId);
   if (!saved) return undefined;
@@ -102,7 +107,7 @@ async function agentDoc(deps: AppDeps, companyId: string, agentId: string | null
 }
 
 /** Calls of the company that hold a line now (phone calls and web calls), for the concurrency limit. */
-async function liveCalls(db: Parameters<typeof createCallSession>[0], companyId: string): Promise<number> {
+export async function liveCalls(db: Parameters<typeof createCallSession>[0], companyId: string): Promise<number> {
   const row = await db
     .selectFrom('call_sessions')
     .select(sql<number>`count(*)`.as('n'))
@@ -116,13 +121,13 @@ async function liveCalls(db: Parameters<typeof createCallSession>[0], companyId:
 type LimitReason = 'concurrency_limit_reached' | 'spend_limit_reached';
 
 /** The company's budget check for one more call (spend read here; concurrency counted inside the lock). */
-async function overSpend(deps: AppDeps, companyId: string): Promise<boolean> {
+export async function overSpend(deps: AppDeps, companyId: string): Promise<boolean> {
   const [limits, spent] = await Promise.all([billingLimits(deps, companyId), monthToDateSpend(deps, companyId)]);
   return limits.monthlySpendLimit > 0 && spent >= limits.monthlySpendLimit;
 }
 
 /** Variables every phone call's prompt may use, under the caller's own. */
-function phoneVariables(deps: AppDeps, given: Record<string, string>, from: string, to: string, direction: string) {
+export function phoneVariables(deps: AppDeps, given: Record<string, string>, from: string, to: string, direction: string) {
   return {
     current_time: now(deps).toISOString(),
     call_type: 'phone_call',
@@ -186,7 +191,7 @@ async function storeRefusedCall(
   deps: AppDeps,
   number: NumberRow,
   agent: { agentId: string | null; doc: AgentDoc } | undefined,
-  p: { from: string; to: string; callSid: string; reason: string },
+  p: { from: string; to: string; callSid: string; reason: string; provider?: 'twilio' | 'plivo' },
 ) {
   const companyId = number.company_id as string;
   const doc = agent?.doc ?? ({ name: '', settings: { llm: { options: { model: '' } } } } as unknown as AgentDoc);
@@ -200,7 +205,7 @@ async function storeRefusedCall(
     to: p.to,
     phoneNumber: number.phone_number,
     variables: {},
-    provider: 'twilio',
+    provider: p.provider ?? 'twilio',
     providerCallId: p.callSid,
     now: now(deps),
   });
@@ -259,14 +264,36 @@ export async function twilioVoice(deps: AppDeps, rawBody: string, query: string,
   if (!checkTwilio(deps, account, url, params, signature, 'voice')) return forbidden;
   if (!/^CA[0-9a-fA-F]{32}$/.test(callSid)) return { status: 400, body: 'Bad Request', contentType: 'text/plain' };
 
+  const admitted = await admitInbound(deps, number, { from, to, callSid, provider: 'twilio' });
+  if ('say' in admitted) return xml(sayAndHangUpTwiml(admitted.say));
+  return xml(
+    streamTwiml(`${publicWsBase(deps)}${TELEPHONY_PATHS.twilioStream(admitted.row.id, admitted.token)}`, {
+      call_id: admitted.row.id,
+    }),
+  );
+}
+
+/**
+ * An inbound call to `number` (its company's carrier already checked the request): no inbound agent,
+ * spend or concurrency over the limit answer words to say (the call stored with the reason); otherwise
+ * the agent's Inbound Call Webhook is asked for variables and the call row is created with a one-time
+ * stream token.
+ */
+export async function admitInbound(
+  deps: AppDeps,
+  number: NumberRow,
+  p: { from: string; to: string; callSid: string; provider: 'twilio' | 'plivo' },
+): Promise<{ say: string } | { row: CallSessionRow; token: string }> {
+  const companyId = number.company_id as string;
+  const { from, to, callSid, provider } = p;
   const agent = await agentDoc(deps, companyId, number.inbound_agent_id);
   if (!agent) {
-    await storeRefusedCall(deps, number, undefined, { from, to, callSid, reason: 'no_inbound_agent' });
-    return xml(sayAndHangUpTwiml(TELEPHONY_MESSAGES.saidNoAgent));
+    await storeRefusedCall(deps, number, undefined, { from, to, callSid, provider, reason: 'no_inbound_agent' });
+    return { say: TELEPHONY_MESSAGES.saidNoAgent };
   }
   if (await overSpend(deps, companyId)) {
-    await storeRefusedCall(deps, number, agent, { from, to, callSid, reason: 'spend_limit_reached' });
-    return xml(sayAndHangUpTwiml(TELEPHONY_MESSAGES.saidUnavailable));
+    await storeRefusedCall(deps, number, agent, { from, to, callSid, provider, reason: 'spend_limit_reached' });
+    return { say: TELEPHONY_MESSAGES.saidUnavailable };
   }
   const given = await inboundWebhookVariables(deps, agent.doc.editor.inboundCallWebhook ?? '', {
     agent_id: agent.agentId,
@@ -288,17 +315,18 @@ export async function twilioVoice(deps: AppDeps, rawBody: string, query: string,
       phoneNumber: number.phone_number,
       variables: phoneVariables(deps, given, from, to, 'inbound'),
       token: { value: token, expiresAt: new Date(now(deps).getTime() + INBOUND_STREAM_TOKEN_TTL_MS) },
-      provider: 'twilio',
+      provider,
       providerCallId: callSid,
       now: now(deps),
     });
   });
   if (!row) {
-    await storeRefusedCall(deps, number, agent, { from, to, callSid, reason: 'concurrency_limit_reached' satisfies LimitReason });
-    return xml(sayAndHangUpTwiml(TELEPHONY_MESSAGES.saidBusy));
+    const reason: LimitReason = 'concurrency_limit_reached';
+    await storeRefusedCall(deps, number, agent, { from, to, callSid, provider, reason });
+    return { say: TELEPHONY_MESSAGES.saidBusy };
   }
-  deps.logger.info('inbound call answered', { callId: row.id });
-  return xml(streamTwiml(`${publicWsBase(deps)}${TELEPHONY_PATHS.twilioStream(row.id, token)}`, { call_id: row.id }));
+  deps.logger.info('inbound call answered', { callId: row.id, provider });
+  return { row, token };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -333,21 +361,38 @@ export async function acceptTwilioStream(
 /** Runs a phone call on Twilio's media stream until it ends, then stores it. */
 export function runTwilioCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRow, account: TwilioAccount, ws: WebSocket) {
   const rest = new TwilioRest(deps, account);
-  let callSid = row.provider_call_id ?? '';
-  const transport = new TwilioTransport(ws, {
-    hangUpCall: async () => {
-      if (callSid) await rest.hangUp(callSid);
-    },
-    transferCall: async (number) => {
-      await rest.updateTwiml(callSid, dialTwiml(number, row.phone_number || undefined));
-    },
-    warn: (message, fields) => deps.logger.warn(message, { callId: row.id, ...fields }),
+  runPhoneLine(deps, rt, row, (line) => {
+    return new TwilioTransport(ws, {
+      hangUpCall: async () => {
+        if (line.callSid) await rest.hangUp(line.callSid);
+      },
+      transferCall: async (number) => {
+        await rest.updateTwiml(line.callSid, dialTwiml(number, row.phone_number || undefined));
+      },
+      warn: (message, fields) => deps.logger.warn(message, { callId: row.id, ...fields }),
+    });
   });
+}
+
+/**
+ * Runs a phone call on a carrier's media stream (`makeTransport` builds it, reading the carrier's id of
+ * the call from `line`): waits for the stream's start (the call's own), then the conversation.
+ */
+export function runPhoneLine(
+  deps: AppDeps,
+  rt: CallRuntime,
+  row: CallSessionRow,
+  makeTransport: (line: { callSid: string }) => CarrierStreamTransport,
+) {
+  const line = { callSid: row.provider_call_id ?? '' };
+  const transport = makeTransport(line);
+  let callSid = line.callSid;
   const ready = Promise.race([
     transport.started.then(async (start) => {
       if (callSid && start.callSid !== callSid) throw new Error('The stream is not this call’s.');
       if (!callSid) {
         callSid = start.callSid;
+        line.callSid = callSid;
         await deps.db.db
           .updateTable('call_sessions')
           .set({ provider_call_id: callSid })
@@ -357,7 +402,7 @@ export function runTwilioCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRo
       }
     }),
     new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error('Twilio did not start the stream in time.')), START_TIMEOUT_MS).unref(),
+      setTimeout(() => reject(new Error('The carrier did not start the stream in time.')), START_TIMEOUT_MS).unref(),
     ),
   ]);
   runLineCall(deps, rt, row, transport, {
@@ -476,6 +521,33 @@ export async function createPhoneCall(deps: AppDeps, caller: Caller, body: Creat
 }
 
 /**
+ * A carrier's final status for a call whose stream never opened: the call is stored with it (busy,
+ * no-answer, failed, canceled get their own reasons; a voicemail reached, or a plain end, otherwise).
+ */
+export async function dialEnded(
+  deps: AppDeps,
+  found: CallSessionRow,
+  end: { status: Extract<CallStatus, 'busy' | 'no-answer' | 'failed' | 'canceled'>; reason: string } | undefined,
+  completed: boolean,
+  answeredBy: string,
+) {
+  if (!(end || completed) || found.status !== 'registered') return;
+  const agent = parseJson<AgentDoc>(found.agent, {} as AgentDoc);
+  const machine = (answeredBy || found.answered_by || '').startsWith('machine');
+  await finishCallSession(deps.db.db, found, {
+    status: end?.status ?? 'ended',
+    reason: end?.reason ?? (machine ? 'voicemail_reached' : 'user_hangup'),
+    errorMessage: null,
+    transcript: [],
+    latency: [],
+    usage: emptyUsage(agent),
+    cost: 0,
+    recording: null,
+    endedAt: now(deps),
+  });
+}
+
+/**
  * `POST /telephony/twilio/status/{call_id}`: a status callback (initiated, ringing, in-progress, completed,
  * busy, no-answer, failed, canceled) or the answering-machine detection's answer (AnsweredBy). Signed with
  * the call's company's Auth Token. A call that never reached its stream is stored here with the carrier's
@@ -515,21 +587,6 @@ export async function twilioStatus(deps: AppDeps, callId: string, rawBody: strin
       deps.logger.warn('voicemail action failed', { callId, reason: e instanceof Error ? e.message : String(e) }),
     );
   }
-  const end = TWILIO_END_STATUS[status];
-  if ((end || status === 'completed') && found.status === 'registered') {
-    // the stream never opened: the carrier's end is the call's end
-    const machine = (answeredBy || found.answered_by || '').startsWith('machine');
-    await finishCallSession(deps.db.db, found, {
-      status: end?.status ?? 'ended',
-      reason: end?.reason ?? (machine ? 'voicemail_reached' : 'user_hangup'),
-      errorMessage: null,
-      transcript: [],
-      latency: [],
-      usage: emptyUsage(agent),
-      cost: 0,
-      recording: null,
-      endedAt: now(deps),
-    });
-  }
+  await dialEnded(deps, found, TWILIO_END_STATUS[status], status === 'completed', answeredBy);
   return { status: 204, body: '', contentType: 'text/plain' } satisfies CarrierAnswer;
 }

@@ -50,7 +50,77 @@ export interface TwilioStart {
   customParameters: Record<string, string>;
 }
 
-export class TwilioTransport implements Transport {
+/** What the carrier sent, in the transport's terms. */
+export type StreamEvent =
+  | { type: 'start'; start: TwilioStart; formatOk: boolean; encoding: string }
+  | { type: 'media'; payload: string }
+  | { type: 'mark'; name: string }
+  | { type: 'dtmf'; digit: string }
+  | { type: 'stop' }
+  | { type: 'other' };
+
+/** A carrier's media-stream protocol: its messages in, and the three it takes out. */
+export interface StreamDialect {
+  name: string;
+  parse(msg: Record<string, unknown>): StreamEvent;
+  media(streamId: string, payload: string): Record<string, unknown>;
+  mark(streamId: string, name: string): Record<string, unknown>;
+  clear(streamId: string): Record<string, unknown>;
+}
+
+const stringsOf = (o: unknown): Record<string, string> => {
+  const out: Record<string, string> = {};
+  if (o && typeof o === 'object') for (const [k, v] of Object.entries(o)) if (typeof v === 'string') out[k] = v;
+  return out;
+};
+
+/** Twilio Media Streams (bidirectional). */
+export const TWILIO_DIALECT: StreamDialect = {
+  name: 'twilio',
+  parse(msg) {
+    switch (msg.event) {
+      case 'start': {
+        const start = msg.start as Record<string, unknown> | undefined;
+        const fmt = start?.mediaFormat as { encoding?: unknown; sampleRate?: unknown; channels?: unknown } | undefined;
+        const streamSid = typeof msg.streamSid === 'string' ? msg.streamSid : start?.streamSid;
+        if (typeof streamSid !== 'string' || typeof start?.callSid !== 'string') return { type: 'other' };
+        return {
+          type: 'start',
+          start: { streamSid, callSid: start.callSid, customParameters: stringsOf(start.customParameters) },
+          formatOk: fmt?.encoding === 'audio/x-mulaw' && Number(fmt.sampleRate) === 8000 && Number(fmt.channels ?? 1) === 1,
+          encoding: String(fmt?.encoding),
+        };
+      }
+      case 'media': {
+        const media = msg.media as { track?: unknown; payload?: unknown } | undefined;
+        if (typeof media?.payload !== 'string') return { type: 'other' };
+        if (media.track !== undefined && media.track !== 'inbound') return { type: 'other' };
+        return { type: 'media', payload: media.payload };
+      }
+      case 'mark': {
+        const name = (msg.mark as { name?: unknown } | undefined)?.name;
+        return typeof name === 'string' ? { type: 'mark', name } : { type: 'other' };
+      }
+      case 'dtmf': {
+        const digit = (msg.dtmf as { digit?: unknown } | undefined)?.digit;
+        return typeof digit === 'string' ? { type: 'dtmf', digit } : { type: 'other' };
+      }
+      case 'stop':
+        return { type: 'stop' };
+      default:
+        return { type: 'other' };
+    }
+  },
+  media: (streamSid, payload) => ({ event: 'media', streamSid, media: { payload } }),
+  mark: (streamSid, name) => ({ event: 'mark', streamSid, mark: { name } }),
+  clear: (streamSid) => ({ event: 'clear', streamSid }),
+};
+
+/**
+ * A carrier's bidirectional media stream as a call's line; the carrier's protocol is its dialect
+ * (TWILIO_DIALECT here, PLIVO_DIALECT in plivo.ts).
+ */
+export class CarrierStreamTransport implements Transport {
   readonly kind = 'phone' as const;
   readonly format = PHONE_AUDIO;
   private readonly playout: Playout;
@@ -80,6 +150,7 @@ export class TwilioTransport implements Transport {
   constructor(
     private readonly socket: WebSocket,
     private readonly control: PhoneLineControl,
+    private readonly dialect: StreamDialect = TWILIO_DIALECT,
   ) {
     this.started = new Promise((resolve, reject) => {
       this.resolveStart = resolve;
@@ -118,32 +189,23 @@ export class TwilioTransport implements Transport {
       return;
     }
     if (!msg || typeof msg !== 'object') return;
-    switch (msg.event) {
+    const e = this.dialect.parse(msg);
+    switch (e.type) {
       case 'start': {
-        const start = msg.start as Record<string, unknown> | undefined;
-        const fmt = start?.mediaFormat as { encoding?: unknown; sampleRate?: unknown; channels?: unknown } | undefined;
-        const streamSid = typeof msg.streamSid === 'string' ? msg.streamSid : start?.streamSid;
-        if (typeof streamSid !== 'string' || typeof start?.callSid !== 'string') return;
-        if (fmt?.encoding !== 'audio/x-mulaw' || Number(fmt.sampleRate) !== 8000 || Number(fmt.channels ?? 1) !== 1) {
-          this.control.warn('twilio stream refused: unexpected media format', { encoding: String(fmt?.encoding) });
+        if (!e.formatOk) {
+          this.control.warn(`${this.dialect.name} stream refused: unexpected media format`, { encoding: e.encoding });
           this.rejectStart(new Error('unexpected media format'));
           this.socket.close(1003, 'unsupported media format');
           return;
         }
-        this.streamSid = streamSid;
-        const custom = start.customParameters;
-        const customParameters: Record<string, string> = {};
-        if (custom && typeof custom === 'object')
-          for (const [k, v] of Object.entries(custom)) if (typeof v === 'string') customParameters[k] = v;
-        this.resolveStart({ streamSid, callSid: start.callSid, customParameters });
+        this.streamSid = e.start.streamSid;
+        this.resolveStart(e.start);
         return;
       }
       case 'media': {
-        const media = msg.media as { track?: unknown; payload?: unknown } | undefined;
-        if (!this.streamSid || typeof media?.payload !== 'string') return;
-        if (media.track !== undefined && media.track !== 'inbound') return;
-        if (media.payload.length > (PHONE_FRAME_MAX_BYTES * 4) / 3 + 4) return;
-        const frame = new Uint8Array(Buffer.from(media.payload, 'base64'));
+        if (!this.streamSid) return;
+        if (e.payload.length > (PHONE_FRAME_MAX_BYTES * 4) / 3 + 4) return;
+        const frame = new Uint8Array(Buffer.from(e.payload, 'base64'));
         if (frame.byteLength === 0) return;
         const at = performance.now();
         if (this.handlers) this.handlers.audio(frame, at);
@@ -151,11 +213,9 @@ export class TwilioTransport implements Transport {
         return;
       }
       case 'mark': {
-        const name = (msg.mark as { name?: unknown } | undefined)?.name;
-        if (typeof name !== 'string') return;
-        const mark = this.sentMarks.get(name);
+        const mark = this.sentMarks.get(e.name);
         if (!mark) return;
-        // Twilio plays in order: every mark up to this one has played
+        // the carrier plays in order: every mark up to this one has played
         for (const [n, m] of this.sentMarks) {
           if (m.at > mark.at) break;
           this.sentMarks.delete(n);
@@ -164,11 +224,9 @@ export class TwilioTransport implements Transport {
         }
         return;
       }
-      case 'dtmf': {
-        const digit = (msg.dtmf as { digit?: unknown } | undefined)?.digit;
-        if (typeof digit === 'string' && this.dtmf.length < 64) this.dtmf.push(digit.slice(0, 1));
+      case 'dtmf':
+        if (this.dtmf.length < 64) this.dtmf.push(e.digit.slice(0, 1));
         return;
-      }
       case 'stop':
         this.stoppedByCaller = true;
         this.finish();
@@ -185,13 +243,13 @@ export class TwilioTransport implements Transport {
   private sendMark(mark: PendingMark) {
     const name = `m${++this.markSeq}`;
     this.sentMarks.set(name, mark);
-    this.send({ event: 'mark', streamSid: this.streamSid, mark: { name } });
+    this.send(this.dialect.mark(this.streamSid, name));
     this.framesSinceMark = 0;
   }
 
   private sendFrame(frame: Uint8Array) {
     if (this.closed) return;
-    this.send({ event: 'media', streamSid: this.streamSid, media: { payload: Buffer.from(frame).toString('base64') } });
+    this.send(this.dialect.media(this.streamSid, Buffer.from(frame).toString('base64')));
     this.sentBytes += frame.byteLength;
     this.framesSinceMark++;
     let sent = false;
@@ -219,7 +277,7 @@ export class TwilioTransport implements Transport {
     this.waiting = [];
     // marks past what Twilio reported played belong to audio it now drops: their echoes are ignored
     for (const [name, m] of this.sentMarks) if (m.at > this.heardBytes) this.sentMarks.delete(name);
-    this.send({ event: 'clear', streamSid: this.streamSid });
+    this.send(this.dialect.clear(this.streamSid));
   }
 
   heardMs(): number {
@@ -267,5 +325,12 @@ export class TwilioTransport implements Transport {
 
   private bytesOf(ms: number) {
     return Math.round(ms * 8);
+  }
+}
+
+/** Twilio's media stream as a call's line. */
+export class TwilioTransport extends CarrierStreamTransport {
+  constructor(socket: WebSocket, control: PhoneLineControl) {
+    super(socket, control, TWILIO_DIALECT);
   }
 }
