@@ -56,6 +56,9 @@ const EnvSchema = v.object({
   DEEPGRAM_API_URL: ProviderBase,
   ELEVENLABS_API_URL: ProviderBase,
   CARTESIA_API_URL: ProviderBase,
+  /** the phone carriers' REST origins (issue 19) */
+  TWILIO_API_URL: ProviderBase,
+  PLIVO_API_URL: ProviderBase,
   /** a company's own provider Base URL may resolve to a loopback/private/link-local address */
   ALLOW_PRIVATE_PROVIDER_URLS: Flag,
   /** a webhook URL may resolve to a loopback/private/link-local address (issue 20) */

@@ -56,6 +56,7 @@ const deps = {
     trustProxy: env.TRUST_PROXY,
     refusedLoginDelayMs: REFUSED_LOGIN_DELAY_MS,
     providerUrls: providerUrlsOf(env),
+    telephonyUrls: { twilio: env.TWILIO_API_URL, plivo: env.PLIVO_API_URL },
     allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS === 'true',
     allowPrivateWebhookUrls: env.ALLOW_PRIVATE_WEBHOOK_URLS === 'true',
     signUpsPerHour: env.SIGNUPS_PER_HOUR,

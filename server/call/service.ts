@@ -34,7 +34,7 @@ import { type ProviderSet, pipelineOf, requiredProviders } from './engine/pipeli
 import { sessionInput } from './engine/settings.js';
 import { fillVariables } from './engine/text.js';
 import { ProviderKeyMissingError, providerAccess } from './providers/keys.js';
-import { ProviderError, type ProviderName } from './providers/types.js';
+import { BROWSER_AUDIO, ProviderError, type ProviderName } from './providers/types.js';
 import { CallRecording } from './recording.js';
 import {
   type CallSessionRow,
@@ -46,7 +46,9 @@ import {
   parseJson,
   saveProgress,
 } from './store.js';
+import type { Playout } from './transports/playout.js';
 import { TextTransport } from './transports/text.js';
+import type { Transport } from './transports/types.js';
 import { WebTransport } from './transports/web.js';
 
 export interface CallRuntime {
@@ -321,17 +323,43 @@ export async function takeWebCall(deps: AppDeps, rt: CallRuntime, callId: string
 }
 
 export function runWebCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRow, socket: WebSocket): void {
+  runLineCall(deps, rt, row, new WebTransport(socket), { label: 'web call' });
+}
+
+export interface LineCallOptions {
+  /** for the log lines: 'web call', 'phone call' */
+  label: string;
+  /** waits for the line to be ready (a phone stream's start message) before the conversation starts */
+  ready?: Promise<unknown>;
+  /** phone calls: the end's reason and status as the carrier knows it (a voicemail reached, a transfer) */
+  endOf?: (c: Conversation, end: { reason: string }) => Promise<{ reason?: string } | undefined>;
+  /** minutes on a phone line are counted in the usage */
+  phone?: boolean;
+}
+
+/**
+ * Runs a conversation on a line (a browser's socket, a phone carrier's media stream) until it ends, with
+ * Parley's own recording of both directions, then stores the call.
+ */
+export function runLineCall(
+  deps: AppDeps,
+  rt: CallRuntime,
+  row: CallSessionRow,
+  transport: Transport & { agentPlayout: Playout },
+  options: LineCallOptions,
+): void {
   const agent = parseJson<AgentDoc>(row.agent, {} as AgentDoc);
   const variables = parseJson<Record<string, string>>(row.dynamic_variables, {});
-  const transport = new WebTransport(socket);
   const dir = recordingsDir(deps.config.dataDir, row.company_id);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const recordingName = `${row.id}.wav`;
   const keysPromise = keysFor(deps, row.company_id, agent, requiredProviders(pipelineOf(agent), 'voice'));
+  const startedAt = performance.now();
   const run = async () => {
     let keys: ProviderKeys;
     try {
       keys = await keysPromise;
+      await options.ready;
     } catch (e) {
       transport.hangUp('error_unknown', e instanceof Error ? e.message : undefined);
       await finishCallSession(deps.db.db, row, {
@@ -348,7 +376,7 @@ export function runWebCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRow, 
       return;
     }
     const greeting = fillVariables(agent.message, variables).trim();
-    const recorder = await CallRecording.open(path.join(dir, recordingName), transport.format);
+    const recorder = await CallRecording.open(path.join(dir, recordingName), transport.format ?? BROWSER_AUDIO);
     transport.agentPlayout.onFrameSent = (frame, at) => recorder.agent(frame, at);
     const c = new Conversation({
       deps,
@@ -375,7 +403,9 @@ export function runWebCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRow, 
       deps.logger.warn('call recording failed', { callId: row.id, reason: e instanceof Error ? e.message : String(e) });
       return undefined;
     });
-    const reason = end.reason as CallEndReason;
+    if (options.phone) c.usage.telephony_minutes = Math.round(((performance.now() - startedAt) / 60_000) * 100) / 100;
+    const carrier = await options.endOf?.(c, end).catch(() => undefined);
+    const reason = (carrier?.reason ?? end.reason) as CallEndReason;
     await finishCallSession(deps.db.db, row, {
       status: reason.startsWith('error_') ? 'error' : 'ended',
       reason,
@@ -387,11 +417,13 @@ export function runWebCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRow, 
       recording: recording && recording.durationMs > 0 ? recordingName : null,
       endedAt: now(deps),
     });
-    deps.logger.info('web call ended', { callId: row.id, reason, turns: c.transcript.length });
+    deps.logger.info(`${options.label} ended`, { callId: row.id, reason, turns: c.transcript.length });
   };
-  void run().catch((e) =>
-    deps.logger.error('web call failed', { callId: row.id, reason: e instanceof Error ? e.message : String(e) }),
+  const running = run().catch((e) =>
+    deps.logger.error(`${options.label} failed`, { callId: row.id, reason: e instanceof Error ? e.message : String(e) }),
   );
+  rt.running.add(running);
+  void running.finally(() => rt.running.delete(running));
 }
 
 export function emptyUsage(agent: AgentDoc) {

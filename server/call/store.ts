@@ -19,7 +19,10 @@ export interface NewCallSession {
   accountId: string | null;
   agentId: string | null;
   agent: AgentDoc;
-  type: Extract<CallType, 'web' | 'chat'>;
+  type: CallType;
+  /** phone calls: the carrier and its id of the call (a status callback finds the call by it) */
+  provider?: 'twilio' | 'plivo';
+  providerCallId?: string | null;
   from: string;
   to: string;
   phoneNumber: string;
@@ -63,6 +66,10 @@ export async function createCallSession(db: Kysely<DB>, s: NewCallSession): Prom
     heartbeat_at: null,
     created_at: now,
     updated_at: now,
+    provider: s.provider ?? '',
+    provider_call_id: s.providerCallId ?? null,
+    provider_status: null,
+    answered_by: null,
   };
   await db.insertInto('call_sessions').values(row).execute();
   return row;
@@ -125,7 +132,8 @@ export async function saveProgress(
 }
 
 export interface CallEnd {
-  status: Extract<CallStatus, 'ended' | 'error'>;
+  /** ended | error; a phone call never connected: busy | no-answer | failed | canceled */
+  status: Extract<CallStatus, 'ended' | 'error' | 'busy' | 'no-answer' | 'failed' | 'canceled'>;
   reason: string;
   errorMessage: string | null;
   transcript: TranscriptTurn[];

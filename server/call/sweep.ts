@@ -6,7 +6,9 @@
  * - a live web call whose server stopped beating (`heartbeat_at` older than STALE_HEARTBEAT_MS: that server
  *   died) is stored as ended with error_unknown, so Call History shows it and its company's concurrency
  *   count is right;
- * - a chat left alone for IDLE_CHAT_MS is ended for inactivity.
+ * - a chat left alone for IDLE_CHAT_MS is ended for inactivity;
+ * - a phone call whose media stream never connected (no status callback ended it either) is stored as
+ *   failed after STALE_PHONE_MS (issue 19): the carrier never reached Parley.
  * Live calls of this server beat every HEARTBEAT_MS.
  */
 import type { TranscriptTurn, TurnLatency } from '../../src/api/contract/call-runtime.js';
@@ -18,6 +20,7 @@ export const HEARTBEAT_MS = 30_000;
 export const STALE_HEARTBEAT_MS = 120_000;
 export const STALE_REGISTERED_MS = 5 * 60_000;
 export const IDLE_CHAT_MS = 30 * 60_000;
+export const STALE_PHONE_MS = 20 * 60_000;
 const SWEEP_MS = 60_000;
 const BATCH = 100;
 
@@ -28,6 +31,7 @@ export async function sweepCalls(deps: AppDeps): Promise<{ removed: number; ende
   const removed = await db
     .deleteFrom('call_sessions')
     .where('status', '=', 'registered')
+    .where('type', '=', 'web')
     .where('created_at', '<', ago(STALE_REGISTERED_MS))
     .executeTakeFirst();
   const stale = await db
@@ -36,13 +40,36 @@ export async function sweepCalls(deps: AppDeps): Promise<{ removed: number; ende
     .where('status', '=', 'ongoing')
     .where((eb) =>
       eb.or([
-        eb.and([eb('type', '=', 'web'), eb('heartbeat_at', '<', ago(STALE_HEARTBEAT_MS))]),
+        eb.and([eb('type', 'in', ['web', 'inbound', 'outbound']), eb('heartbeat_at', '<', ago(STALE_HEARTBEAT_MS))]),
         eb.and([eb('type', '=', 'chat'), eb('updated_at', '<', ago(IDLE_CHAT_MS))]),
       ]),
     )
     .limit(BATCH)
     .execute();
+  const unreached = await db
+    .selectFrom('call_sessions')
+    .selectAll()
+    .where('status', '=', 'registered')
+    .where('type', 'in', ['inbound', 'outbound'])
+    .where('created_at', '<', ago(STALE_PHONE_MS))
+    .limit(BATCH)
+    .execute();
   let ended = 0;
+  for (const row of unreached) {
+    const agent = parseJson<Parameters<typeof emptyUsage>[0]>(row.agent, {} as Parameters<typeof emptyUsage>[0]);
+    const done = await finishCallSession(db, row, {
+      status: 'error',
+      reason: 'error_transport',
+      errorMessage: 'The phone line never connected to Parley.',
+      transcript: [],
+      latency: [],
+      usage: emptyUsage(agent),
+      cost: 0,
+      recording: null,
+      endedAt: now,
+    });
+    if (done) ended++;
+  }
   for (const row of stale) {
     const chat = row.type === 'chat';
     const agent = parseJson<Parameters<typeof emptyUsage>[0]>(row.agent, {} as Parameters<typeof emptyUsage>[0]);

@@ -316,6 +316,14 @@ export interface CallSessionsTable {
   heartbeat_at: string | null;
   created_at: string;
   updated_at: string;
+  /** phone calls (migration 013): 'twilio' | 'plivo', '' for web calls and chats */
+  provider: string;
+  /** the carrier's id of the call (Twilio CallSid, Plivo CallUUID) */
+  provider_call_id: string | null;
+  /** the carrier's last reported status */
+  provider_status: string | null;
+  /** answering-machine detection's answer (human, machine_end_beep, ...) */
+  answered_by: string | null;
 }
 
 export interface DB {

@@ -57,6 +57,8 @@ export interface AppConfig {
   refusedLoginDelayMs?: number;
   /** the providers' API bases (OPENAI_BASE_URL, ...; DEFAULT_PROVIDER_URLS for what is unset) */
   providerUrls: ProviderUrls;
+  /** the phone carriers' REST origins (TWILIO_API_URL, PLIVO_API_URL); unset = the carriers' own */
+  telephonyUrls?: { twilio?: string | undefined; plivo?: string | undefined };
   /** ALLOW_PRIVATE_PROVIDER_URLS: a company's own Base URL may resolve to a private address (default false) */
   allowPrivateProviderUrls?: boolean;
   /** ALLOW_PRIVATE_WEBHOOK_URLS: a webhook URL may resolve to a private address (default false) */

@@ -16,6 +16,7 @@ import { numberRoutes } from './number/number.routes.js';
 import { phoneRoutes } from './phone/phone.routes.js';
 import { providerRoutes } from './provider/provider.routes.js';
 import { requestRoutes } from './request/request.routes.js';
+import { telephonyRoutes } from './telephony/telephony.routes.js';
 import { userRoutes } from './user/user.routes.js';
 import { voiceRoutes } from './voice/voice.routes.js';
 
@@ -40,4 +41,5 @@ export function registerRoutes(api: Hono<AppEnv>, deps: AppDeps): void {
   api.route('/chat', chatRoutes(deps));
   api.route('/knowledge-base', knowledgeBaseRoutes(deps));
   api.route('/voices', voiceRoutes(deps));
+  api.route('/telephony', telephonyRoutes(deps));
 }

@@ -122,6 +122,8 @@ export class Conversation {
   private turnFinals = '';
   /** the audio of each backchannel word, synthesised once per call */
   private readonly backchannelAudio = new Map<string, Promise<Uint8Array[]>>();
+  /** transfer_call moved the caller to this number (the line then closes: the call ends as call_transfer) */
+  transferredTo: string | undefined;
 
   constructor(private readonly o: ConversationOptions) {
     this.pipeline = pipelineOf(o.agent);
@@ -171,7 +173,10 @@ export class Conversation {
       this.actor.subscribe({
         complete: () => {
           const out = this.actor.getSnapshot().output;
-          resolve({ reason: out?.reason ?? 'error_unknown', errorMessage: out?.errorMessage ?? null });
+          resolve({
+            reason: this.transferredTo && out?.reason === 'user_hangup' ? 'call_transfer' : (out?.reason ?? 'error_unknown'),
+            errorMessage: out?.errorMessage ?? null,
+          });
         },
         error: (e) => resolve({ reason: 'error_unknown', errorMessage: e instanceof Error ? e.message : null }),
       });
@@ -212,6 +217,17 @@ export class Conversation {
 
   hangUp(): void {
     this.actor.send({ type: 'call.hangup' });
+  }
+
+  /** transfer_call on a phone line: the carrier moves the caller; the line closes and the call ends. */
+  private transfer(number: string): void {
+    const transport = this.o.transport;
+    if (!transport.transfer || this.actor.getSnapshot().status !== 'active') return;
+    this.transferredTo = number;
+    transport.transfer(number).catch((e) => {
+      this.transferredTo = undefined;
+      this.o.deps.logger.warn('call transfer failed', { reason: e instanceof Error ? e.message : String(e) });
+    });
   }
 
   /**
@@ -438,6 +454,7 @@ export class Conversation {
       const access = o.keys[route.provider];
       const splitter = new SentenceSplitter();
       let endCall = false;
+      let transferTo: string | undefined;
       let said = false;
       times.llmRequestAt = performance.now();
       times.llmFirstTokenAt = undefined;
@@ -476,6 +493,7 @@ export class Conversation {
             });
             o.transport.toolCall?.(e.call.name, e.call.arguments);
             if (tool?.type === 'end_call') endCall = true;
+            if (tool?.type === 'transfer' && tool.number && o.transport.transfer) transferTo = tool.number;
           } else if (e.type === 'usage') {
             this.usage.llm_input_tokens += e.inputTokens;
             this.usage.llm_output_tokens += e.outputTokens;
@@ -498,6 +516,11 @@ export class Conversation {
       }
       if (!voice) started();
       await speaker?.finish();
+      // after the turn is committed (with its tool call) the carrier moves the caller
+      if (transferTo && !signal.aborted) {
+        const number = transferTo;
+        setTimeout(() => this.transfer(number), 0);
+      }
     } finally {
       speaker?.close();
       if (input.kind === 'answer' && times.firstAudioAt !== undefined) this.recordLatency();

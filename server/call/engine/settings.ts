@@ -77,6 +77,8 @@ export const boostedKeywords = (agent: AgentDoc) => commaList(agent.editor.boost
 export interface AgentTool {
   spec: ToolSpec;
   type: 'end_call' | 'transfer';
+  /** transfer: where the caller is moved (phone calls) */
+  number?: string;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -101,6 +103,7 @@ export function agentTools(agent: AgentDoc): AgentTool[] {
       };
     return {
       type: 'transfer' as const,
+      ...(f.number ? { number: f.number } : {}),
       spec: {
         name,
         description: f.description?.trim() || 'Transfer the caller to a person when they ask for one or you cannot help.',

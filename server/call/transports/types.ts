@@ -17,7 +17,7 @@ export interface TransportHandlers {
 }
 
 export interface Transport {
-  readonly kind: 'web' | 'chat';
+  readonly kind: 'web' | 'chat' | 'phone';
   /** the line's audio format; null for text */
   readonly format: AudioFormat | null;
   /** Starts delivering the caller's side to `handlers` (audio frames, close). */
@@ -40,6 +40,8 @@ export interface Transport {
   toolCall?(name: string, args: Record<string, unknown>): void;
   /** Control events for the caller's UI (web: JSON frames; ignored elsewhere). */
   notify(event: WebCallServerEvent): void;
+  /** Phone lines: moves the caller to `number` through the carrier (transfer_call). */
+  transfer?(number: string): Promise<void>;
   /** Closes the line (the agent hangs up, or the call ends). */
   hangUp(reason: string, message?: string): void;
   /** frames of agent audio sent more than a frame late (bench) */

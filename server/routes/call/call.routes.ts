@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import { CallListQuerySchema } from '../../../src/api/contract/call.js';
 import { CALL_RUNTIME_MESSAGES, StartConversationBodySchema } from '../../../src/api/contract/call-runtime.js';
+import { CreatePhoneCallBodySchema } from '../../../src/api/contract/telephony.js';
 import { callDetail, checkRecordingToken, recordingToken } from '../../call/detail.js';
 import { recordingsDir, startWebCall } from '../../call/service.js';
 import { requireAuth } from '../../lib/auth.js';
@@ -10,6 +11,7 @@ import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, jsonBody, ok } from '../../lib/http.js';
 import { isId } from '../../lib/ids.js';
 import { listQuery } from '../../lib/list-query.js';
+import { createPhoneCall } from '../../telephony/service.js';
 import type { AppEnv } from '../../types.js';
 import { listCalls } from './call.repo.js';
 import { callRuntime } from './call-runtime.js';
@@ -71,6 +73,13 @@ export function callRoutes(deps: AppDeps) {
     const auth = c.get('auth');
     const body = await jsonBody(c, StartConversationBodySchema);
     return ok(c, { data: await startWebCall(deps, { companyId: auth.companyId, accountId: auth.accountId }, body) }, 201);
+  });
+
+  r.post('/create', async (c) => {
+    callRuntime(deps);
+    const auth = c.get('auth');
+    const body = await jsonBody(c, CreatePhoneCallBodySchema);
+    return ok(c, { data: await createPhoneCall(deps, { companyId: auth.companyId, accountId: auth.accountId }, body) }, 201);
   });
 
   r.get('/:id', async (c) => {

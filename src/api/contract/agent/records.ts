@@ -19,6 +19,13 @@ export const AgentFunctionSchema = v.object({
   name: requiredText(AGENT_MESSAGES.functionNameRequired, 64),
   description: v.optional(text(2000)),
   type: v.picklist(FUNCTION_TYPES, 'Function type must be end_call or transfer'),
+  /** transfer: the number the caller is moved to (E.164), on phone calls (issue 19) */
+  number: v.optional(
+    v.union([
+      v.literal(''),
+      v.pipe(v.string(), v.regex(/^\+[1-9]\d{7,14}$/, 'Transfer number must be in E.164 format, like +14155550123')),
+    ]),
+  ),
 });
 export type AgentFunction = v.InferOutput<typeof AgentFunctionSchema>;
 

@@ -1,0 +1,36 @@
+import { Hono } from 'hono';
+import { limitBody } from '../../lib/body-limit.js';
+import type { AppDeps } from '../../lib/deps.js';
+import { type CarrierAnswer, twilioStatus, twilioVoice } from '../../telephony/service.js';
+import type { AppEnv } from '../../types.js';
+
+/** A carrier's form body is small (a few dozen parameters). */
+const CARRIER_BODY_MAX = 32 * 1024;
+
+/**
+ * /telephony: the phone carriers' webhooks (issue 19). No session: every request is authenticated by the
+ * carrier's signature (server/telephony/service.ts), and refused with 403 otherwise.
+ * - `POST /twilio/voice`: an inbound call (answers TwiML).
+ * - `POST /twilio/status/{call_id}`: status callbacks and answering-machine detection of a call.
+ * The media streams are WebSockets (server/call/ws.ts).
+ */
+export function telephonyRoutes(deps: AppDeps) {
+  const r = new Hono<AppEnv>();
+  r.use('*', limitBody(CARRIER_BODY_MAX));
+  const answer = (a: CarrierAnswer) =>
+    new Response(a.status === 204 ? null : a.body, { status: a.status, headers: { 'Content-Type': a.contentType } });
+  const queryOf = (url: string) => {
+    const i = url.indexOf('?');
+    return i < 0 ? '' : url.slice(i);
+  };
+
+  r.post('/twilio/voice', async (c) =>
+    answer(await twilioVoice(deps, await c.req.text(), queryOf(c.req.url), c.req.header('X-Twilio-Signature'))),
+  );
+
+  r.post('/twilio/status/:id', async (c) =>
+    answer(await twilioStatus(deps, c.req.param('id'), await c.req.text(), c.req.header('X-Twilio-Signature'))),
+  );
+
+  return r;
+}

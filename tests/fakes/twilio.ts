@@ -1,0 +1,655 @@
+/**
+ * A fake of Twilio Programmable Voice, as Parley uses it, written from Twilio's documents:
+ * - Calls resource, https://www.twilio.com/docs/voice/api/call-resource: `POST
+ *   /2010-04-01/Accounts/{AccountSid}/Calls.json` (form-encoded; HTTP Basic auth with the Account SID and
+ *   Auth Token, 401 with code 20003 otherwise; To, From and one of Url/Twiml required, code 21201/21205
+ *   style 400s), `POST .../Calls/{Sid}.json` with `Twiml` (the live call runs the new TwiML) or
+ *   `Status=completed` (hang up). Answers the call resource as JSON (sid, status, ...).
+ * - Status callbacks, https://www.twilio.com/docs/voice/api/call-resource#statuscallback and
+ *   #statuscallbackevent: initiated, ringing, answered (CallStatus in-progress), completed (CallStatus
+ *   completed, busy, no-answer, failed or canceled), POSTed in order, form-encoded, signed.
+ * - Answering machine detection, https://www.twilio.com/docs/voice/answering-machine-detection:
+ *   MachineDetection=DetectMessageEnd with AsyncAmd=true: the AsyncAmdStatusCallback gets AnsweredBy
+ *   (human, machine_end_beep, ...) while the call's TwiML already runs.
+ * - Webhook security, https://www.twilio.com/docs/usage/webhooks/webhooks-security: X-Twilio-Signature =
+ *   base64 HMAC-SHA1(auth token, URL + sorted params); the media stream's WebSocket handshake is signed over
+ *   its URL.
+ * - Incoming call webhook (request parameters AccountSid, CallSid, From, To, CallStatus, Direction, ...),
+ *   https://www.twilio.com/docs/voice/twiml#request-parameters; TwiML <Connect><Stream>, <Say>, <Hangup>,
+ *   <Dial><Number>, https://www.twilio.com/docs/voice/twiml/stream.
+ * - Media Streams WebSocket messages, https://www.twilio.com/docs/voice/media-streams/websocket-messages:
+ *   connected, start (mediaFormat audio/x-mulaw 8000 1), media (inbound, 20 ms of base64 mu-law, chunk,
+ *   timestamp), dtmf, mark, stop to the server; media, mark, clear from it. A mark is echoed once the audio
+ *   sent before it has been played; `clear` empties the buffer and echoes the pending marks.
+ *
+ * It checks what Twilio checks: the Basic auth, the required parameters, the TwiML it is given (a Stream
+ * URL must be wss:// or ws:// — Twilio requires wss; the fake allows ws on 127.0.0.1 — and Twilio drops its
+ * query string), and the messages the server sends on the stream (known events, the stream's streamSid,
+ * base64 mu-law payloads); anything else is recorded in `violations`. The caller's audio is sent every
+ * 20 ms on the stream's own clock (silence, or what the test queued); the server's audio is "played" at
+ * real time from a buffer, so marks come back only after their audio has played, and `clear` drops what
+ * was not played yet.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import type http from 'node:http';
+import WebSocket from 'ws';
+import { pcmToMulaw, tone } from './g711.js';
+import { type Listening, listen, readBody, sendJson, sleep } from './listen.js';
+
+export type Outcome = 'answer' | 'busy' | 'no-answer' | 'failed' | 'voicemail';
+
+const sid = (prefix: string) => prefix + randomBytes(16).toString('hex');
+
+export function twilioSignature(authToken: string, url: string, params: [string, string][] = []): string {
+  const sorted = [...params].sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  return createHmac('sha1', authToken)
+    .update(sorted.reduce((s, [k, v]) => s + k + v, url))
+    .digest('base64');
+}
+
+// ---------------------------------------------------------------------------------------------
+// TwiML (a small XML reader: elements, attributes, text)
+
+export interface XmlNode {
+  name: string;
+  attrs: Record<string, string>;
+  children: XmlNode[];
+  text: string;
+}
+
+const xmlUnescape = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+
+export function parseXml(input: string): XmlNode {
+  const src = input.replace(/^\s*<\?xml[^>]*\?>/, '');
+  const root: XmlNode = { name: '#root', attrs: {}, children: [], text: '' };
+  const stack: XmlNode[] = [root];
+  const re = /<(\/?)([A-Za-z][\w:-]*)((?:\s+[\w:-]+="[^"]*")*)\s*(\/?)>|([^<]+)/g;
+  let m: RegExpExecArray | null;
+  let consumed = 0;
+  // biome-ignore lint/suspicious/noAssignInExpressions: a tokenizer loop
+  while ((m = re.exec(src)) !== null) {
+    if (m.index !== consumed) throw new Error(`TwiML: cannot read at ${consumed}`);
+    consumed = re.lastIndex;
+    const top = stack[stack.length - 1] as XmlNode;
+    if (m[5] !== undefined) {
+      top.text += xmlUnescape(m[5]);
+      continue;
+    }
+    if (m[1]) {
+      if (top.name !== m[2]) throw new Error(`TwiML: </${m[2]}> closes <${top.name}>`);
+      stack.pop();
+      continue;
+    }
+    const attrs: Record<string, string> = {};
+    for (const a of (m[3] ?? '').matchAll(/([\w:-]+)="([^"]*)"/g)) attrs[a[1] as string] = xmlUnescape(a[2] as string);
+    const node: XmlNode = { name: m[2] as string, attrs, children: [], text: '' };
+    top.children.push(node);
+    if (!m[4]) stack.push(node);
+  }
+  if (consumed !== src.length || stack.length !== 1) throw new Error('TwiML: not well-formed');
+  const response = root.children.filter((c) => c.name === 'Response');
+  if (response.length !== 1 || root.children.length !== 1) throw new Error('TwiML: the root must be one <Response>');
+  return response[0] as XmlNode;
+}
+
+export type TwimlAction =
+  | { verb: 'stream'; url: string; parameters: Record<string, string> }
+  | { verb: 'say'; text: string }
+  | { verb: 'hangup' }
+  | { verb: 'dial'; number: string; callerId?: string };
+
+export function twimlActions(twiml: string): TwimlAction[] {
+  const out: TwimlAction[] = [];
+  for (const verb of parseXml(twiml).children) {
+    if (verb.name === 'Connect') {
+      const stream = verb.children.find((c) => c.name === 'Stream');
+      if (!stream?.attrs.url) throw new Error('TwiML: <Connect> needs a <Stream url>');
+      const parameters: Record<string, string> = {};
+      for (const p of stream.children)
+        if (p.name === 'Parameter' && p.attrs.name !== undefined) parameters[p.attrs.name] = p.attrs.value ?? '';
+      out.push({ verb: 'stream', url: stream.attrs.url, parameters });
+    } else if (verb.name === 'Say') out.push({ verb: 'say', text: verb.text });
+    else if (verb.name === 'Hangup') out.push({ verb: 'hangup' });
+    else if (verb.name === 'Dial') {
+      const number = verb.children.find((c) => c.name === 'Number')?.text ?? verb.text;
+      out.push({ verb: 'dial', number: number.trim(), ...(verb.attrs.callerId ? { callerId: verb.attrs.callerId } : {}) });
+    } else throw new Error(`TwiML: unknown verb <${verb.name}>`);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The media stream (Twilio's end of the WebSocket)
+
+export const FRAME_BYTES = 160;
+const FRAME_MS = 20;
+
+/** mu-law frames of a 440 Hz tone (speech to the Deepgram fake) or of silence. */
+export function mulawFrames(ms: number, loud: boolean): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  const samples = tone(8000, ms, 440, loud ? 0.3 : 0);
+  for (let i = 0; i + FRAME_BYTES <= samples.length; i += FRAME_BYTES) {
+    const f = new Uint8Array(FRAME_BYTES);
+    for (let j = 0; j < FRAME_BYTES; j++) f[j] = pcmToMulaw(samples[i + j] as number);
+    out.push(f);
+  }
+  return out;
+}
+
+type Played = { kind: 'audio'; bytes: Uint8Array } | { kind: 'mark'; name: string };
+
+export class FakeMediaStream {
+  readonly streamSid = sid('MZ');
+  readonly ws: WebSocket;
+  /** the upgrade was refused with this status */
+  refused: number | undefined;
+  readonly opened: Promise<void>;
+  readonly closed: Promise<void>;
+  /** messages the server sent (parsed), in order */
+  readonly received: Record<string, unknown>[] = [];
+  /** bytes of the server's audio that have been played to the caller */
+  playedBytes = 0;
+  /** bytes dropped by a clear */
+  clearedBytes = 0;
+  /** marks echoed (played, or pending when a clear came) */
+  readonly echoedMarks: string[] = [];
+  readonly violations: string[] = [];
+  stopped = false;
+  private buffer: Played[] = [];
+  private callerQueue: Uint8Array[] = [];
+  private seq = 0;
+  private chunk = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private t0 = 0;
+  private ticks = 0;
+
+  constructor(
+    readonly url: string,
+    readonly signature: string,
+    private readonly call: { accountSid: string; callSid: string; parameters: Record<string, string> },
+  ) {
+    this.ws = new WebSocket(url, { headers: { 'X-Twilio-Signature': signature } });
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once('open', () => resolve());
+      this.ws.once('unexpected-response', (_req, res) => {
+        this.refused = res.statusCode;
+        reject(new Error(`stream refused: ${res.statusCode}`));
+      });
+      this.ws.once('error', reject);
+    });
+    this.opened.catch(() => {});
+    this.closed = new Promise((resolve) => this.ws.once('close', () => resolve()));
+    this.ws.on('open', () => this.begin());
+    this.ws.on('message', (data, binary) => this.receive(String(data), binary));
+    this.ws.on('close', () => this.halt());
+  }
+
+  /** The caller says something: `ms` of loud audio, then silence. */
+  say(ms = 400, silenceMs = 600) {
+    this.callerQueue.push(...mulawFrames(ms, true), ...mulawFrames(silenceMs, false));
+  }
+
+  /** The caller presses a key. */
+  press(digit: string) {
+    this.send({
+      event: 'dtmf',
+      streamSid: this.streamSid,
+      sequenceNumber: String(++this.seq),
+      dtmf: { track: 'inbound_track', digit },
+    });
+  }
+
+  /** The stream ends (the call ended at Twilio): `stop`, then the socket closes. */
+  stop() {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.send({
+      event: 'stop',
+      sequenceNumber: String(++this.seq),
+      streamSid: this.streamSid,
+      stop: { accountSid: this.call.accountSid, callSid: this.call.callSid },
+    });
+    this.halt();
+    this.ws.close(1000);
+  }
+
+  of(event: string) {
+    return this.received.filter((m) => m.event === event);
+  }
+
+  private send(msg: Record<string, unknown>) {
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  private begin() {
+    this.send({ event: 'connected', protocol: 'Call', version: '1.0.0' });
+    this.send({
+      event: 'start',
+      sequenceNumber: String(++this.seq),
+      streamSid: this.streamSid,
+      start: {
+        accountSid: this.call.accountSid,
+        streamSid: this.streamSid,
+        callSid: this.call.callSid,
+        tracks: ['inbound'],
+        mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
+        customParameters: this.call.parameters,
+      },
+    });
+    this.t0 = performance.now();
+    this.schedule();
+  }
+
+  /** Every 20 ms of the stream's clock: one caller frame out, 20 ms of the server's audio played. */
+  private schedule() {
+    const due = this.t0 + (this.ticks + 1) * FRAME_MS;
+    this.timer = setTimeout(() => this.tick(), Math.max(0, due - performance.now()));
+  }
+
+  private tick() {
+    this.ticks++;
+    const frame = this.callerQueue.shift() ?? mulawFrames(FRAME_MS, false)[0];
+    this.send({
+      event: 'media',
+      sequenceNumber: String(++this.seq),
+      streamSid: this.streamSid,
+      media: {
+        track: 'inbound',
+        chunk: String(++this.chunk),
+        timestamp: String(this.ticks * FRAME_MS),
+        payload: Buffer.from(frame as Uint8Array).toString('base64'),
+      },
+    });
+    this.play(FRAME_BYTES);
+    if (!this.stopped && this.ws.readyState === WebSocket.OPEN) this.schedule();
+  }
+
+  /** Plays `bytes` of buffered audio; marks reached on the way are echoed. */
+  private play(bytes: number) {
+    let left = bytes;
+    while (this.buffer.length > 0) {
+      const head = this.buffer[0] as Played;
+      if (head.kind === 'mark') {
+        this.buffer.shift();
+        this.echo(head.name);
+        continue;
+      }
+      if (left === 0) break;
+      const take = Math.min(left, head.bytes.byteLength);
+      this.playedBytes += take;
+      left -= take;
+      if (take === head.bytes.byteLength) this.buffer.shift();
+      else head.bytes = head.bytes.subarray(take);
+    }
+  }
+
+  private echo(name: string) {
+    this.echoedMarks.push(name);
+    this.send({ event: 'mark', sequenceNumber: String(++this.seq), streamSid: this.streamSid, mark: { name } });
+  }
+
+  private receive(text: string, binary: boolean) {
+    if (binary) {
+      this.violations.push('binary frame');
+      return;
+    }
+    let msg: Record<string, unknown>;
+    try {
+      msg = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      this.violations.push('not JSON');
+      return;
+    }
+    this.received.push(msg);
+    if (msg.streamSid !== this.streamSid) this.violations.push(`${String(msg.event)}: wrong streamSid`);
+    if (msg.event === 'media') {
+      const payload = (msg.media as { payload?: unknown } | undefined)?.payload;
+      if (typeof payload !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(payload)) {
+        this.violations.push('media: payload is not base64');
+        return;
+      }
+      const bytes = new Uint8Array(Buffer.from(payload, 'base64'));
+      this.buffer.push({ kind: 'audio', bytes });
+    } else if (msg.event === 'mark') {
+      const name = (msg.mark as { name?: unknown } | undefined)?.name;
+      if (typeof name !== 'string') this.violations.push('mark: no name');
+      else this.buffer.push({ kind: 'mark', name });
+    } else if (msg.event === 'clear') {
+      for (const item of this.buffer) {
+        if (item.kind === 'audio') this.clearedBytes += item.bytes.byteLength;
+        else this.echo(item.name);
+      }
+      this.buffer = [];
+    } else this.violations.push(`unknown event ${String(msg.event)}`);
+  }
+
+  private halt() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls
+
+export interface FakeCall {
+  sid: string;
+  direction: 'inbound' | 'outbound-api';
+  from: string;
+  to: string;
+  status: string;
+  /** status callback URL and events asked for (outbound) */
+  statusCallback?: string;
+  events: string[];
+  amdCallback?: string;
+  machineDetection?: string;
+  /** every form the REST API received for this call (create, then updates) */
+  requests: [string, string][][];
+  /** TwiML actions run, in order */
+  actions: TwimlAction[];
+  /** status callbacks sent: [CallStatus, the answer's status] */
+  callbacks: { status: string; answeredBy?: string; code: number }[];
+  stream?: FakeMediaStream;
+  said: string[];
+  dialed?: string;
+  /** how the call ended at Twilio */
+  ended?: 'caller' | 'api' | 'hangup-verb' | 'dial' | 'outcome';
+  done: Promise<void>;
+}
+
+export class TwilioFake {
+  readonly accountSid = `AC${randomBytes(16).toString('hex')}`;
+  authToken = randomBytes(16).toString('hex');
+  readonly calls: FakeCall[] = [];
+  /** scripted outcome per number dialled (default: answer) */
+  readonly outcomes = new Map<string, Outcome>();
+  /** REST requests refused (status, reason) */
+  readonly refusals: { status: number; reason: string }[] = [];
+  /** ms between a call's progress steps (ringing, answer) */
+  stepMs = 20;
+  private finishers = new Map<string, () => void>();
+
+  private constructor(private readonly server: Listening) {}
+
+  static async start(): Promise<TwilioFake> {
+    let fake: TwilioFake | undefined;
+    const server = await listen((req, res) => {
+      void fake?.handle(req, res).catch((e) => sendJson(res, 500, { message: String(e) }));
+    });
+    fake = new TwilioFake(server);
+    return fake;
+  }
+
+  get url() {
+    return this.server.url;
+  }
+
+  close() {
+    for (const c of this.calls) c.stream?.stop();
+    return this.server.close();
+  }
+
+  private refuse(res: http.ServerResponse, status: number, code: number, message: string) {
+    this.refusals.push({ status, reason: message });
+    sendJson(res, status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
+  }
+
+  private resource(c: FakeCall) {
+    return {
+      sid: c.sid,
+      account_sid: this.accountSid,
+      to: c.to,
+      from: c.from,
+      status: c.status,
+      direction: c.direction,
+      api_version: '2010-04-01',
+      uri: `/2010-04-01/Accounts/${this.accountSid}/Calls/${c.sid}.json`,
+    };
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const m = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls(?:\/([^/]+))?\.json$/.exec(url.pathname);
+    if (!m || req.method !== 'POST') return this.refuse(res, 404, 20404, 'The requested resource was not found');
+    const auth = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
+    const [user, pass] = auth
+      ? Buffer.from(auth[1] as string, 'base64')
+          .toString()
+          .split(':')
+      : [];
+    if (user !== this.accountSid || pass !== this.authToken || m[1] !== this.accountSid)
+      return this.refuse(res, 401, 20003, 'Authenticate');
+    if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
+      return this.refuse(res, 400, 20001, 'Content-Type must be application/x-www-form-urlencoded');
+    const form = [...new URLSearchParams(await readBody(req))];
+    const get = (k: string) => form.find(([n]) => n === k)?.[1];
+    if (m[2]) {
+      const call = this.calls.find((c) => c.sid === m[2]);
+      if (!call) return this.refuse(res, 404, 20404, 'The requested resource was not found');
+      call.requests.push(form);
+      const twiml = get('Twiml');
+      if (get('Status') === 'completed') {
+        sendJson(res, 200, this.resource(call));
+        this.end(call, 'api');
+        return;
+      }
+      if (twiml === undefined) return this.refuse(res, 400, 21218, 'Invalid parameter');
+      let actions: TwimlAction[];
+      try {
+        actions = twimlActions(twiml);
+      } catch (e) {
+        return this.refuse(res, 400, 21220, `Invalid TwiML: ${(e as Error).message}`);
+      }
+      sendJson(res, 200, this.resource(call));
+      // the live call leaves its current TwiML (the stream stops) and runs the new one
+      call.stream?.stop();
+      void this.run(call, actions);
+      return;
+    }
+    const to = get('To');
+    const from = get('From');
+    if (!to) return this.refuse(res, 400, 21201, "Missing required parameter 'To'");
+    if (!from) return this.refuse(res, 400, 21603, "Missing required parameter 'From'");
+    const twiml = get('Twiml');
+    if (!twiml && !get('Url')) return this.refuse(res, 400, 21205, "Missing required parameter 'Url' or 'Twiml'");
+    let actions: TwimlAction[];
+    try {
+      actions = twimlActions(twiml ?? '');
+    } catch (e) {
+      return this.refuse(res, 400, 21220, `Invalid TwiML: ${(e as Error).message}`);
+    }
+    const call = this.newCall('outbound-api', from, to, form);
+    call.statusCallback = get('StatusCallback');
+    call.events = form.filter(([k]) => k === 'StatusCallbackEvent').map(([, v]) => v);
+    call.machineDetection = get('MachineDetection');
+    call.amdCallback = get('AsyncAmd') === 'true' ? get('AsyncAmdStatusCallback') : undefined;
+    call.status = 'queued';
+    sendJson(res, 201, this.resource(call));
+    void this.dial(call, actions);
+  }
+
+  private newCall(direction: FakeCall['direction'], from: string, to: string, form: [string, string][] = []): FakeCall {
+    let finish: () => void = () => {};
+    const call: FakeCall = {
+      sid: sid('CA'),
+      direction,
+      from,
+      to,
+      status: 'ringing',
+      events: [],
+      requests: form.length ? [form] : [],
+      actions: [],
+      callbacks: [],
+      said: [],
+      done: new Promise<void>((r) => {
+        finish = r;
+      }),
+    };
+    this.finishers.set(call.sid, finish);
+    this.calls.push(call);
+    return call;
+  }
+
+  /** A status callback, signed, awaited (they arrive in order). */
+  private async callback(call: FakeCall, event: string, status: string, extra: [string, string][] = []) {
+    call.status = status;
+    if (!call.statusCallback || !call.events.includes(event)) return;
+    const params: [string, string][] = [
+      ['AccountSid', this.accountSid],
+      ['ApiVersion', '2010-04-01'],
+      ['CallSid', call.sid],
+      ['CallStatus', status],
+      ['CallbackSource', 'call-progress-events'],
+      ['Direction', call.direction],
+      ['From', call.from],
+      ['To', call.to],
+      ['SequenceNumber', String(call.callbacks.length)],
+      ['Timestamp', new Date().toUTCString()],
+      ...extra,
+    ];
+    call.callbacks.push({ status, code: await this.post(call.statusCallback, params) });
+  }
+
+  private async post(url: string, params: [string, string][]) {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'X-Twilio-Signature': twilioSignature(this.authToken, url, params),
+      },
+      body: new URLSearchParams(params).toString(),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  }
+
+  private async dial(call: FakeCall, actions: TwimlAction[]) {
+    const outcome = this.outcomes.get(call.to) ?? 'answer';
+    await this.callback(call, 'initiated', 'initiated');
+    await sleep(this.stepMs);
+    await this.callback(call, 'ringing', 'ringing');
+    await sleep(this.stepMs);
+    if (outcome === 'busy' || outcome === 'no-answer' || outcome === 'failed') {
+      await this.callback(call, 'completed', outcome);
+      this.settle(call, 'outcome');
+      return;
+    }
+    await this.callback(call, 'answered', 'in-progress');
+    if (outcome === 'voicemail' && call.amdCallback) {
+      const amdUrl = call.amdCallback;
+      // the greeting plays, then the beep: AMD answers while the TwiML already runs
+      setTimeout(() => {
+        const params: [string, string][] = [
+          ['AccountSid', this.accountSid],
+          ['AnsweredBy', 'machine_end_beep'],
+          ['CallSid', call.sid],
+          ['MachineDetectionDuration', '2100'],
+        ];
+        void this.post(amdUrl, params).then((code) =>
+          call.callbacks.push({ status: 'amd', answeredBy: 'machine_end_beep', code }),
+        );
+      }, this.stepMs * 10);
+    }
+    await this.run(call, actions);
+  }
+
+  /** Runs TwiML on a live call. */
+  private async run(call: FakeCall, actions: TwimlAction[]) {
+    for (const action of actions) {
+      if (call.ended) return;
+      call.actions.push(action);
+      if (action.verb === 'say') call.said.push(action.text);
+      else if (action.verb === 'hangup') {
+        this.end(call, 'hangup-verb');
+        return;
+      } else if (action.verb === 'dial') {
+        call.dialed = action.number;
+        this.end(call, 'dial');
+        return;
+      } else if (action.verb === 'stream') {
+        const url = new URL(action.url);
+        if (url.protocol !== 'wss:' && !(url.protocol === 'ws:' && url.hostname === '127.0.0.1')) {
+          call.said.push('An application error has occurred.');
+          this.end(call, 'hangup-verb');
+          return;
+        }
+        url.search = ''; // Twilio does not pass a query string on
+        const stream = new FakeMediaStream(url.toString(), twilioSignature(this.authToken, url.toString()), {
+          accountSid: this.accountSid,
+          callSid: call.sid,
+          parameters: action.parameters,
+        });
+        call.stream = stream;
+        await stream.opened.catch(() => {});
+        await stream.closed;
+        // the server closed the stream (or it was stopped): the next verb runs, none ends the call
+        if (!call.ended && !stream.stopped) continue;
+        return;
+      }
+    }
+    if (!call.ended) this.end(call, 'hangup-verb');
+  }
+
+  private end(call: FakeCall, how: NonNullable<FakeCall['ended']>) {
+    if (call.ended) return;
+    call.ended = how;
+    call.stream?.stop();
+    void this.callback(call, 'completed', 'completed', [['CallDuration', '1']]).finally(() => this.settle(call, how));
+  }
+
+  private settle(call: FakeCall, how: NonNullable<FakeCall['ended']>) {
+    call.ended ??= how;
+    this.finishers.get(call.sid)?.();
+  }
+
+  /** The caller hangs up (the stream stops, then `completed`). */
+  hangUpCaller(call: FakeCall) {
+    this.end(call, 'caller');
+  }
+
+  /**
+   * An incoming call to `to`: the signed voice webhook to `voiceUrl`, then the TwiML it answers runs
+   * (a stream opens, or something is said). Answers the call (its webhook status in `webhookStatus`).
+   */
+  async inbound(
+    voiceUrl: string,
+    from: string,
+    to: string,
+    sign: (url: string, params: [string, string][]) => string = (u, p) => twilioSignature(this.authToken, u, p),
+  ) {
+    const call = this.newCall('inbound', from, to);
+    const params: [string, string][] = [
+      ['AccountSid', this.accountSid],
+      ['ApiVersion', '2010-04-01'],
+      ['CallSid', call.sid],
+      ['CallStatus', 'ringing'],
+      ['Called', to],
+      ['Caller', from],
+      ['Direction', 'inbound'],
+      ['From', from],
+      ['To', to],
+    ];
+    const res = await fetch(voiceUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': sign(voiceUrl, params) },
+      body: new URLSearchParams(params).toString(),
+    });
+    const body = await res.text();
+    const webhookStatus = res.status;
+    if (res.status !== 200) {
+      call.said.push('We are sorry, an application error has occurred.');
+      this.settle(call, 'hangup-verb');
+      return { call, webhookStatus, twiml: body };
+    }
+    call.status = 'in-progress';
+    const actions = twimlActions(body);
+    void this.run(call, actions);
+    return { call, webhookStatus, twiml: body };
+  }
+}
