@@ -27,6 +27,7 @@ import type { AppDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/http.js';
 import { isId, newId } from '../lib/ids.js';
 import { docOf, findAgent } from '../routes/agent/agent.repo.js';
+import { emitCallEvent } from '../webhooks/outbox.js';
 import { wavHeader } from './audio/wav.js';
 import { Conversation, type ProviderKeys, voiceOptions } from './engine/conversation.js';
 import { PROVIDER_LABELS, providerMessage } from './engine/failures.js';
@@ -368,6 +369,7 @@ export function runWebCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRow, 
         }).catch((err) => deps.logger.warn('call progress not saved', { callId: row.id, reason: String(err) })),
     });
     rt.live.set(row.id, c);
+    emitCallEvent(deps, 'call_started', { companyId: row.company_id, callId: row.id });
     c.start();
     const end = await c.ended;
     rt.live.delete(row.id);
@@ -387,6 +389,7 @@ export function runWebCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRow, 
       recording: recording && recording.durationMs > 0 ? recordingName : null,
       endedAt: now(deps),
     });
+    emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id });
     deps.logger.info('web call ended', { callId: row.id, reason, turns: c.transcript.length });
   };
   void run().catch((e) =>

@@ -18,6 +18,7 @@ import { providerRoutes } from './provider/provider.routes.js';
 import { requestRoutes } from './request/request.routes.js';
 import { userRoutes } from './user/user.routes.js';
 import { voiceRoutes } from './voice/voice.routes.js';
+import { webhookRoutes } from './webhook/webhook.routes.js';
 
 /** One `api.route()` per resource. Each resource lives in server/routes/<resource>/. */
 export function registerRoutes(api: Hono<AppEnv>, deps: AppDeps): void {
@@ -40,4 +41,5 @@ export function registerRoutes(api: Hono<AppEnv>, deps: AppDeps): void {
   api.route('/chat', chatRoutes(deps));
   api.route('/knowledge-base', knowledgeBaseRoutes(deps));
   api.route('/voices', voiceRoutes(deps));
+  api.route('/webhook', webhookRoutes(deps));
 }

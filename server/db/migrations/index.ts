@@ -11,6 +11,7 @@ import * as m009 from './009_call_number_ends.js';
 import * as m010 from './010_pending_uploads.js';
 import * as m011 from './011_expiry_indexes.js';
 import * as m012 from './012_call_runtime.js';
+import * as m014 from './014_webhooks.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '010_pending_uploads': m010,
   '011_expiry_indexes': m011,
   '012_call_runtime': m012,
+  '014_webhooks': m014,
 };
