@@ -103,3 +103,21 @@ export const WEBHOOK_PATHS = {
   delivery: (id: string) => `/webhook/deliveries/${encodeURIComponent(id)}`,
   resend: (id: string) => `/webhook/deliveries/${encodeURIComponent(id)}/resend`,
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+export const WebhookSettingsResponseSchema = v.object({ success: v.literal(true), data: WebhookSettingsSchema });
+export const WebhookSaveResponseSchema = v.object({ success: v.literal(true), msg: v.string(), data: WebhookSettingsSchema });
+export const WebhookSecretResponseSchema = v.object({
+  success: v.literal(true),
+  msg: v.string(),
+  data: v.object({ secret: v.string(), secret_hint: v.string() }),
+});
+export const DeliveryListResponseSchema = v.object({
+  success: v.literal(true),
+  data: v.object({ deliveries: v.array(DeliverySchema), total: v.number() }),
+});
+export type DeliveryListResponse = v.InferOutput<typeof DeliveryListResponseSchema>;
+export const DeliveryDetailResponseSchema = v.object({ success: v.literal(true), data: DeliveryDetailSchema });
+export const DeliveryResendResponseSchema = v.object({ success: v.literal(true), msg: v.string(), data: DeliverySchema });
