@@ -27,7 +27,7 @@ import type { AppDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/http.js';
 import { isId, newId } from '../lib/ids.js';
 import { docOf, findAgent } from '../routes/agent/agent.repo.js';
-import { emitCallEvent } from '../webhooks/outbox.js';
+import { emitCallEvent } from '../webhooks/events.js';
 import { wavHeader } from './audio/wav.js';
 import { Conversation, type ProviderKeys, voiceOptions } from './engine/conversation.js';
 import { PROVIDER_LABELS, providerMessage } from './engine/failures.js';

@@ -2,10 +2,9 @@
  * The webhook outbox (issue 20): events become rows of `webhook_deliveries` (migration 014), one per webhook
  * that wants them, and the worker (worker.ts) sends them. Nothing here talks to the network.
  *
- * - `emitCallEvent(deps, event, call)` is the one hook the call engine calls (server/call/service.ts): when
- *   a call starts and when it ends. It reads the call as GET /call/{id} shows it and queues the event for
- *   the agent's 'Agent Level Webhook' (from the agent snapshot the call ran with) and the company-wide
- *   webhook. It never throws: a failure is logged and the call goes on.
+ * - `queueCallEvent(deps, event, call)` (through events.ts' emitCallEvent, the call engine's hook) reads the
+ *   call as GET /call/{id} shows it and queues the event for the agent's 'Agent Level Webhook' (from the
+ *   agent snapshot the call ran with) and the company-wide webhook.
  * - `emitBatchEvent` queues `batch_completed` for the company-wide webhook.
  * - The company's signing secret is sealed with the master key; it is made when first needed (or rotated
  *   through POST /webhook/secret, whose answer is the only time it is shown).
@@ -18,7 +17,6 @@ import { parseJson } from '../call/store.js';
 import type { DB } from '../db/schema.js';
 import type { AppDeps } from '../lib/deps.js';
 import { newId } from '../lib/ids.js';
-import { runLater } from '../lib/later.js';
 import { decryptSecret, encryptSecret } from '../services/secrets.js';
 import { newSigningSecret } from './sign.js';
 
@@ -175,27 +173,6 @@ export async function queueCallEvent(
     deps,
     targets.map((t) => ({ companyId: call.companyId, ...t, event, callId: call.callId, payload })),
   );
-}
-
-/** Hooks run after an event is queued (post-call analysis registers itself here for call_ended). */
-const afterCallEvent: ((deps: AppDeps, event: string, call: { companyId: string; callId: string }) => Promise<void>)[] = [];
-export function onCallEvent(fn: (typeof afterCallEvent)[number]) {
-  afterCallEvent.push(fn);
-}
-
-/**
- * The call engine's one hook: `call_started` when a call's line opens, `call_ended` once it is stored.
- * Runs after the caller's turn of the event loop and never throws (a failure is logged).
- */
-export function emitCallEvent(
-  deps: AppDeps,
-  event: 'call_started' | 'call_ended',
-  call: { companyId: string; callId: string },
-): void {
-  runLater(deps, `webhook ${event}`, async () => {
-    await queueCallEvent(deps, event, call);
-    for (const fn of afterCallEvent) await fn(deps, event, call);
-  });
 }
 
 /** `batch_completed` for the company-wide webhook. */
