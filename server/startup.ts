@@ -5,6 +5,8 @@ import { createKnowledgeWorker } from './routes/knowledge-base/kb.worker.js';
 import { startUploadSweeper } from './services/pending-uploads.js';
 import { startSweeper } from './services/sweep.js';
 import { createDemoWorkspace, demoEnabled } from './services/workspace.js';
+import { createAnalysisWorker } from './webhooks/analysis.js';
+import { createWebhookWorker } from './webhooks/worker.js';
 
 export interface Background {
   stop(): Promise<void>;
@@ -21,6 +23,8 @@ export interface Background {
  *   attempts are deleted now and every 5 minutes;
  * - the call sweeper (call/sweep.ts): heartbeats of this server's live calls, and the end of calls nobody
  *   will finish (a dead server's, idle chats).
+ * - the webhook worker (webhooks/worker.ts): sends the outbox of webhook deliveries, retries, and takes
+ *   over deliveries a dead server left mid-send; the post-call analysis worker (webhooks/analysis.ts).
  */
 export async function afterStart(
   deps: AppDeps,
@@ -40,9 +44,19 @@ export async function afterStart(
   const uploadSweeper = startUploadSweeper(deps);
   const expirySweeper = startSweeper(deps);
   const callSweeper = startCallSweeper(deps);
+  const webhookWorker = createWebhookWorker(deps);
+  webhookWorker.start();
+  const analysisWorker = createAnalysisWorker(deps);
+  analysisWorker.start();
   return {
     stop: async () => {
-      await Promise.all([knowledgeWorker.stop(), uploadSweeper.stop(), expirySweeper.stop(), callSweeper.stop()]);
+      await Promise.all([
+        knowledgeWorker.stop(),
+        uploadSweeper.stop(),
+        expirySweeper.stop(),
+        callSweeper.stop(),
+        webhookWorker.stop(),
+      ]);
     },
   };
 }

@@ -9,6 +9,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
   CALL_RUNTIME_MESSAGES,
+  type CallAnalysis,
   type CallDetail,
   type CallUsage,
   type CostBreakdown,
@@ -41,6 +42,15 @@ export function checkRecordingToken(key: Uint8Array, callId: string, companyId: 
   return want.length === got.length && timingSafeEqual(want, got);
 }
 
+/** A call_analyses row as the detail shows it: pending (also while it runs), done with its result, or failed. */
+function analysisOf(row: { status: string; result: string | null; error: string | null }): CallAnalysis {
+  const empty: CallAnalysis = { status: 'pending', summary: null, sentiment: null, successful: null, custom: {}, error: null };
+  if (row.status === 'done' && row.result)
+    return { ...empty, ...parseJson<Partial<CallAnalysis>>(row.result, {}), status: 'done' };
+  if (row.status === 'failed') return { ...empty, status: 'failed', error: row.error };
+  return empty;
+}
+
 const NO_COST: CostBreakdown = { stt: 0, llm: 0, tts: 0, telephony: 0, total: 0 };
 
 export async function callDetail(
@@ -65,6 +75,12 @@ export async function callDetail(
     .where('id', '=', id)
     .executeTakeFirst();
   if (!session && !call) throw new HttpError(404, CALL_RUNTIME_MESSAGES.callNotFound);
+  const analysis = await db
+    .selectFrom('call_analyses')
+    .select(['status', 'result', 'error'])
+    .where('company_id', '=', companyId)
+    .where('call_id', '=', id)
+    .executeTakeFirst();
   const usage = session ? parseJson<CallUsage | null>(session.usage, null) : null;
   const hasUsage = usage !== null && typeof usage.llm_model === 'string';
   const cost = hasUsage
@@ -99,5 +115,6 @@ export async function callDetail(
     cost: hasUsage ? cost : { ...NO_COST, total: call ? Number(call.cost) : 0 },
     recording_url: session?.recording ? recordingUrl(id) : null,
     dynamic_variables: session ? parseJson<Record<string, string>>(session.dynamic_variables, {}) : {},
+    analysis: analysis ? analysisOf(analysis) : null,
   };
 }

@@ -27,6 +27,7 @@ import type { AppDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/http.js';
 import { isId, newId } from '../lib/ids.js';
 import { docOf, findAgent } from '../routes/agent/agent.repo.js';
+import { emitCallEvent } from '../webhooks/events.js';
 import { wavHeader } from './audio/wav.js';
 import { Conversation, type ProviderKeys, voiceOptions } from './engine/conversation.js';
 import { PROVIDER_LABELS, providerMessage } from './engine/failures.js';
@@ -396,6 +397,7 @@ export function runLineCall(
         }).catch((err) => deps.logger.warn('call progress not saved', { callId: row.id, reason: String(err) })),
     });
     rt.live.set(row.id, c);
+    emitCallEvent(deps, 'call_started', { companyId: row.company_id, callId: row.id });
     c.start();
     const end = await c.ended;
     rt.live.delete(row.id);
@@ -417,6 +419,7 @@ export function runLineCall(
       recording: recording && recording.durationMs > 0 ? recordingName : null,
       endedAt: now(deps),
     });
+    emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id });
     deps.logger.info(`${options.label} ended`, { callId: row.id, reason, turns: c.transcript.length });
   };
   const running = run().catch((e) =>

@@ -350,4 +350,62 @@ export interface DB {
   knowledge_base_jobs: KnowledgeBaseJobsTable;
   pending_uploads: PendingUploadsTable;
   call_sessions: CallSessionsTable;
+  company_webhooks: CompanyWebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  call_analyses: CallAnalysesTable;
+}
+
+/** A company's webhook settings (migration 014): the company-wide URL ('' = none), the sealed signing secret. */
+export interface CompanyWebhooksTable {
+  company_id: string;
+  url: string;
+  secret: string | null;
+  /** the secret's last 4 characters, shown to recognise it */
+  secret_hint: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The webhook outbox (migration 014): one row per event and webhook, sent by whichever server claims it. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  company_id: string;
+  /** 'company' | 'agent' */
+  target: string;
+  agent_id: string | null;
+  url: string;
+  event: string;
+  call_id: string | null;
+  payload: string;
+  /** 'pending' | 'sending' | 'delivered' | 'failed' */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  lease_until: string | null;
+  worker: string | null;
+  status_code: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  request_body: string | null;
+  response_body: string | null;
+  attempted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One post-call analysis per call (migration 014). */
+export interface CallAnalysesTable {
+  call_id: string;
+  company_id: string;
+  /** 'pending' | 'running' | 'done' | 'failed' */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  lease_until: string | null;
+  worker: string | null;
+  /** JSON CallAnalysis when done */
+  result: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
 }

@@ -19,6 +19,7 @@ import { requestRoutes } from './request/request.routes.js';
 import { telephonyRoutes } from './telephony/telephony.routes.js';
 import { userRoutes } from './user/user.routes.js';
 import { voiceRoutes } from './voice/voice.routes.js';
+import { webhookRoutes } from './webhook/webhook.routes.js';
 
 /** One `api.route()` per resource. Each resource lives in server/routes/<resource>/. */
 export function registerRoutes(api: Hono<AppEnv>, deps: AppDeps): void {
@@ -42,4 +43,5 @@ export function registerRoutes(api: Hono<AppEnv>, deps: AppDeps): void {
   api.route('/knowledge-base', knowledgeBaseRoutes(deps));
   api.route('/voices', voiceRoutes(deps));
   api.route('/telephony', telephonyRoutes(deps));
+  api.route('/webhook', webhookRoutes(deps));
 }

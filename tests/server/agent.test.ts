@@ -101,6 +101,10 @@ const FULL_EDITOR: AgentEditorInput = {
     { id: 'p2', word: 'nurse', type: 'CMU', phoneme: 'N ER1 S' },
   ],
   postCallAnalysisData: 'Was an appointment booked?',
+  postCallAnalysisFields: [
+    { name: 'booked_day', type: 'text', description: 'The day booked', choices: [] },
+    { name: 'urgency', type: 'enum', description: '', choices: ['low', 'high'] },
+  ],
 };
 
 describeEachDb('agents', (kind) => {

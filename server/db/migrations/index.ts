@@ -12,6 +12,7 @@ import * as m010 from './010_pending_uploads.js';
 import * as m011 from './011_expiry_indexes.js';
 import * as m012 from './012_call_runtime.js';
 import * as m013 from './013_telephony.js';
+import * as m014 from './014_webhooks.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '011_expiry_indexes': m011,
   '012_call_runtime': m012,
   '013_telephony': m013,
+  '014_webhooks': m014,
 };

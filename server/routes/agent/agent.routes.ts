@@ -12,6 +12,7 @@ import { isId } from '../../lib/ids.js';
 import { listQuery } from '../../lib/list-query.js';
 import { onCompanyCreated } from '../../services/company-hooks.js';
 import type { AppEnv } from '../../types.js';
+import { checkWebhookUrl } from '../webhook/webhook.routes.js';
 import { deleteAgent, docOf, findAgent, insertAgent, listAgents, updateAgent } from './agent.repo.js';
 import { createSampleAgent } from './sample-agent.js';
 
@@ -82,6 +83,7 @@ export function agentRoutes(deps: AppDeps) {
     const { companyId, accountId } = c.get('auth');
     // the agent and the stored answer of its Idempotency-Key commit together (docs/reliability.md)
     const doc = await ownKnowledgeBases(db, companyId, docOf(payload));
+    await checkWebhookUrl(deps, doc.editor.agentLevelWebhook, 'agentLevelWebhook');
     const answer = await db.transaction().execute(async (trx) => {
       const agent = await insertAgent(trx, { companyId, accountId, doc, now: deps.clock.now() });
       const body = { success: true, msg: AGENT_MESSAGES.created, data: { agent } };
@@ -101,6 +103,7 @@ export function agentRoutes(deps: AppDeps) {
     let change: (doc: AgentDoc) => AgentDoc;
     if ('settings' in fields) {
       const full = await ownKnowledgeBases(db, companyId, docOf(fields));
+      await checkWebhookUrl(deps, full.editor.agentLevelWebhook, 'agentLevelWebhook');
       change = () => full;
     } else change = (doc) => applyDialogPatch(doc, fields);
     const result = await updateAgent(db, companyId, id, change, {

@@ -191,6 +191,27 @@ export const CostBreakdownSchema = v.object({
 });
 export type CostBreakdown = v.InferOutput<typeof CostBreakdownSchema>;
 
+export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
+export type Sentiment = (typeof SENTIMENTS)[number];
+export const ANALYSIS_STATUSES = ['pending', 'done', 'failed'] as const;
+
+/**
+ * The post-call analysis of a call (issue 20): made by the agent's LLM after the call from its transcript
+ * and the agent's 'Post Call Analysis' settings. `successful` (the call achieved its goal) fills the call's
+ * 'Successful' column; `custom` holds the agent's custom fields by name, each of its type (null when the
+ * call did not say).
+ */
+export const CallAnalysisSchema = v.object({
+  status: v.picklist(ANALYSIS_STATUSES),
+  summary: v.nullable(v.string()),
+  sentiment: v.nullable(v.picklist(SENTIMENTS)),
+  successful: v.nullable(v.boolean()),
+  custom: v.record(v.string(), v.nullable(v.union([v.string(), v.number(), v.boolean()]))),
+  /** why it failed (after its retries) */
+  error: v.nullable(v.string()),
+});
+export type CallAnalysis = v.InferOutput<typeof CallAnalysisSchema>;
+
 export const CallDetailSchema = v.object({
   _id: v.string(),
   type: v.picklist(CALL_TYPES),
@@ -213,6 +234,8 @@ export const CallDetailSchema = v.object({
   /** a signed URL (valid about an hour) of the recording, or null */
   recording_url: v.nullable(v.string()),
   dynamic_variables: v.record(v.string(), v.string()),
+  /** null: no analysis for this call (chats, imported calls) */
+  analysis: v.optional(v.nullable(CallAnalysisSchema), null),
 });
 export type CallDetail = v.InferOutput<typeof CallDetailSchema>;
 

@@ -20,6 +20,7 @@ import { useQuery } from '../-lib/useQuery';
 import { EmptyState, PageHeader, shellStyles } from './-components/PageHeader';
 import { ProviderCard } from './-components/providers/ProviderCard';
 import * as s from './-components/providers/providers.css';
+import { WebhooksSection } from './-components/providers/WebhooksSection';
 
 /** page, per-page size and search live in the URL; anything hand-edited into nonsense falls back. */
 const ProvidersSearchSchema = v.object({
@@ -122,6 +123,7 @@ function ProvidersPage() {
           />
         </>
       )}
+      <WebhooksSection />
     </>
   );
 }

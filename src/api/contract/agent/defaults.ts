@@ -2,7 +2,7 @@
  * The agent's defaults (spec section 9): the Update Agent dialog's, the editor's, and the saved payload's fixed values.
  */
 import { DEFAULT_LANGUAGE, DEFAULT_VOICE_MODEL } from '../models';
-import type { AgentFunction, KnowledgeBaseSelection, Pronunciation, VoicemailAction } from './records';
+import type { AgentFunction, AnalysisField, KnowledgeBaseSelection, Pronunciation, VoicemailAction } from './records';
 
 /** 'Agent edit dialog defaults': fill fields a record lacks when the Update Agent dialog opens. */
 export const AGENT_DIALOG_DEFAULTS = {
@@ -61,6 +61,7 @@ export const AGENT_EDITOR_DEFAULTS = {
   selectedKnowledgeBases: [] as KnowledgeBaseSelection[],
   pronunciations: [] as Pronunciation[],
   postCallAnalysisData: '',
+  postCallAnalysisFields: [] as AnalysisField[],
 };
 
 /** The fixed values of the saved payload (spec 9), with the two corrections of issue 5 applied by the builder. */

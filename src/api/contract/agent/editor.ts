@@ -11,6 +11,8 @@ import { nonNegative, range, text, urlOrEmpty, VoiceModelSchema } from './fields
 import { AGENT_MESSAGES, DAY_MS } from './messages';
 import {
   AgentFunctionSchema,
+  ANALYSIS_FIELDS_MAX,
+  AnalysisFieldSchema,
   DynamicVariableSchema,
   KnowledgeBaseSelectionSchema,
   PronunciationSchema,
@@ -83,6 +85,14 @@ export const editorEntries = (voice: { speed: v.GenericSchema<number>; temperatu
   selectedKnowledgeBases: v.optional(v.pipe(v.array(KnowledgeBaseSelectionSchema), v.maxLength(100)), () => []),
   pronunciations: v.optional(v.pipe(v.array(PronunciationSchema), v.maxLength(500)), () => []),
   postCallAnalysisData: v.optional(text(), D.postCallAnalysisData),
+  postCallAnalysisFields: v.optional(
+    v.pipe(
+      v.array(AnalysisFieldSchema),
+      v.maxLength(ANALYSIS_FIELDS_MAX),
+      v.check((fs) => new Set(fs.map((f) => f.name.toLowerCase())).size === fs.length, 'Field names must be different'),
+    ),
+    () => [],
+  ),
 });
 
 /** The `editor` object as stored: every field optional on input, filled with AGENT_EDITOR_DEFAULTS on output. */

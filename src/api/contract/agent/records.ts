@@ -58,3 +58,30 @@ export type KnowledgeBaseSelection = v.InferOutput<typeof KnowledgeBaseSelection
 
 export const DynamicVariableSchema = v.object({ name: text(100), value: text(2000) });
 export type DynamicVariable = v.InferOutput<typeof DynamicVariableSchema>;
+
+/**
+ * A custom field of the post-call analysis (issue 20): what the LLM extracts from each call, validated
+ * against its type; `choices` are the allowed values of an `enum` ('one of a list').
+ */
+export const ANALYSIS_FIELD_TYPES = ['text', 'number', 'boolean', 'enum'] as const;
+export type AnalysisFieldType = (typeof ANALYSIS_FIELD_TYPES)[number];
+export const ANALYSIS_FIELD_TYPE_LABELS: Record<AnalysisFieldType, string> = {
+  text: 'Text',
+  number: 'Number',
+  boolean: 'Yes / No',
+  enum: 'One of a list',
+};
+export const ANALYSIS_FIELDS_MAX = 20;
+export const AnalysisFieldSchema = v.pipe(
+  v.object({
+    name: v.pipe(
+      requiredText('Field name is required', 64),
+      v.regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'Field name: letters, digits and _ only, starting with a letter'),
+    ),
+    type: v.picklist(ANALYSIS_FIELD_TYPES, 'Field type must be text, number, boolean or enum'),
+    description: v.optional(text(500), ''),
+    choices: v.optional(v.pipe(v.array(requiredText('A choice cannot be empty', 100)), v.maxLength(20)), () => []),
+  }),
+  v.check((f) => f.type !== 'enum' || f.choices.length >= 2, 'A list field needs at least 2 choices'),
+);
+export type AnalysisField = v.InferOutput<typeof AnalysisFieldSchema>;

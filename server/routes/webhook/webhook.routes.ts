@@ -1,0 +1,177 @@
+import { Hono } from 'hono';
+import {
+  type Delivery,
+  type DeliveryDetail,
+  DeliveryListQuerySchema,
+  WEBHOOK_MESSAGES,
+  WebhookUrlBodySchema,
+} from '../../../src/api/contract/webhook.js';
+import type { WebhookDeliveriesTable } from '../../db/schema.js';
+import { requireAuth } from '../../lib/auth.js';
+import { JSON_BODY_MAX, limitBody } from '../../lib/body-limit.js';
+import type { AppDeps } from '../../lib/deps.js';
+import { HttpError, jsonBody, notFound, ok, query } from '../../lib/http.js';
+import { isId } from '../../lib/ids.js';
+import { assertPublicUrl, UnsafeUrlError } from '../../lib/net-guard.js';
+import type { AppEnv } from '../../types.js';
+import { companyWebhook, enqueueDeliveries, rotateSecret, saveCompanyWebhookUrl } from '../../webhooks/outbox.js';
+
+type Row = Pick<
+  WebhookDeliveriesTable,
+  | 'id'
+  | 'target'
+  | 'agent_id'
+  | 'url'
+  | 'event'
+  | 'call_id'
+  | 'status'
+  | 'attempts'
+  | 'status_code'
+  | 'duration_ms'
+  | 'error'
+  | 'attempted_at'
+  | 'created_at'
+  | 'next_attempt_at'
+>;
+
+const LIST_COLUMNS = [
+  'id',
+  'target',
+  'agent_id',
+  'url',
+  'event',
+  'call_id',
+  'status',
+  'attempts',
+  'status_code',
+  'duration_ms',
+  'error',
+  'attempted_at',
+  'created_at',
+  'next_attempt_at',
+] as const;
+
+const item = (r: Row): Delivery => ({
+  _id: r.id,
+  webhook: r.target,
+  agent_id: r.agent_id,
+  url: r.url,
+  event: r.event,
+  call_id: r.call_id,
+  status: r.status as Delivery['status'],
+  attempts: Number(r.attempts),
+  status_code: r.status_code === null ? null : Number(r.status_code),
+  duration_ms: r.duration_ms === null ? null : Number(r.duration_ms),
+  error: r.error,
+  time: r.attempted_at ?? r.created_at,
+  next_attempt_at: r.status === 'pending' ? r.next_attempt_at : null,
+});
+
+/**
+ * A webhook URL a tenant chose must be public (SSRF): refused (400) when it resolves to a loopback,
+ * private, link-local or metadata address, unless ALLOW_PRIVATE_WEBHOOK_URLS. Checked again at each send
+ * (DNS can change), where a name that does not resolve fails the attempt.
+ */
+export async function checkWebhookUrl(deps: AppDeps, url: string, field = 'url'): Promise<void> {
+  if (url === '') return;
+  try {
+    await assertPublicUrl(url, { allowPrivate: deps.config.allowPrivateWebhookUrls === true });
+  } catch (e) {
+    if (!(e instanceof UnsafeUrlError)) throw e;
+    // a name that does not resolve (yet) reaches nothing: it is checked again at each send
+    if (e.reason === 'unresolvable') return;
+    const message = WEBHOOK_MESSAGES.urlRefused(e.message);
+    throw new HttpError(400, message, { errors: { [field]: message } });
+  }
+}
+
+/** /webhook: the company-wide webhook, the signing secret, the delivery log and Resend (contract/webhook.ts). */
+export function webhookRoutes(deps: AppDeps) {
+  const r = new Hono<AppEnv>();
+  const db = deps.db.db;
+  r.use('*', requireAuth(deps));
+
+  r.get('/', async (c) => {
+    const row = await companyWebhook(db, c.get('auth').companyId);
+    return ok(c, { data: { url: row?.url ?? '', has_secret: Boolean(row?.secret), secret_hint: row?.secret_hint ?? null } });
+  });
+
+  r.put('/', limitBody(JSON_BODY_MAX), async (c) => {
+    const { url } = await jsonBody(c, WebhookUrlBodySchema);
+    const { companyId } = c.get('auth');
+    await checkWebhookUrl(deps, url);
+    await saveCompanyWebhookUrl(deps, companyId, url);
+    const row = await companyWebhook(db, companyId);
+    deps.logger.info('webhook saved', { companyId, removed: url === '' });
+    return ok(c, {
+      msg: url === '' ? WEBHOOK_MESSAGES.removed : WEBHOOK_MESSAGES.saved,
+      data: { url, has_secret: Boolean(row?.secret), secret_hint: row?.secret_hint ?? null },
+    });
+  });
+
+  r.post('/secret', async (c) => {
+    const { companyId } = c.get('auth');
+    const secret = await rotateSecret(deps, companyId);
+    deps.logger.info('webhook secret rotated', { companyId });
+    c.header('Cache-Control', 'no-store');
+    return ok(c, { msg: WEBHOOK_MESSAGES.secretCreated, data: { secret, secret_hint: secret.slice(-4) } }, 201);
+  });
+
+  r.get('/deliveries', async (c) => {
+    const { page, limit, webhook } = query(c, DeliveryListQuerySchema);
+    const { companyId } = c.get('auth');
+    let base = db.selectFrom('webhook_deliveries').where('company_id', '=', companyId);
+    if (webhook === 'company') base = base.where('target', '=', 'company');
+    else if (webhook) base = base.where('target', '=', 'agent').where('agent_id', '=', webhook);
+    const [rows, total] = await Promise.all([
+      base
+        .select(LIST_COLUMNS)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(Number(limit))
+        .offset((Number(page) - 1) * Number(limit))
+        .execute(),
+      base.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return ok(c, { data: { deliveries: rows.map(item), total: Number(total.n) } });
+  });
+
+  const own = async (companyId: string, id: string) => {
+    const row = isId(id)
+      ? await db
+          .selectFrom('webhook_deliveries')
+          .selectAll()
+          .where('company_id', '=', companyId)
+          .where('id', '=', id)
+          .executeTakeFirst()
+      : undefined;
+    if (!row) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
+    return row;
+  };
+
+  r.get('/deliveries/:id', async (c) => {
+    const row = await own(c.get('auth').companyId, c.req.param('id'));
+    const detail: DeliveryDetail = { ...item(row), request_body: row.request_body, response_body: row.response_body };
+    return ok(c, { data: detail });
+  });
+
+  r.post('/deliveries/:id/resend', async (c) => {
+    const { companyId } = c.get('auth');
+    const row = await own(companyId, c.req.param('id'));
+    const [id] = await enqueueDeliveries(deps, [
+      {
+        companyId,
+        target: row.target as 'company' | 'agent',
+        agentId: row.agent_id,
+        url: row.url,
+        event: row.event,
+        callId: row.call_id,
+        payload: row.payload,
+      },
+    ]);
+    const created = await own(companyId, id as string);
+    return ok(c, { msg: WEBHOOK_MESSAGES.resent, data: item(created) }, 201);
+  });
+
+  return r;
+}

@@ -1,0 +1,22 @@
+/**
+ * The call engine's one hook into what happens after a call (issue 20): `emitCallEvent(deps, event, call)`
+ * is called by server/call/service.ts when a call's line opens (`call_started`) and once the ended call is
+ * stored (`call_ended`). It queues the webhook deliveries (outbox.ts) and, for `call_ended`, the post-call
+ * analysis (analysis.ts), after the caller's turn of the event loop. It never throws: a failure is logged
+ * and the call goes on.
+ */
+import type { AppDeps } from '../lib/deps.js';
+import { runLater } from '../lib/later.js';
+import { queueAnalysis } from './analysis.js';
+import { queueCallEvent } from './outbox.js';
+
+export function emitCallEvent(
+  deps: AppDeps,
+  event: 'call_started' | 'call_ended',
+  call: { companyId: string; callId: string },
+): void {
+  runLater(deps, `webhook ${event}`, async () => {
+    if (event === 'call_ended') await queueAnalysis(deps, call);
+    await queueCallEvent(deps, event, call);
+  });
+}

@@ -1,0 +1,260 @@
+/**
+ * The webhook worker: runs inside every server (started by server/startup.ts) and sends the deliveries of
+ * the outbox (`webhook_deliveries`, outbox.ts).
+ *
+ * - Claim: due rows (`pending` with `next_attempt_at <= now`, or `sending` whose lease expired: the server
+ *   sending it died) are taken in one transaction: on PostgreSQL `FOR UPDATE SKIP LOCKED`, so servers
+ *   sharing the database never take the same row; on SQLite the transaction is IMMEDIATE (the write lock is
+ *   held from its start). The claim sets `sending`, this worker, a lease, and counts the attempt; so a
+ *   server killed mid-send is never a lost delivery, only a later attempt.
+ * - Send: `POST` the stored body with its signature (the company's secret, the clock's time), through
+ *   guardedFetch: the address connected to is checked (loopback, private, link-local, metadata refused
+ *   unless ALLOW_PRIVATE_WEBHOOK_URLS) and redirects are not followed. 5 s for the whole exchange; only a 2xx
+ *   counts. The response body is read up to 8 KB, then the connection is dropped.
+ * - Retry: MAX_ATTEMPTS in all, waiting RETRY_DELAYS_MS after each failure (30 s up to 10 minutes), then
+ *   `failed`. The finishing update only applies while the row is still this worker's (a lease lost to
+ *   another server leaves its outcome to that server).
+ * Time comes from `deps.clock`, so tests drive `runOnce()` with a fake clock.
+ */
+import type { Selectable } from 'kysely';
+import { DELIVERY_BODY_MAX, SIGNATURE_HEADER } from '../../src/api/contract/webhook.js';
+import type { WebhookDeliveriesTable } from '../db/schema.js';
+import type { AppDeps } from '../lib/deps.js';
+import { newId } from '../lib/ids.js';
+import { type GuardOptions, guardedFetch } from '../lib/net-guard.js';
+import { onWebhookQueued, signingSecret } from './outbox.js';
+import { signatureHeader } from './sign.js';
+
+export const MAX_ATTEMPTS = 5;
+/** The wait after the 1st, 2nd, 3rd and 4th failed attempt. */
+export const RETRY_DELAYS_MS = [30_000, 120_000, 300_000, 600_000] as const;
+export const DELIVERY_TIMEOUT_MS = 5000;
+export const LEASE_MS = 60_000;
+export const POLL_MS = 1000;
+const CLAIM_BATCH = 8;
+
+type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+export interface WebhookWorkerOptions {
+  workerId?: string;
+  pollMs?: number;
+  leaseMs?: number;
+  /** the time limit of one attempt (tests shorten it; the product uses DELIVERY_TIMEOUT_MS) */
+  timeoutMs?: number;
+  /** tests: name resolution for the address check */
+  lookup?: GuardOptions['lookup'];
+}
+
+export interface WebhookWorker {
+  /** Claims the due deliveries (up to a batch) and sends them; resolves with how many were attempted. */
+  runOnce(): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+  readonly id: string;
+}
+
+/** The first `max` bytes of `text` (the delivery log keeps bodies cut at 8 KB). */
+export function cut(text: string, max = DELIVERY_BODY_MAX): string {
+  const bytes = Buffer.from(text, 'utf8');
+  return bytes.length <= max ? text : bytes.subarray(0, max).toString('utf8');
+}
+
+/** Reads at most `max` bytes of a response body, then drops the rest. */
+async function readCapped(res: Response, max = DELIVERY_BODY_MAX): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return cut(Buffer.concat(chunks).toString('utf8'), max);
+}
+
+export function createWebhookWorker(deps: AppDeps, opts: WebhookWorkerOptions = {}): WebhookWorker {
+  const db = deps.db.db;
+  const id = opts.workerId ?? `whw-${newId()}`;
+  const leaseMs = opts.leaseMs ?? LEASE_MS;
+  const pollMs = opts.pollMs ?? POLL_MS;
+  const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const iso = (ms = 0) => new Date(deps.clock.now().getTime() + ms).toISOString();
+
+  async function claim(): Promise<DeliveryRow[]> {
+    const now = iso();
+    return db.transaction().execute(async (trx) => {
+      let q = trx
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
+            eb.and([eb('status', '=', 'sending'), eb('lease_until', '<', now)]),
+          ]),
+        )
+        .orderBy('next_attempt_at')
+        .limit(CLAIM_BATCH);
+      if (deps.db.kind === 'postgres') q = q.forUpdate().skipLocked();
+      const rows = await q.execute();
+      if (rows.length === 0) return [];
+      const lease = iso(leaseMs);
+      const claimed: DeliveryRow[] = [];
+      for (const row of rows) {
+        const res = await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'sending', worker: id, lease_until: lease, attempts: row.attempts + 1, updated_at: now })
+          .where('id', '=', row.id)
+          .where('attempts', '=', row.attempts)
+          .executeTakeFirst();
+        if (Number(res.numUpdatedRows) === 1)
+          claimed.push({ ...row, status: 'sending', worker: id, lease_until: lease, attempts: row.attempts + 1 });
+      }
+      return claimed;
+    });
+  }
+
+  async function finish(
+    row: DeliveryRow,
+    outcome: {
+      ok: boolean;
+      statusCode: number | null;
+      durationMs: number | null;
+      error: string | null;
+      responseBody: string | null;
+      attemptedAt: string;
+    },
+  ) {
+    const last = row.attempts >= MAX_ATTEMPTS;
+    const status = outcome.ok ? 'delivered' : last ? 'failed' : 'pending';
+    const delay = RETRY_DELAYS_MS[Math.min(row.attempts, RETRY_DELAYS_MS.length) - 1] ?? 0;
+    await db
+      .updateTable('webhook_deliveries')
+      .set({
+        status,
+        lease_until: null,
+        next_attempt_at: status === 'pending' ? iso(delay) : row.next_attempt_at,
+        status_code: outcome.statusCode,
+        duration_ms: outcome.durationMs,
+        error: outcome.error,
+        request_body: cut(row.payload),
+        response_body: outcome.responseBody,
+        attempted_at: outcome.attemptedAt,
+        updated_at: iso(),
+      })
+      .where('id', '=', row.id)
+      .where('worker', '=', id)
+      .where('status', '=', 'sending')
+      .where('attempts', '=', row.attempts)
+      .execute();
+  }
+
+  async function send(row: DeliveryRow): Promise<void> {
+    const attemptedAt = iso();
+    if (row.attempts > MAX_ATTEMPTS) {
+      // claimed again after its server died during the last attempt
+      await finish(row, {
+        ok: false,
+        statusCode: null,
+        durationMs: null,
+        error: 'Gave up after 5 attempts',
+        responseBody: null,
+        attemptedAt,
+      });
+      return;
+    }
+    const started = performance.now();
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      const secret = await signingSecret(deps, row.company_id);
+      const res = await guardedFetch(row.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Parley-Webhooks/1.0',
+          'x-parley-event': row.event,
+          'x-parley-delivery': row.id,
+          [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(secret, row.payload, deps.clock.now().getTime()),
+        },
+        body: row.payload,
+        signal,
+        publicOnly: deps.config.allowPrivateWebhookUrls !== true,
+        lookup: opts.lookup,
+      });
+      const body = await readCapped(res);
+      const durationMs = Math.round(performance.now() - started);
+      const ok = res.status >= 200 && res.status < 300;
+      await finish(row, {
+        ok,
+        statusCode: res.status,
+        durationMs,
+        error: ok ? null : res.status >= 300 && res.status < 400 ? `Redirect (${res.status}) not followed` : `HTTP ${res.status}`,
+        responseBody: body,
+        attemptedAt,
+      });
+    } catch (e) {
+      const durationMs = Math.round(performance.now() - started);
+      const error = signal.aborted ? `No answer within ${timeoutMs / 1000} s` : e instanceof Error ? e.message : String(e);
+      await finish(row, { ok: false, statusCode: null, durationMs, error: cut(error, 500), responseBody: null, attemptedAt });
+    }
+    deps.logger.debug('webhook attempt', { delivery: row.id, event: row.event, attempt: row.attempts });
+  }
+
+  async function runOnce(): Promise<number> {
+    const rows = await claim();
+    await Promise.all(rows.map((r) => send(r)));
+    return rows.length;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = true;
+  let again = false;
+  let unsubscribe: (() => void) | undefined;
+
+  const tick = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    running = (async () => {
+      try {
+        // drain what is due, a batch at a time
+        while (!stopped && (await runOnce()) > 0) {}
+      } catch (e) {
+        deps.logger.error('webhook worker failed', { error: e instanceof Error ? e.message : String(e) });
+      }
+    })().finally(() => {
+      running = undefined;
+      if (stopped) return;
+      if (again) {
+        again = false;
+        setImmediate(tick);
+      } else timer = setTimeout(tick, pollMs);
+    });
+  };
+
+  return {
+    id,
+    runOnce,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      unsubscribe = onWebhookQueued(tick);
+      timer = setTimeout(tick, 0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      unsubscribe?.();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,237 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCallSession, finishCallSession } from '../../../server/call/store.js';
+import { createAnalysisWorker, parseAnalysis, queueAnalysis, RETRY_DELAYS_MS } from '../../../server/webhooks/analysis.js';
+import { AGENT_EDITOR_DEFAULTS } from '../../../src/api/contract/agent/defaults.js';
+import type { AnalysisField } from '../../../src/api/contract/agent/records.js';
+import type { AgentDoc } from '../../../src/api/contract/agent/save.js';
+import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';
+import { type SignedUp, signUp } from '../auth-helpers.js';
+import { describeEachDb, type TestApp, useTestApp } from '../helpers.js';
+
+const FIELDS: AnalysisField[] = [
+  { name: 'appointment_day', type: 'text', description: 'The day the caller booked', choices: [] },
+  { name: 'party_size', type: 'number', description: 'How many people', choices: [] },
+  { name: 'wants_callback', type: 'boolean', description: '', choices: [] },
+  { name: 'department', type: 'enum', description: 'Which team', choices: ['sales', 'support', 'billing'] },
+];
+
+const GOOD = {
+  summary: 'The caller booked a table for four on Friday.',
+  sentiment: 'positive',
+  goal_achieved: true,
+  custom: { appointment_day: 'Friday', party_size: 4, wants_callback: false, department: 'sales' },
+};
+
+describe('parseAnalysis: the LLM answer is checked against the field types', () => {
+  it('accepts each type, null for what the call did not say, and a fenced JSON block', () => {
+    expect(parseAnalysis(JSON.stringify(GOOD), FIELDS)).toEqual({
+      summary: GOOD.summary,
+      sentiment: 'positive',
+      successful: true,
+      custom: GOOD.custom,
+    });
+    const fenced = `\`\`\`json\n${JSON.stringify({ ...GOOD, custom: { party_size: null } })}\n\`\`\``;
+    expect(parseAnalysis(fenced, FIELDS).custom).toEqual({
+      appointment_day: null,
+      party_size: null,
+      wants_callback: null,
+      department: null,
+    });
+  });
+
+  it.each([
+    ['not json at all', 'The analysis was not valid JSON'],
+    [JSON.stringify([1]), 'The analysis was not a JSON object'],
+    [JSON.stringify({ ...GOOD, summary: 3 }), 'summary must be a string'],
+    [JSON.stringify({ ...GOOD, sentiment: 'happy' }), 'sentiment must be one of positive, neutral, negative'],
+    [JSON.stringify({ ...GOOD, goal_achieved: 'yes' }), 'goal_achieved must be true or false'],
+    [JSON.stringify({ ...GOOD, custom: { ...GOOD.custom, appointment_day: 5 } }), 'appointment_day must be a string'],
+    [JSON.stringify({ ...GOOD, custom: { ...GOOD.custom, party_size: '4' } }), 'party_size must be a number'],
+    [JSON.stringify({ ...GOOD, custom: { ...GOOD.custom, wants_callback: 'no' } }), 'wants_callback must be a boolean'],
+    [
+      JSON.stringify({ ...GOOD, custom: { ...GOOD.custom, department: 'hr' } }),
+      'department must be one of sales, support, billing',
+    ],
+  ])('refuses %s', (answer, message) => {
+    expect(() => parseAnalysis(answer, FIELDS)).toThrow(message);
+  });
+});
+
+const agentDoc = {
+  name: 'Ava',
+  prompt: 'Book tables for the restaurant.',
+  message: '',
+  settings: {
+    llm: { service: 'openai', options: { model: 'gpt-4o' } },
+    tts: { service: 'elevenlabs', options: { voice_id: 'v1', model: 'auto' } },
+    stt: { service: 'deepgram', options: { language: 'en-US', model: 'nova-2' } },
+  },
+  editor: { ...AGENT_EDITOR_DEFAULTS, postCallAnalysisFields: FIELDS, postCallAnalysisData: 'Note any allergies.' },
+} as unknown as AgentDoc;
+
+async function endedCall(t: TestApp, user: SignedUp) {
+  const db = t.deps.db.db;
+  const now = t.clock.now();
+  const row = await createCallSession(db, {
+    companyId: user.companyId,
+    accountId: user.accountId,
+    agentId: null,
+    agent: agentDoc,
+    type: 'web',
+    from: '',
+    to: '',
+    phoneNumber: '',
+    variables: {},
+    now,
+  });
+  const started = { ...row, status: 'ongoing', started_at: now.toISOString() };
+  await db
+    .updateTable('call_sessions')
+    .set({ status: 'ongoing', started_at: started.started_at })
+    .where('id', '=', row.id)
+    .execute();
+  await finishCallSession(db, started, {
+    status: 'ended',
+    reason: 'user_hangup',
+    errorMessage: null,
+    transcript: [
+      { role: 'agent', text: 'Hello, Bella Cucina.', start_ms: 0, end_ms: 800 },
+      { role: 'user', text: 'A table for four on Friday, please.', start_ms: 1000, end_ms: 2500 },
+    ],
+    latency: [],
+    usage: {} as never,
+    cost: 0.01,
+    recording: null,
+    endedAt: new Date(now.getTime() + 30_000),
+  });
+  return row.id;
+}
+
+describeEachDb('post-call analysis against the fake OpenAI', (kind) => {
+  const t = useTestApp(kind);
+  let openai: FakeOpenAi;
+  let user: SignedUp;
+  beforeEach(async () => {
+    openai = await startFakeOpenAi();
+    t().deps.config.providerUrls = { ...t().deps.config.providerUrls, openai: openai.url };
+    user = await signUp(t());
+    const res = await t().req('POST', '/api/v1/provider/values', {
+      token: user.token,
+      body: { name: 'openai', keys: [{ name: 'API Key', value: openai.apiKey }] },
+    });
+    expect(res.status).toBe(201);
+  });
+  afterEach(async () => {
+    await openai.close();
+  });
+
+  const detail = async (id: string) => {
+    const res = await t().req('GET', `/api/v1/call/${id}`, { token: user.token });
+    // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary shapes
+    return ((await res.json()) as any).data;
+  };
+
+  it('fills summary, sentiment, Successful and the custom fields of each type; call_analyzed is queued', async () => {
+    const callId = await endedCall(t(), user);
+    await t()
+      .deps.db.db.insertInto('company_webhooks')
+      .values({
+        company_id: user.companyId,
+        url: 'https://hooks.example.com/parley',
+        secret: null,
+        secret_hint: null,
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+      })
+      .execute();
+    expect((await detail(callId)).analysis).toBeNull();
+    await queueAnalysis(t().deps, { companyId: user.companyId, callId });
+    expect((await detail(callId)).analysis).toMatchObject({ status: 'pending' });
+    openai.scriptChat([{ text: JSON.stringify(GOOD) }]);
+    expect(await createAnalysisWorker(t().deps).runOnce()).toBe(true);
+
+    const d = await detail(callId);
+    expect(d.analysis).toEqual({
+      status: 'done',
+      summary: GOOD.summary,
+      sentiment: 'positive',
+      successful: true,
+      custom: GOOD.custom,
+      error: null,
+    });
+    expect(d.call_successful).toBe(true);
+    // what the LLM was asked: the agent's model, the fields with their types, the transcript
+    const sent = openai.chatRequests.at(-1)?.body as { model: string; messages: { role: string; content: string }[] };
+    expect(sent.model).toBe('gpt-4o');
+    const system = sent.messages[0]?.content ?? '';
+    expect(system).toContain('"department" (one of "sales", "support", "billing"');
+    expect(system).toContain('"party_size" (number');
+    expect(system).toContain('Note any allergies.');
+    expect(sent.messages[1]?.content).toContain('Caller: A table for four on Friday, please.');
+
+    const queued = await t().deps.db.db.selectFrom('webhook_deliveries').selectAll().execute();
+    expect(queued.map((q) => q.event)).toEqual(['call_analyzed']);
+    const payload = JSON.parse(queued[0]?.payload as string);
+    expect(payload.call.analysis).toMatchObject({ status: 'done', custom: GOOD.custom });
+    expect(payload.call.call_successful).toBe(true);
+  });
+
+  it('a malformed answer is retried, and after 3 attempts the analysis is failed; the call record stays', async () => {
+    const callId = await endedCall(t(), user);
+    await queueAnalysis(t().deps, { companyId: user.companyId, callId });
+    openai.scriptChat([
+      { text: 'Sure! The caller was happy.' },
+      { text: JSON.stringify({ ...GOOD, custom: { ...GOOD.custom, party_size: 'four' } }) },
+      { text: JSON.stringify({ ...GOOD, custom: { ...GOOD.custom, department: 'kitchen' } }) },
+    ]);
+    const worker = createAnalysisWorker(t().deps);
+    expect(await worker.runOnce()).toBe(true);
+    expect((await detail(callId)).analysis).toMatchObject({ status: 'pending' });
+    expect(await worker.runOnce()).toBe(false);
+    t().clock.advance(RETRY_DELAYS_MS[0]);
+    expect(await worker.runOnce()).toBe(true);
+    t().clock.advance(RETRY_DELAYS_MS[1]);
+    expect(await worker.runOnce()).toBe(true);
+    const d = await detail(callId);
+    expect(d.analysis).toEqual({
+      status: 'failed',
+      summary: null,
+      sentiment: null,
+      successful: null,
+      custom: {},
+      error: 'department must be one of sales, support, billing',
+    });
+    expect(d).toMatchObject({ status: 'ended', disconnection_reason: 'user_hangup', call_successful: false });
+    t().clock.advance(3600_000);
+    expect(await worker.runOnce()).toBe(false);
+    expect(openai.chatRequests).toHaveLength(3);
+  });
+
+  it('a malformed answer then a good one: done on the retry', async () => {
+    const callId = await endedCall(t(), user);
+    await queueAnalysis(t().deps, { companyId: user.companyId, callId });
+    openai.scriptChat([{ text: '{"summary": "cut off' }, { text: JSON.stringify({ ...GOOD, goal_achieved: false }) }]);
+    const worker = createAnalysisWorker(t().deps);
+    await worker.runOnce();
+    t().clock.advance(RETRY_DELAYS_MS[0]);
+    await worker.runOnce();
+    const d = await detail(callId);
+    expect(d.analysis).toMatchObject({ status: 'done', successful: false });
+    expect(d.call_successful).toBe(false);
+  });
+
+  it('a refused key fails the attempt with the provider message (retried later)', async () => {
+    const callId = await endedCall(t(), user);
+    await queueAnalysis(t().deps, { companyId: user.companyId, callId });
+    await t().req('DELETE', '/api/v1/provider/disconnect', { token: user.token, body: { name: 'openai' } });
+    await t().req('POST', '/api/v1/provider/values', {
+      token: user.token,
+      body: { name: 'openai', keys: [{ name: 'API Key', value: 'sk-wrong-key-000000000000' }] },
+    });
+    await createAnalysisWorker(t().deps).runOnce();
+    const row = await t().deps.db.db.selectFrom('call_analyses').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(row.error).toContain('OpenAI');
+    expect(row.error).not.toContain('sk-wrong-key');
+  });
+});

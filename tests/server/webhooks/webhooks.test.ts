@@ -1,0 +1,505 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createCallSession, finishCallSession } from '../../../server/call/store.js';
+import { type AppDatabase, type DbKind, openDatabase } from '../../../server/db/index.js';
+import { settled } from '../../../server/lib/later.js';
+import { emitCallEvent } from '../../../server/webhooks/events.js';
+import { emitBatchEvent, enqueueDeliveries } from '../../../server/webhooks/outbox.js';
+import { createWebhookWorker, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../../server/webhooks/worker.js';
+import { AGENT_EDITOR_DEFAULTS } from '../../../src/api/contract/agent/defaults.js';
+import type { AgentDoc } from '../../../src/api/contract/agent/save.js';
+import { DELIVERY_BODY_MAX } from '../../../src/api/contract/webhook.js';
+import { logIn, type SignedUp, signUp } from '../auth-helpers.js';
+import { buildTestApp, describeEachDb, type TestApp, useTestApp } from '../helpers.js';
+import { WebhookReceiver } from './receiver.js';
+
+const agentDoc = (webhook: string) =>
+  ({
+    name: 'Ava',
+    prompt: '',
+    message: '',
+    settings: {
+      llm: { service: 'openai', options: { model: 'gpt-4o' } },
+      tts: { service: 'elevenlabs', options: { voice_id: 'v1', model: 'auto' } },
+      stt: { service: 'deepgram', options: { language: 'en-US', model: 'nova-2' } },
+    },
+    editor: { ...AGENT_EDITOR_DEFAULTS, agentLevelWebhook: webhook },
+  }) as unknown as AgentDoc;
+
+async function api(t: TestApp, method: string, url: string, init: { body?: unknown; token?: string } = {}) {
+  const res = await t.req(method, `/api/v1${url}`, init);
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary shapes
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** A web call of `user` that ran and ended (stored as the engine stores it). */
+async function endedCall(t: TestApp, user: SignedUp, agentWebhook: string) {
+  const db = t.deps.db.db;
+  const now = t.clock.now();
+  const row = await createCallSession(db, {
+    companyId: user.companyId,
+    accountId: user.accountId,
+    agentId: null,
+    agent: agentDoc(agentWebhook),
+    type: 'web',
+    from: '',
+    to: '',
+    phoneNumber: '',
+    variables: { name: 'Sam' },
+    now,
+  });
+  await db
+    .updateTable('call_sessions')
+    .set({ status: 'ongoing', started_at: now.toISOString() })
+    .where('id', '=', row.id)
+    .execute();
+  const started = { ...row, status: 'ongoing', started_at: now.toISOString() };
+  const transcript = [
+    { role: 'agent' as const, text: 'Hello, this is Ava.', start_ms: 0, end_ms: 900 },
+    { role: 'user' as const, text: 'I would like an appointment.', start_ms: 1200, end_ms: 2500 },
+  ];
+  await finishCallSession(db, started, {
+    status: 'ended',
+    reason: 'user_hangup',
+    errorMessage: null,
+    transcript,
+    latency: [],
+    usage: {
+      stt_seconds: 30,
+      llm_input_tokens: 100,
+      llm_output_tokens: 50,
+      tts_characters: 40,
+      telephony_minutes: 0,
+      llm_model: 'gpt-4o',
+    } as never,
+    cost: 0.0123,
+    recording: `${row.id}.wav`,
+    endedAt: new Date(now.getTime() + 42_000),
+  });
+  return row.id;
+}
+
+async function companyHook(t: TestApp, user: SignedUp, receiver: WebhookReceiver) {
+  const saved = await api(t, 'PUT', '/webhook', { token: user.token, body: { url: receiver.url } });
+  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  const secret = await api(t, 'POST', '/webhook/secret', { token: user.token });
+  expect(secret.status).toBe(201);
+  receiver.secret = secret.body.data.secret;
+  receiver.now = () => t.clock.now().getTime();
+}
+
+async function queueOne(t: TestApp, user: SignedUp) {
+  const [id] = await emitBatchEvent(t.deps, user.companyId, { batch_id: 'b1', name: 'November', total: 3 });
+  return id as string;
+}
+
+const deliveryRow = (t: TestApp, id: string) =>
+  t.deps.db.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+describeEachDb('webhooks', (kind) => {
+  const t = useTestApp(kind);
+  let receiver: WebhookReceiver;
+  beforeEach(async () => {
+    receiver = await WebhookReceiver.start();
+  });
+  afterEach(async () => {
+    await receiver.close();
+  });
+  /** the receiver listens on 127.0.0.1: these tests run as an operator with ALLOW_PRIVATE_WEBHOOK_URLS=true */
+  const allowPrivate = () => {
+    t().deps.config.allowPrivateWebhookUrls = true;
+  };
+
+  it('the signing secret is shown once, then only its last 4 characters; rotating replaces it', async () => {
+    const user = await signUp(t());
+    expect((await api(t(), 'GET', '/webhook', { token: user.token })).body.data).toEqual({
+      url: '',
+      has_secret: false,
+      secret_hint: null,
+    });
+    const first = await api(t(), 'POST', '/webhook/secret', { token: user.token });
+    expect(first.body.msg).toBe('A new signing secret was created. Copy it now: it will not be shown again.');
+    const secret: string = first.body.data.secret;
+    expect(secret).toMatch(/^whsec_[\w-]{43}$/);
+    const shown = await api(t(), 'GET', '/webhook', { token: user.token });
+    expect(shown.body.data).toEqual({ url: '', has_secret: true, secret_hint: secret.slice(-4) });
+    expect(JSON.stringify(shown.body)).not.toContain(secret);
+    const stored = await t().deps.db.db.selectFrom('company_webhooks').selectAll().executeTakeFirstOrThrow();
+    expect(stored.secret).not.toContain(secret.slice(6));
+    const second = await api(t(), 'POST', '/webhook/secret', { token: user.token });
+    expect(second.body.data.secret).not.toBe(secret);
+
+    // deliveries are signed with the new secret: the old one no longer verifies
+    allowPrivate();
+    await api(t(), 'PUT', '/webhook', { token: user.token, body: { url: receiver.url } });
+    receiver.secret = secret;
+    receiver.now = () => t().clock.now().getTime();
+    await queueOne(t(), user);
+    await createWebhookWorker(t().deps).runOnce();
+    expect(receiver.received[0]?.verified).toBe(false);
+    receiver.secret = second.body.data.secret;
+    await queueOne(t(), user);
+    await createWebhookWorker(t().deps).runOnce();
+    expect(receiver.received[1]?.verified).toBe(true);
+  });
+
+  it.each([
+    [
+      'http://127.0.0.1:9000/hook',
+      'Webhook URL: 127.0.0.1 is a loopback address. Only public internet addresses are allowed here.',
+    ],
+    ['http://10.1.2.3/hook', 'Webhook URL: 10.1.2.3 is a private address. Only public internet addresses are allowed here.'],
+    [
+      'http://169.254.169.254/latest/meta-data',
+      'Webhook URL: 169.254.169.254 is a link-local address. Only public internet addresses are allowed here.',
+    ],
+    [
+      'http://localhost:8080/hook',
+      'Webhook URL: localhost resolves to a loopback address. Only public internet addresses are allowed here.',
+    ],
+    ['ftp://hooks.example.com', 'url: Enter a valid URL starting with http:// or https://'],
+  ])('refuses %s when saved (company and agent webhook)', async (url, message) => {
+    const user = await signUp(t());
+    const res = await api(t(), 'PUT', '/webhook', { token: user.token, body: { url } });
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe(message);
+    expect((await api(t(), 'GET', '/webhook', { token: user.token })).body.data.url).toBe('');
+    if (url.startsWith('ftp')) return;
+    const agents = await api(t(), 'GET', '/agent?page=1&limit=1', { token: user.token });
+    const saved = agents.body.data.agents[0];
+    const full = await api(t(), 'GET', `/agent/${saved._id}`, { token: user.token });
+    const a = full.body.data.agent;
+    const put = await api(t(), 'PUT', `/agent/${a._id}`, {
+      token: user.token,
+      body: {
+        name: a.name,
+        prompt: a.prompt,
+        message: a.message,
+        language: a.language,
+        settings: a.settings,
+        editor: { ...a.editor, agentLevelWebhook: url },
+      },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(400);
+    expect(put.body.errors).toEqual({ agentLevelWebhook: message });
+    // the operator's switch lets private addresses through
+    allowPrivate();
+    expect((await api(t(), 'PUT', '/webhook', { token: user.token, body: { url } })).status).toBe(200);
+  });
+
+  it('call_started and call_ended reach the agent and company webhooks, signed, with transcript, recording, cost and reason', async () => {
+    allowPrivate();
+    const user = await signUp(t());
+    await companyHook(t(), user, receiver);
+    const callId = await endedCall(t(), user, `${receiver.url}?agent=1`);
+    emitCallEvent(t().deps, 'call_ended', { companyId: user.companyId, callId });
+    await settled(t().deps);
+    expect(await createWebhookWorker(t().deps).runOnce()).toBe(2);
+    expect(receiver.accepted).toHaveLength(2);
+    for (const got of receiver.accepted) {
+      expect(got.verified).toBe(true);
+      expect(got.event).toBe('call_ended');
+      expect(got.headers['content-type']).toBe('application/json');
+      const body = JSON.parse(got.body);
+      expect(body.event).toBe('call_ended');
+      expect(body.call).toMatchObject({
+        call_id: callId,
+        status: 'ended',
+        disconnection_reason: 'user_hangup',
+        duration: 42,
+        transcript: [
+          { role: 'agent', text: 'Hello, this is Ava.' },
+          { role: 'user', text: 'I would like an appointment.' },
+        ],
+        dynamic_variables: { name: 'Sam' },
+      });
+      expect(body.call.cost.total).toBeGreaterThan(0);
+      expect(body.call.recording_url).toMatch(new RegExp(`^http://parley\\.test/api/v1/call/${callId}/recording\\?token=`));
+    }
+    // the signed recording URL plays without a bearer token
+    const recordingPath = JSON.parse(receiver.accepted[0]?.body as string).call.recording_url.replace('http://parley.test', '');
+    expect((await t().req('GET', recordingPath)).status).not.toBe(403);
+    const log = await api(t(), 'GET', '/webhook/deliveries', { token: user.token });
+    expect(log.body.data.total).toBe(2);
+    expect(log.body.data.deliveries.map((d: { webhook: string }) => d.webhook).sort()).toEqual(['agent', 'company']);
+    const companyOnly = await api(t(), 'GET', '/webhook/deliveries?webhook=company', { token: user.token });
+    expect(companyOnly.body.data.total).toBe(1);
+  });
+
+  it('a failing receiver is retried after 30 s and 2 minutes, then delivered; the log shows every figure', async () => {
+    allowPrivate();
+    const user = await signUp(t());
+    await companyHook(t(), user, receiver);
+    receiver.failNext(2);
+    const id = await queueOne(t(), user);
+    const worker = createWebhookWorker(t().deps);
+    expect(await worker.runOnce()).toBe(1);
+    expect(await deliveryRow(t(), id)).toMatchObject({ status: 'pending', attempts: 1, status_code: 500, error: 'HTTP 500' });
+    t().clock.advance(RETRY_DELAYS_MS[0] - 1000);
+    expect(await worker.runOnce()).toBe(0);
+    t().clock.advance(1000);
+    expect(await worker.runOnce()).toBe(1);
+    t().clock.advance(RETRY_DELAYS_MS[1] - 1000);
+    expect(await worker.runOnce()).toBe(0);
+    t().clock.advance(1000);
+    expect(await worker.runOnce()).toBe(1);
+    expect(receiver.received).toHaveLength(3);
+    expect(receiver.accepted).toHaveLength(1);
+    // the same delivery id on every attempt, so a receiver can drop duplicates
+    expect(new Set(receiver.received.map((r) => r.delivery))).toEqual(new Set([id]));
+
+    const log = await api(t(), 'GET', '/webhook/deliveries', { token: user.token });
+    expect(log.body.data.deliveries[0]).toMatchObject({
+      _id: id,
+      webhook: 'company',
+      event: 'batch_completed',
+      status: 'delivered',
+      attempts: 3,
+      status_code: 200,
+      error: null,
+      time: t().clock.now().toISOString(),
+      next_attempt_at: null,
+    });
+    expect(typeof log.body.data.deliveries[0].duration_ms).toBe('number');
+    const detail = await api(t(), 'GET', `/webhook/deliveries/${id}`, { token: user.token });
+    expect(JSON.parse(detail.body.data.request_body)).toEqual({
+      event: 'batch_completed',
+      batch: { batch_id: 'b1', name: 'November', total: 3 },
+    });
+    // the receiver answered 10 KB: the log keeps 8 KB
+    expect(Buffer.byteLength(detail.body.data.response_body)).toBe(DELIVERY_BODY_MAX);
+  });
+
+  it('is marked failed after 5 attempts, with delays growing to 10 minutes; Resend sends it again', async () => {
+    allowPrivate();
+    const user = await signUp(t());
+    await companyHook(t(), user, receiver);
+    receiver.failNext(100);
+    const id = await queueOne(t(), user);
+    const worker = createWebhookWorker(t().deps);
+    const delays: number[] = [];
+    let last = t().clock.now().getTime();
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      // step the clock a second at a time until the attempt is due
+      while ((await worker.runOnce()) === 0) t().clock.advance(1000);
+      delays.push(t().clock.now().getTime() - last);
+      last = t().clock.now().getTime();
+    }
+    expect(delays).toEqual([0, 30_000, 120_000, 300_000, 600_000]);
+    expect(await deliveryRow(t(), id)).toMatchObject({ status: 'failed', attempts: 5, status_code: 500 });
+    t().clock.advance(24 * 3600_000);
+    expect(await worker.runOnce()).toBe(0);
+    expect(receiver.received).toHaveLength(5);
+
+    receiver.failNext(0);
+    // a day later: log in again
+    const token = (await logIn(t(), user.email, user.password)).body.token as string;
+    const resent = await api(t(), 'POST', `/webhook/deliveries/${id}/resend`, { token });
+    expect(resent.status).toBe(201);
+    expect(resent.body.data).toMatchObject({ status: 'pending', attempts: 0, event: 'batch_completed' });
+    expect(await worker.runOnce()).toBe(1);
+    expect(receiver.accepted).toHaveLength(1);
+    expect(receiver.accepted[0]?.body).toBe(receiver.received[0]?.body);
+    expect(await deliveryRow(t(), resent.body.data._id)).toMatchObject({ status: 'delivered', attempts: 1 });
+
+    // another company sees none of it
+    const other = await signUp(t());
+    expect((await api(t(), 'GET', `/webhook/deliveries/${id}`, { token: other.token })).status).toBe(404);
+    expect((await api(t(), 'POST', `/webhook/deliveries/${id}/resend`, { token: other.token })).status).toBe(404);
+    expect((await api(t(), 'GET', '/webhook/deliveries', { token: other.token })).body.data.total).toBe(0);
+  });
+
+  it('a receiver that never answers is cut at the time limit and retried', async () => {
+    allowPrivate();
+    const user = await signUp(t());
+    await companyHook(t(), user, receiver);
+    receiver.hang();
+    const id = await queueOne(t(), user);
+    await createWebhookWorker(t().deps, { timeoutMs: 200 }).runOnce();
+    expect(await deliveryRow(t(), id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      status_code: null,
+      error: 'No answer within 0.2 s',
+    });
+    receiver.hang(false);
+    t().clock.advance(RETRY_DELAYS_MS[0]);
+    await createWebhookWorker(t().deps, { timeoutMs: 200 }).runOnce();
+    expect(await deliveryRow(t(), id)).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
+  it('a delivery left mid-send by a dead server is sent by another once its lease ends, and the dead one cannot overwrite it', async () => {
+    allowPrivate();
+    const user = await signUp(t());
+    await companyHook(t(), user, receiver);
+    receiver.hang();
+    const id = await queueOne(t(), user);
+    // server A claims it and hangs (its process is as good as dead)
+    const dead = createWebhookWorker(t().deps, { workerId: 'dead', timeoutMs: 60_000 }).runOnce();
+    while (receiver.received.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const alive = createWebhookWorker(t().deps, { workerId: 'alive' });
+    expect(await alive.runOnce()).toBe(0); // leased
+    receiver.hang(false);
+    t().clock.advance(60_001);
+    expect(await alive.runOnce()).toBe(1);
+    expect(await deliveryRow(t(), id)).toMatchObject({ status: 'delivered', attempts: 2, worker: 'alive' });
+    // A's connection dies: its failure does not change the delivered row
+    await receiver.close();
+    receiver = await WebhookReceiver.start();
+    await dead;
+    expect(await deliveryRow(t(), id)).toMatchObject({ status: 'delivered', attempts: 2, status_code: 200 });
+  });
+
+  it.each([
+    ['http://127.0.0.1:1/hook', '127.0.0.1 is a loopback address.'],
+    ['http://10.0.0.7/hook', '10.0.0.7 is a private address.'],
+    ['http://169.254.169.254/latest/meta-data', '169.254.169.254 is a link-local address.'],
+    ['http://localhost:1/hook', 'localhost resolves to a loopback address.'],
+  ])('refuses to send to %s (DNS or settings changed after it was saved)', async (url, why) => {
+    const user = await signUp(t());
+    const [id] = await enqueueDeliveries(t().deps, [
+      { companyId: user.companyId, target: 'company', agentId: null, url, event: 'batch_completed', callId: null, payload: '{}' },
+    ]);
+    await createWebhookWorker(t().deps).runOnce();
+    const row = await deliveryRow(t(), id as string);
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, status_code: null });
+    expect(row.error).toContain(why);
+  });
+
+  it('a name that resolves to loopback at send time is refused without connecting', async () => {
+    const user = await signUp(t());
+    const port = new URL(receiver.url).port;
+    const [id] = await enqueueDeliveries(t().deps, [
+      {
+        companyId: user.companyId,
+        target: 'company',
+        agentId: null,
+        url: `http://hooks.customer.example:${port}/hooks`,
+        event: 'batch_completed',
+        callId: null,
+        payload: '{}',
+      },
+    ]);
+    // the name was public when saved; now it points at the server's own loopback
+    await createWebhookWorker(t().deps, { lookup: async () => ['127.0.0.1'] }).runOnce();
+    expect((await deliveryRow(t(), id as string)).error).toContain('hooks.customer.example resolves to a loopback address.');
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('a redirect (to loopback) is not followed and does not count as delivered', async () => {
+    allowPrivate();
+    const user = await signUp(t());
+    await companyHook(t(), user, receiver);
+    const target = await WebhookReceiver.start();
+    try {
+      receiver.redirect(target.url);
+      const id = await queueOne(t(), user);
+      await createWebhookWorker(t().deps).runOnce();
+      expect(await deliveryRow(t(), id)).toMatchObject({
+        status: 'pending',
+        status_code: 302,
+        error: 'Redirect (302) not followed',
+      });
+      expect(target.received).toHaveLength(0);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Restarts and several servers: two apps on one database
+
+/** A database two apps open (a SQLite file, or one PostgreSQL schema). */
+function sharedDatabase(kind: DbKind) {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'parley-hooks-')), 'shared.sqlite');
+  const opened: AppDatabase[] = [];
+  return {
+    async open() {
+      const db =
+        kind === 'postgres'
+          ? await openDatabase({ url: process.env.TEST_DATABASE_URL as string, pgSchema: schema, poolSize: 5 })
+          : await openDatabase({ sqliteFile: file });
+      opened.push(db);
+      return db;
+    },
+    async dispose() {
+      for (const db of opened.splice(0)) await db.close().catch(() => {});
+      if (kind !== 'postgres') return;
+      const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+describeEachDb('webhooks across restarts and servers', (kind) => {
+  let shared: ReturnType<typeof sharedDatabase>;
+  let receiver: WebhookReceiver;
+  beforeEach(async () => {
+    shared = sharedDatabase(kind);
+    receiver = await WebhookReceiver.start();
+  });
+  afterEach(async () => {
+    await receiver.close();
+    await shared.dispose();
+  });
+
+  // the servers of one deployment share its keys
+  const secrets = { jwtKey: randomBytes(32), masterKey: randomBytes(32) };
+  async function server() {
+    const app = await buildTestApp(kind, { db: await shared.open(), secrets });
+    app.deps.config.allowPrivateWebhookUrls = true;
+    return app;
+  }
+
+  it('deliveries queued before a restart are sent after it', async () => {
+    const before = await server();
+    const user = await signUp(before);
+    await companyHook(before, user, receiver);
+    receiver.failNext(1);
+    const first = await queueOne(before, user);
+    await createWebhookWorker(before.deps).runOnce(); // fails once, due in 30 s
+    const second = await queueOne(before, user);
+    await before.deps.db.close();
+
+    const after = await server();
+    after.clock.current = new Date(before.clock.now().getTime() + RETRY_DELAYS_MS[0]);
+    receiver.now = () => after.clock.now().getTime();
+    expect(await createWebhookWorker(after.deps).runOnce()).toBe(2);
+    expect(await deliveryRow(after, first)).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(await deliveryRow(after, second)).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(receiver.accepted.map((r) => r.delivery).sort()).toEqual([first, second].sort());
+  });
+
+  it('each delivery is sent once when two servers (or two workers) drain the outbox together', async () => {
+    const a = await server();
+    // PostgreSQL: a second server with its own connections; SQLite: a second worker on the one connection
+    const b = kind === 'postgres' ? await server() : a;
+    const user = await signUp(a);
+    await companyHook(a, user, receiver);
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) ids.push(await queueOne(a, user));
+    const workers = [createWebhookWorker(a.deps, { workerId: 'a' }), createWebhookWorker(b.deps, { workerId: 'b' })];
+    const drain = async (w: (typeof workers)[number]) => {
+      while ((await w.runOnce()) > 0) {}
+    };
+    await Promise.all([
+      drain(workers[0] as never),
+      drain(workers[1] as never),
+      drain(workers[0] as never),
+      drain(workers[1] as never),
+    ]);
+    expect(receiver.received).toHaveLength(40);
+    expect(new Set(receiver.received.map((r) => r.delivery))).toEqual(new Set(ids));
+    const rows = await a.deps.db.db.selectFrom('webhook_deliveries').select(['status', 'attempts', 'worker']).execute();
+    expect(rows.every((r) => r.status === 'delivered' && Number(r.attempts) === 1)).toBe(true);
+    if (kind === 'postgres') expect(new Set(rows.map((r) => r.worker))).toEqual(new Set(['a', 'b']));
+  });
+});
