@@ -7,7 +7,7 @@ import { Button } from '../../../../ui/button/button';
 import { Dialog } from '../../../../ui/dialog/dialog';
 import * as pn from '../../../../ui/panel/panel.css';
 import { TextField } from '../../../../ui/text-field/text-field';
-import { toast } from '../../../../ui/toast/toast';
+import { toast } from '../../../../app/toaster';
 import { useQuery } from '../../../-lib/useQuery';
 import * as p from '../page.css';
 
