@@ -23,8 +23,11 @@ import resetPassword from './resetPassword.js';
 import session from './session.js';
 import settingsForm from './settingsForm.js';
 import sidebar from './sidebar.js';
+import testChat from './testChat.js';
 import toaster from './toaster.js';
 import type { InvariantTable } from './types.js';
+import voicePreview from './voicePreview.js';
+import webCall from './webCall.js';
 
 export const invariantTables: Record<string, InvariantTable> = {
   agentEditor,
@@ -51,4 +54,7 @@ export const invariantTables: Record<string, InvariantTable> = {
   listQuery,
   remoteList,
   sidebar,
+  testChat,
+  voicePreview,
+  webCall,
 };
