@@ -54,6 +54,11 @@ export default defineInvariants({
       expect(s.context).toMatchObject({ request: null, ...fresh });
       return;
     }
+    // a caller's line still being spoken is the last one: it grows in place, and the agent's answer settles it
+    const lines = s.context.transcript as Line[];
+    lines.slice(0, -1).forEach((line, i) => {
+      if (!line.final) expect([line.role, lines[i + 1]?.role], `line ${i} is still being spoken`).toEqual(['agent', 'user']);
+    });
     const commands = toLine(w);
     if (w.event.type === 'call.start' || w.event.type === 'call.close') {
       // a new call (or a closed window) keeps nothing of the previous call
