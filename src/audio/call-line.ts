@@ -20,9 +20,15 @@ export interface CallLine {
   hangup(): void;
   /** the caller's and the agent's levels now (0..1) */
   levels(): { caller: number; agent: number };
-  /** Closes the socket, stops the playback and releases the microphone. */
+  /**
+   * Closes the socket and releases the microphone. After the server's `ended`, the agent's words already
+   * received play to their end (the goodbye); otherwise the playback stops at once.
+   */
   close(): void;
 }
+
+/** The longest goodbye played after the line is closed. */
+const MAX_TAIL_MS = 3000;
 
 /** Frames the microphone may queue while the socket is slow before new ones are dropped (1 s). */
 const MAX_BUFFERED_BYTES = 50 * 640;
@@ -33,6 +39,7 @@ export function openCallLine(url: string, microphone: Microphone, onEvent: (e: C
   ws.binaryType = 'arraybuffer';
   let muted = false;
   let closed = false;
+  let ended = false;
   microphone.onFrame((frame) => {
     if (ws.readyState === WebSocket.OPEN && ws.bufferedAmount < MAX_BUFFERED_BYTES) ws.send(frame);
   });
@@ -52,6 +59,7 @@ export function openCallLine(url: string, microphone: Microphone, onEvent: (e: C
     if (!parsed.success) return;
     const event = parsed.output as WebCallServerEvent;
     if (event.type === 'clear') player.clear();
+    if (event.type === 'ended') ended = true;
     onEvent(event);
   };
   ws.onclose = (e) => {
@@ -71,8 +79,9 @@ export function openCallLine(url: string, microphone: Microphone, onEvent: (e: C
       closed = true;
       ws.onopen = ws.onmessage = ws.onclose = null;
       if (ws.readyState === WebSocket.CONNECTING || ws.readyState === WebSocket.OPEN) ws.close(1000);
-      player.close();
-      microphone.close();
+      const tailMs = ended ? Math.min(MAX_TAIL_MS, Math.ceil(player.buffered() * 1000)) : 0;
+      if (tailMs === 0) player.close();
+      microphone.close(tailMs);
     },
   };
 }

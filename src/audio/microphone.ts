@@ -35,8 +35,11 @@ export interface Microphone {
   /** the level of the last frame, for a meter (0..1) */
   level(): number;
   setMuted(muted: boolean): void;
-  /** Stops the capture and releases the microphone (the browser's indicator goes off). */
-  close(): void;
+  /**
+   * Stops the capture and releases the microphone at once (the browser's indicator goes off); the audio
+   * context, which also plays the agent, is closed `contextAfterMs` later (the agent's last words).
+   */
+  close(contextAfterMs?: number): void;
 }
 
 export async function openMicrophone(messages: Record<MicrophoneProblem, string>): Promise<Microphone> {
@@ -76,14 +79,15 @@ export async function openMicrophone(messages: Record<MicrophoneProblem, string>
     },
     level: () => lastLevel,
     setMuted: (muted) => node.port.postMessage({ muted }),
-    close() {
+    close(contextAfterMs = 0) {
       if (closed) return;
       closed = true;
       node.port.onmessage = null;
       source.disconnect();
       node.disconnect();
       for (const t of stream.getTracks()) t.stop();
-      void context.close();
+      if (contextAfterMs > 0) setTimeout(() => void context.close(), contextAfterMs);
+      else void context.close();
     },
   };
 }

@@ -61,8 +61,13 @@ export const WEB_CALL_MESSAGES = {
 export const WEB_CALL_CONNECT_TIMEOUT_MS = 10_000;
 export const WEB_CALL_HANGUP_TIMEOUT_MS = 3_000;
 
-/** The transcript with one more line: a caller's line still being spoken is replaced as it grows. */
+/**
+ * The transcript with one more line: a caller's line still being spoken is replaced as it grows; a line
+ * without words is left out.
+ */
 export function addTranscript(lines: readonly TranscriptLine[], line: TranscriptLine): TranscriptLine[] {
+  // an agent turn cut before a word was heard has no text: nothing to show
+  if (!line.text.trim()) return [...lines];
   const last = lines.at(-1);
   if (last && !last.final && last.role === line.role) return [...lines.slice(0, -1), line];
   if (last && !last.final && line.role === 'agent') {

@@ -157,10 +157,17 @@ describe('trying an agent from the editor', () => {
     const res = await answer;
     expect(res.status()).toBe(200);
     expect(res.headers()['content-type']).toBe('audio/wav');
-    // playing: Stop is offered; stopping brings Play back
+    // playing: Stop is offered; the clip plays to its end (decoded and heard), then Play is back
+    await section.getByText('Playing…').waitFor({ timeout: 10_000 });
+    await section.getByRole('button', { name: 'Play' }).waitFor({ timeout: 10_000 });
+    expect(await section.getByRole('alert').count()).toBe(0);
+    // the welcome message this time, stopped while it plays
+    await section.getByRole('textbox', { name: 'Sentence to speak' }).fill('');
+    await section.getByRole('button', { name: 'Play' }).click();
     await section.getByText('Playing…').waitFor({ timeout: 10_000 });
     await section.getByRole('button', { name: 'Stop' }).click();
     await section.getByRole('button', { name: 'Play' }).waitFor();
+    expect(await section.getByText('Playing…').count()).toBe(0);
     expect(await section.getByRole('alert').count()).toBe(0);
   });
 

@@ -173,6 +173,32 @@ describe('the call’s line', () => {
     expect(events.at(-1)).toEqual({ type: 'ended', reason: 'agent_hangup' });
   });
 
+  it('after the server’s `ended`, the agent’s last words play out before the audio closes; otherwise it stops at once', () => {
+    vi.stubGlobal('WebSocket', FakeSocket);
+    const m = fakeMicrophone();
+    const closes: (number | undefined)[] = [];
+    m.mic.close = (after?: number) => closes.push(after);
+    const line = openCallLine('ws://127.0.0.1/x', m.mic, () => {});
+    const ws = FakeSocket.last!;
+    ws.open();
+    for (let i = 0; i < 10; i++) ws.onmessage?.({ data: frame() });
+    ws.onmessage?.({ data: '{"type":"ended","reason":"agent_hangup"}' });
+    line.close();
+    // 60 ms of lead + 10 frames of 20 ms
+    expect(closes).toEqual([260]);
+    expect(m.ctx.sources.some((s) => s.stopped)).toBe(false);
+
+    const n = fakeMicrophone();
+    const nCloses: (number | undefined)[] = [];
+    n.mic.close = (after?: number) => nCloses.push(after);
+    const cut = openCallLine('ws://127.0.0.1/y', n.mic, () => {});
+    FakeSocket.last!.open();
+    FakeSocket.last!.onmessage?.({ data: frame() });
+    cut.close();
+    expect(nCloses).toEqual([0]);
+    expect(n.ctx.sources.every((s) => s.stopped)).toBe(true);
+  });
+
   it('a socket closed by the server is reported', () => {
     vi.stubGlobal('WebSocket', FakeSocket);
     const m = fakeMicrophone();

@@ -62,10 +62,14 @@ const persistedSidebar = sidebarMachine.provide({
   },
 });
 
-/** Label of the sidebar entry a path belongs to (the agent editor pages belong to Agents). */
+/**
+ * Label of the sidebar entry a path belongs to (the agent editor pages belong to Agents, a call's detail to
+ * Call History).
+ */
 function sectionLabel(pathname: string): string {
   const path = pathname.replace(/\/+$/, '') || '/';
-  return NAV.find((n) => n.to === path)?.label ?? (path.startsWith('/dashboard/agents') ? 'Agents' : 'Dashboard');
+  const entry = NAV.find((n) => n.to === path) ?? NAV.find((n) => n.to !== '/dashboard' && path.startsWith(`${n.to}/`));
+  return entry?.label ?? (path.startsWith('/dashboard/agents') ? 'Agents' : 'Dashboard');
 }
 
 function DashboardLayout() {

@@ -102,8 +102,8 @@ function VoicePreview({ editor }: { editor: EditorActor }) {
       />
       <div className={t.stateLine}>
         {loading || playing ? (
-          <Button variant="secondary" onClick={() => actor.send({ type: 'preview.stop' })}>
-            {loading ? <Spinner size="sm" label="Loading the voice" /> : null}
+          <Button variant="secondary" aria-busy={loading || undefined} onClick={() => actor.send({ type: 'preview.stop' })}>
+            {loading ? <Spinner size="sm" decorative /> : null}
             Stop
           </Button>
         ) : (
