@@ -75,7 +75,11 @@ export class WebTransport implements Transport {
     } catch {
       return;
     }
-    if (v.is(WebCallClientEventSchema, parsed) && parsed.type === 'hangup') this.finish();
+    if (v.is(WebCallClientEventSchema, parsed) && parsed.type === 'hangup') {
+      // the browser hears why its call ended, whoever ended it (the protocol's last text frame)
+      this.notify({ type: 'ended', reason: 'user_hangup' });
+      this.finish();
+    }
   }
 
   play(chunk: Uint8Array): void {

@@ -186,6 +186,7 @@ describeEachDb('calls through the provider protocols', (kind) => {
     await waitFor(() => eleven.streams.some((st) => st.closed?.by === 'client'), 'a voice stream cancelled');
     browser.ws.send(JSON.stringify({ type: 'hangup' }));
     await browser.closed;
+    expect(browser.of('ended')).toEqual([{ type: 'ended', reason: 'user_hangup' }]);
     const d = (await stored(callId)) as unknown as { transcript: { role: string; text: string; interrupted?: boolean }[] };
     const agentTurn = d.transcript.find((t) => t.role === 'agent');
     expect(agentTurn?.interrupted).toBe(true);
