@@ -399,6 +399,10 @@ export class Conversation {
     const o = this.o;
     const parent = input.parent;
     const times = this.turnTimes;
+    // the agent's side of the times belongs to this turn alone: a turn cut short (the greeting the
+    // caller talked over) must not lend its first sentence or first byte to the answer that follows
+    times.llmRequestAt = times.llmFirstTokenAt = times.firstSentenceAt = times.ttsFirstByteAt = undefined;
+    times.firstAudioAt = undefined;
     times.commitAt = performance.now();
     this.agentTurnStartAt = undefined;
     const voice = o.input.mode === 'voice' && o.transport.format !== null;
@@ -523,14 +527,14 @@ export class Conversation {
       }
     } finally {
       speaker?.close();
-      if (input.kind === 'answer' && times.firstAudioAt !== undefined) this.recordLatency();
-      this.turnTimes = {};
+      if (input.kind === 'answer' && times.firstAudioAt !== undefined) this.recordLatency(times);
+      // a newer turn may already have started on the same times (a barge-in): leave them to it
+      if (this.turnTimes === times && this.speaker === speaker) this.turnTimes = {};
     }
   }
 
   /** The answer turn just spoken: end of the caller's speech -> the agent's first audio, in parts. */
-  private recordLatency() {
-    const t = this.turnTimes;
+  private recordLatency(t: TurnTimes) {
     const end = t.callerVoiceEndAt ?? t.sttFinalAt ?? t.commitAt;
     if (end === undefined || t.firstAudioAt === undefined) return;
     const d = (a?: number, b?: number) => (a !== undefined && b !== undefined ? Math.max(0, Math.round(b - a)) : 0);
