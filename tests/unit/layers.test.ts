@@ -27,17 +27,7 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 
-type Layer =
-  | 'api/contract'
-  | 'api'
-  | 'ui'
-  | 'drafts'
-  | 'recipients'
-  | 'machines'
-  | 'session'
-  | 'app'
-  | 'routes'
-  | 'entry';
+type Layer = 'api/contract' | 'api' | 'ui' | 'drafts' | 'recipients' | 'machines' | 'session' | 'app' | 'routes' | 'entry';
 
 /** Which layer a path under src/ (forward slashes, no extension needed) belongs to; first match wins. */
 const LAYERS: readonly [RegExp, Layer][] = [
