@@ -45,7 +45,11 @@ export const agentDeleteMachine = setup({
       agents.remove(input._id, { notify: false, signal }),
     ),
   },
-  actions: agentEffects,
+  actions: {
+    ...agentEffects,
+    choose: assign({ agent: (_, params: { agent: AgentDeleteTarget }) => params.agent }),
+    forget: assign({ agent: undefined }),
+  },
   guards: {
     isGone: (_, params: { error: unknown }) => isApiError(params.error) && params.error.status === 404,
   },
@@ -57,14 +61,18 @@ export const agentDeleteMachine = setup({
   states: {
     closed: {
       on: {
-        'dialog.open': { target: 'confirming', actions: assign({ agent: ({ event }) => event.agent }) },
+        'dialog.open': {
+          target: 'confirming',
+          description: "'Delete' in a row's menu: asks to confirm, naming the agent.",
+          actions: { type: 'choose', params: ({ event }) => ({ agent: event.agent }) },
+        },
       },
     },
     confirming: {
       tags: ['open'],
       on: {
-        'dialog.close': { target: 'closed', actions: assign({ agent: undefined }) },
-        'delete.confirm': 'deleting',
+        'dialog.close': { target: 'closed', description: 'Cancel or Escape: nothing is deleted.', actions: 'forget' },
+        'delete.confirm': { target: 'deleting', description: 'Confirm: delete the agent.' },
       },
     },
     deleting: {
@@ -76,14 +84,15 @@ export const agentDeleteMachine = setup({
         input: ({ context }) => context.agent!,
         onDone: {
           target: 'closed',
-          actions: [assign({ agent: undefined }), { type: 'notify', params: AGENT_DELETE_TOASTS.deleted }],
+          description: "Deleted: 'Agent deleted' toast; the list reloads without it.",
+          actions: ['forget', { type: 'notify', params: AGENT_DELETE_TOASTS.deleted }],
         },
         onError: [
           {
             guard: { type: 'isGone', params: ({ event }) => ({ error: event.error }) },
             target: 'closed',
             description: 'Someone else deleted it already: nothing left to confirm; the list reloads without it.',
-            actions: [assign({ agent: undefined }), { type: 'notify', params: AGENT_DELETE_TOASTS.failed }, 'refreshList'],
+            actions: ['forget', { type: 'notify', params: AGENT_DELETE_TOASTS.failed }, 'refreshList'],
           },
           {
             target: 'confirming',

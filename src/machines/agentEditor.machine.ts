@@ -202,6 +202,21 @@ export const agentEditorMachine = setup({
     showErrors: assign({ errors: ({ context }) => validateEditorForm(context.form) }),
     clearErrors: assign({ errors: {} }),
     resetForm: assign({ form: ({ context }) => context.baseline, errors: {} }),
+    showAgent: assign((_, params: { agent: Agent }) => {
+      const form = agentToEditorForm(params.agent);
+      return { agent: params.agent, form, baseline: form, errors: {}, loadError: undefined };
+    }),
+    showLoadFailure: assign({
+      loadError: (_, params: { error: unknown }) => (params.error instanceof Error ? params.error.message : String(params.error)),
+    }),
+    offerDraft: assign({ draft: (_, params: { draft: AgentDraft }) => params.draft }),
+    restoreDraft: assign({ form: ({ context }) => context.draft?.form ?? context.form, draft: undefined }),
+    forgetDraft: assign({ draft: undefined }),
+    stopSaving: assign({ saving: undefined }),
+    startSaving: assign({
+      saving: ({ context }) => context.form,
+      attempt: ({ context }) => actionKey(context.attempt, saveRequestOf(context)),
+    }),
   },
   guards: {
     isNew: ({ context }) => context.agentId === undefined,
@@ -258,10 +273,7 @@ export const agentEditorMachine = setup({
         onDone: {
           target: 'checkingDraft',
           description: 'The form shows exactly what was saved.',
-          actions: assign(({ event }) => {
-            const form = agentToEditorForm(event.output);
-            return { agent: event.output, form, baseline: form, errors: {}, loadError: undefined };
-          }),
+          actions: { type: 'showAgent', params: ({ event }) => ({ agent: event.output }) },
         },
         onError: [
           {
@@ -272,9 +284,7 @@ export const agentEditorMachine = setup({
           {
             target: 'loadFailed',
             description: 'No answer, a server fault or an unreadable answer.',
-            actions: assign({
-              loadError: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)),
-            }),
+            actions: { type: 'showLoadFailure', params: ({ event }) => ({ error: event.error }) },
           },
         ],
       },
@@ -299,7 +309,7 @@ export const agentEditorMachine = setup({
             guard: 'hasDraft',
             target: 'draftOffered',
             description: 'A draft that differs from what is saved.',
-            actions: assign({ draft: ({ event }) => event.output }),
+            actions: { type: 'offerDraft', params: ({ event }) => ({ draft: event.output as AgentDraft }) },
           },
           { target: 'editing', description: 'No draft (or one equal to what is saved).' },
         ],
@@ -312,12 +322,12 @@ export const agentEditorMachine = setup({
         'draft.restore': {
           description: 'The draft replaces the form; it is unsaved until Save.',
           target: 'editing.dirty',
-          actions: assign({ form: ({ context }) => context.draft?.form ?? context.form, draft: undefined }),
+          actions: 'restoreDraft',
         },
         'draft.discard': {
           target: 'editing.pristine',
           description: 'The draft is deleted; the form shows what is saved.',
-          actions: ['clearDraft', assign({ draft: undefined })],
+          actions: ['clearDraft', 'forgetDraft'],
         },
       },
     },
@@ -386,13 +396,7 @@ export const agentEditorMachine = setup({
     saving: {
       description: 'POST /agent (new) or PUT /agent/{id} with the loaded version. The draft is flushed first.',
       tags: ['saving', 'unsaved'],
-      entry: [
-        'writeDraft',
-        assign({
-          saving: ({ context }) => context.form,
-          attempt: ({ context }) => actionKey(context.attempt, saveRequestOf(context)),
-        }),
-      ],
+      entry: ['writeDraft', 'startSaving'],
       on: {
         'field.change': { actions: 'applyChange', description: 'Typing goes on while the save is in flight.' },
         'voice.choose': { actions: 'applyChange', description: 'Choosing a voice while the save is in flight.' },
@@ -426,13 +430,13 @@ export const agentEditorMachine = setup({
             guard: 'isConflict',
             description: '409: someone saved a newer version.',
             target: 'editing.conflicted',
-            actions: [assign({ saving: undefined }), { type: 'notify', params: EDITOR_TOASTS.conflict }],
+            actions: ['stopSaving', { type: 'notify', params: EDITOR_TOASTS.conflict }],
           },
           {
             target: 'editing.failed',
             description: 'Any other failure: the server msg in a destructive toast.',
             actions: [
-              assign({ saving: undefined }),
+              'stopSaving',
               {
                 type: 'notify',
                 params: ({ context, event }) => EDITOR_TOASTS.saveFailed(context.agent === undefined, event.error),

@@ -70,7 +70,18 @@ export const agentImportMachine = setup({
       agents.create(input.payload, { notify: false, signal, idempotencyKey: input.idempotencyKey }),
     ),
   },
-  actions: { notify: agentEffects.notify },
+  actions: {
+    notify: agentEffects.notify,
+    takeFile: assign({ file: (_, params: { file: ImportFile }) => params.file }),
+    keepPayload: assign(({ context }, params: { payload: AgentSavePayload }) => ({
+      file: undefined,
+      payload: params.payload,
+      attempt: actionKey(context.attempt, params.payload),
+    })),
+    forgetFile: assign({ file: undefined }),
+    forgetAttempt: assign({ payload: undefined, attempt: undefined }),
+    forgetPayload: assign({ payload: undefined }),
+  },
 }).createMachine({
   id: 'agentImport',
   description: 'Import an agent from a file made by Export.',
@@ -79,7 +90,11 @@ export const agentImportMachine = setup({
   states: {
     idle: {
       on: {
-        'file.pick': { target: 'reading', actions: assign({ file: ({ event }) => event.file }) },
+        'file.pick': {
+          target: 'reading',
+          description: "'Import' and a file chosen: read it.",
+          actions: { type: 'takeFile', params: ({ event }) => ({ file: event.file }) },
+        },
       },
     },
     reading: {
@@ -92,17 +107,13 @@ export const agentImportMachine = setup({
         onDone: {
           target: 'creating',
           description: 'The same agent imported again after a failure reuses the Idempotency-Key of that attempt.',
-          actions: assign({
-            file: undefined,
-            payload: ({ event }) => event.output,
-            attempt: ({ context, event }) => actionKey(context.attempt, event.output),
-          }),
+          actions: { type: 'keepPayload', params: ({ event }) => ({ payload: event.output }) },
         },
         onError: {
           target: 'idle',
           description: 'Not JSON, not an agent export, or an invalid agent: nothing is created.',
           actions: [
-            assign({ file: undefined }),
+            'forgetFile',
             {
               type: 'notify',
               params: ({ event }) => AGENT_IMPORT_TOASTS.failed(messageOf(event.error, AGENT_IMPORT_MESSAGES.notAgent)),
@@ -120,15 +131,17 @@ export const agentImportMachine = setup({
         input: ({ context }) => ({ payload: context.payload!, idempotencyKey: context.attempt?.key ?? newIdempotencyKey() }),
         onDone: {
           target: 'idle',
+          description: "Created: 'Agent imported' names it; the list reloads with it.",
           actions: [
-            assign({ payload: undefined, attempt: undefined }),
+            'forgetAttempt',
             { type: 'notify', params: ({ event }) => AGENT_IMPORT_TOASTS.imported(event.output.data.agent.name) },
           ],
         },
         onError: {
           target: 'idle',
+          description: "Refused or failed: the reason in a toast; the same file again reuses this attempt's key.",
           actions: [
-            assign({ payload: undefined }),
+            'forgetPayload',
             { type: 'notify', params: ({ event }) => AGENT_IMPORT_TOASTS.failed(messageOf(event.error, AGENT_CREATE_FAILED)) },
           ],
         },

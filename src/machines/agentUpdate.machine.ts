@@ -102,7 +102,24 @@ export const agentUpdateMachine = setup({
       agents.update(input.id, input.body, { notify: false, signal, idempotencyKey: input.idempotencyKey }),
     ),
   },
-  actions: agentEffects,
+  actions: {
+    ...agentEffects,
+    loadRow: assign((_, params: { agent: AgentDialogRecord }) => ({
+      agentId: params.agent._id,
+      version: params.agent.version,
+      values: agentToDialogForm(params.agent),
+      errors: {},
+      attempt: undefined,
+    })),
+    forgetDialog: assign(closedContext),
+    setField: assign(({ context }, params: { field: AgentDialogField; value: AgentDialogForm[AgentDialogField] }) => ({
+      values: { ...context.values, [params.field]: params.value },
+      errors: { ...context.errors, [params.field]: undefined },
+    })),
+    keyAttempt: assign({ errors: {}, attempt: ({ context }) => actionKey(context.attempt, updateRequestOf(context)) }),
+    showErrors: assign({ errors: ({ context }) => dialogErrorsOf(context.values) }),
+    showServerErrors: assign({ errors: (_, params: { error: unknown }) => serverFieldErrors(params.error) }),
+  },
   guards: {
     isValid: ({ context }) => v.is(AgentDialogFormSchema, context.values),
     isStale: (_, params: { error: unknown }) => isStale(params.error),
@@ -118,36 +135,28 @@ export const agentUpdateMachine = setup({
         'dialog.open': {
           target: 'editing',
           description: 'The form resets from the selected row every time the dialog opens.',
-          actions: assign(({ event }) => ({
-            agentId: event.agent._id,
-            version: event.agent.version,
-            values: agentToDialogForm(event.agent),
-            errors: {},
-            attempt: undefined,
-          })),
+          actions: { type: 'loadRow', params: ({ event }) => ({ agent: event.agent }) },
         },
       },
     },
     editing: {
       tags: ['open'],
       on: {
-        'dialog.close': { target: 'closed', actions: assign(closedContext) },
+        'dialog.close': { target: 'closed', description: 'Cancel or Escape: nothing is saved.', actions: 'forgetDialog' },
         'field.change': {
-          actions: assign(({ context, event }) => ({
-            values: { ...context.values, [event.field]: event.value },
-            errors: { ...context.errors, [event.field]: undefined },
-          })),
+          description: 'The user edits a field; its error goes.',
+          actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) },
         },
         'form.submit': [
           {
             guard: 'isValid',
             target: 'saving',
             description: 'A retry of the same save reuses its Idempotency-Key; changed fields get a new one.',
-            actions: assign({ errors: {}, attempt: ({ context }) => actionKey(context.attempt, updateRequestOf(context)) }),
+            actions: 'keyAttempt',
           },
           {
             description: "Shows the spec's messages under the fields; nothing is sent.",
-            actions: assign({ errors: ({ context }) => dialogErrorsOf(context.values) }),
+            actions: 'showErrors',
           },
         ],
       },
@@ -161,7 +170,8 @@ export const agentUpdateMachine = setup({
         input: ({ context }) => ({ ...updateRequestOf(context), idempotencyKey: context.attempt?.key ?? newIdempotencyKey() }),
         onDone: {
           target: 'closed',
-          actions: [assign(closedContext), { type: 'notify', params: AGENT_UPDATE_TOASTS.updated }],
+          description: "Saved: 'Agent updated' toast; the dialog closes and the list reloads.",
+          actions: ['forgetDialog', { type: 'notify', params: AGENT_UPDATE_TOASTS.updated }],
         },
         onError: [
           {
@@ -182,7 +192,7 @@ export const agentUpdateMachine = setup({
             target: 'editing',
             description: 'The dialog stays open with the input as typed.',
             actions: [
-              assign({ errors: ({ event }) => serverFieldErrors(event.error) }),
+              { type: 'showServerErrors', params: ({ event }) => ({ error: event.error }) },
               {
                 type: 'notify',
                 params: ({ event }) =>

@@ -124,7 +124,22 @@ export const assignAgentMachine = setup({
       phone.update(input.id, input.body, { notify: false, signal }),
     ),
   },
-  actions: phoneEffects,
+  actions: {
+    ...phoneEffects,
+    openFor: assign((_, params: { number: AssignTarget }) => openedContext(params.number)),
+    setSearch: assign({ search: (_, params: { search: string }) => params.search }),
+    showAgents: assign({ agents: (_, params: { agents: AgentOption[] }) => params.agents, agentsError: undefined }),
+    showAgentsFailure: assign({ agentsError: (_, params: { error: unknown }) => messageOf(params.error) }),
+    chooseAgent: assign({
+      agentId: (_, params: { agent: AgentOption }) => params.agent._id,
+      agentName: (_, params: { agent: AgentOption }) => params.agent.name,
+      error: undefined,
+    }),
+    chooseDirection: assign({ direction: (_, params: { direction: CallDirection }) => params.direction }),
+    requireAgent: assign({ error: PHONE_MESSAGES.agentRequired }),
+    forgetDialog: assign(closedContext),
+    showSaveFailure: assign({ error: (_, params: { error: unknown }) => agentFieldError(params.error) }),
+  },
   guards: {
     hasAgent: ({ context }) => context.agentId !== '',
     isGone,
@@ -145,7 +160,7 @@ export const assignAgentMachine = setup({
           target: 'open',
           description:
             "'Assign Agent' in a row's menu: the form starts from the number (inbound unless it has an outbound agent).",
-          actions: assign(({ event }) => openedContext(event.number)),
+          actions: { type: 'openFor', params: ({ event }) => ({ number: event.number }) },
         },
       },
     },
@@ -158,15 +173,25 @@ export const assignAgentMachine = setup({
           description: "The company's agents matching the search box.",
           initial: 'loading',
           on: {
+            // no `reenter` here: from the region it would re-enter the whole dialog (the form too, and
+            // stop a save under way); `debouncing` restarts its own wait
             'agent.search': {
               target: '.debouncing',
               description: 'Typing in the search box: wait 300 ms for the next key before asking.',
-              actions: assign({ search: ({ event }) => event.search }),
+              actions: { type: 'setSearch', params: ({ event }) => ({ search: event.search }) },
             },
           },
           states: {
             debouncing: {
               description: 'Waits for typing to pause.',
+              on: {
+                'agent.search': {
+                  target: 'debouncing',
+                  reenter: true,
+                  description: 'Another key before the pause: the wait starts over.',
+                  actions: { type: 'setSearch', params: ({ event }) => ({ search: event.search }) },
+                },
+              },
               after: {
                 searchDelay: { target: 'loading', description: 'Typing paused: search the agents.' },
               },
@@ -181,12 +206,12 @@ export const assignAgentMachine = setup({
                 onDone: {
                   target: 'ready',
                   description: 'The matching agents are listed.',
-                  actions: assign({ agents: ({ event }) => event.output, agentsError: undefined }),
+                  actions: { type: 'showAgents', params: ({ event }) => ({ agents: event.output }) },
                 },
                 onError: {
                   target: 'failed',
                   description: 'The list shows why, with Retry.',
-                  actions: assign({ agentsError: ({ event }) => messageOf(event.error) }),
+                  actions: { type: 'showAgentsFailure', params: ({ event }) => ({ error: event.error }) },
                 },
               },
             },
@@ -207,27 +232,23 @@ export const assignAgentMachine = setup({
               on: {
                 'agent.select': {
                   description: 'Picks an agent; its message goes away.',
-                  actions: assign({
-                    agentId: ({ event }) => event.agent._id,
-                    agentName: ({ event }) => event.agent.name,
-                    error: undefined,
-                  }),
+                  actions: { type: 'chooseAgent', params: ({ event }) => ({ agent: event.agent }) },
                 },
                 'direction.select': {
                   description: 'Inbound or outbound: the direction the agent will handle.',
-                  actions: assign({ direction: ({ event }) => event.direction }),
+                  actions: { type: 'chooseDirection', params: ({ event }) => ({ direction: event.direction }) },
                 },
                 'form.submit': [
                   { guard: 'hasAgent', target: 'saving', description: 'An agent is chosen: save.' },
                   {
                     description: "No agent chosen: 'Please select an agent'; nothing is sent.",
-                    actions: assign({ error: PHONE_MESSAGES.agentRequired }),
+                    actions: 'requireAgent',
                   },
                 ],
                 'dialog.close': {
                   target: '#assignAgent.closed',
                   description: 'Cancel, Escape or the close button: nothing is saved.',
-                  actions: assign(closedContext),
+                  actions: 'forgetDialog',
                 },
               },
             },
@@ -250,7 +271,7 @@ export const assignAgentMachine = setup({
                       type: 'notify',
                       params: ({ context }) => ASSIGN_TOASTS.updated(context.agentName, context.direction, context.number!.phone),
                     },
-                    assign(closedContext),
+                    'forgetDialog',
                   ],
                 },
                 onError: [
@@ -258,7 +279,7 @@ export const assignAgentMachine = setup({
                     guard: { type: 'isGone', params: ({ event }) => ({ error: event.error }) },
                     target: '#assignAgent.closed',
                     description: 'The number was deleted meanwhile: the dialog closes and the table reloads without it.',
-                    actions: [{ type: 'notify', params: ASSIGN_TOASTS.failed }, 'refreshList', assign(closedContext)],
+                    actions: [{ type: 'notify', params: ASSIGN_TOASTS.failed }, 'refreshList', 'forgetDialog'],
                   },
                   {
                     target: 'editing',
@@ -266,7 +287,7 @@ export const assignAgentMachine = setup({
                       "'Failed to update phone number agent.'; the dialog stays with the choice (and the server's reason under the agent).",
                     actions: [
                       { type: 'notify', params: ASSIGN_TOASTS.failed },
-                      assign({ error: ({ event }) => agentFieldError(event.error) }),
+                      { type: 'showSaveFailure', params: ({ event }) => ({ error: event.error }) },
                     ],
                   },
                 ],

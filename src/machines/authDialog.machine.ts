@@ -92,6 +92,19 @@ export const authDialogMachine = setup({
     clearErrors: assign({ errors: {} }),
     forgetSecrets: assign({ values: ({ context }) => ({ ...context.values, password: '' }), photo: null, errors: {} }),
     forgetForm: assign(initialContext),
+    setField: assign(({ context }, params: { field: keyof AuthDialogContext['values']; value: string }) => ({
+      values: { ...context.values, [params.field]: params.value },
+      errors: { ...context.errors, [params.field]: undefined },
+    })),
+    showLoginErrors: assign({ errors: ({ context }) => errorsOf(v.safeParse(LoginBodySchema, loginForm(context)).issues) }),
+    showSignupErrors: assign({
+      errors: ({ context }) => errorsOf(v.safeParse(RegisterFormSchema, signupForm(context)).issues),
+    }),
+    takePhoto: assign(({ context }, params: { file: File | null }) => {
+      const checked = params.file ? v.safeParse(PhotoFileSchema, params.file) : undefined;
+      return { photo: params.file, errors: { ...context.errors, file: checked?.issues?.[0]?.message } };
+    }),
+    showServerErrors: assign({ errors: (_, params: { error: unknown }) => (params.error as ApiError).fieldErrors }),
   },
   guards: {
     opensSignup: ({ event }) => event.type === 'dialog.open' && event.tab === 'signup',
@@ -111,7 +124,7 @@ export const authDialogMachine = setup({
     closed: {
       on: {
         'dialog.open': [
-          { guard: 'opensSignup', target: 'open.signup' },
+          { guard: 'opensSignup', target: 'open.signup', description: "'Sign Up' opens the Sign Up tab." },
           { description: "'Login / Sign up', 'Get Started' or /?login=1 open the Login tab.", target: 'open.login' },
         ],
       },
@@ -120,29 +133,41 @@ export const authDialogMachine = setup({
       tags: ['open'],
       initial: 'login',
       on: {
-        'dialog.close': { target: 'closed', actions: 'forgetSecrets' },
+        'dialog.close': {
+          target: 'closed',
+          description: 'Escape, the close button or an outside click: the password and photo are forgotten.',
+          actions: 'forgetSecrets',
+        },
         'password.forgot': {
           description: "'Forgot password' swaps this dialog for the forgot-password dialog.",
           target: 'closed',
           actions: ['forgetSecrets', 'openForgotPassword'],
         },
         'field.change': {
-          actions: assign(({ context, event }) => ({
-            values: { ...context.values, [event.field]: event.value },
-            errors: { ...context.errors, [event.field]: undefined },
-          })),
+          description: "A field's new value clears its error.",
+          actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) },
         },
       },
       states: {
         login: {
           tags: ['login'],
           on: {
-            'tab.select': { guard: 'selectsSignup', target: 'signup', actions: 'clearErrors' },
+            'tab.select': {
+              guard: 'selectsSignup',
+              target: 'signup',
+              description: 'The Sign Up tab; the errors shown go.',
+              actions: 'clearErrors',
+            },
             'form.submit': [
-              { guard: 'loginIsValid', target: '#authDialog.loggingIn', actions: 'clearErrors' },
+              {
+                guard: 'loginIsValid',
+                target: '#authDialog.loggingIn',
+                description: "'Login' with a valid email and password: log in.",
+                actions: 'clearErrors',
+              },
               {
                 description: 'Shows the spec section 5 message under each invalid field.',
-                actions: assign({ errors: ({ context }) => errorsOf(v.safeParse(LoginBodySchema, loginForm(context)).issues) }),
+                actions: 'showLoginErrors',
               },
             ],
           },
@@ -150,20 +175,26 @@ export const authDialogMachine = setup({
         signup: {
           tags: ['signup'],
           on: {
-            'tab.select': { guard: 'selectsLogin', target: 'login', actions: 'clearErrors' },
+            'tab.select': {
+              guard: 'selectsLogin',
+              target: 'login',
+              description: 'The Login tab; the errors shown go.',
+              actions: 'clearErrors',
+            },
             'photo.pick': {
               description: 'The picker accepts any image; only JPG, PNG or WEBP pass.',
-              actions: assign(({ context, event }) => {
-                const checked = event.file ? v.safeParse(PhotoFileSchema, event.file) : undefined;
-                return { photo: event.file, errors: { ...context.errors, file: checked?.issues?.[0]?.message } };
-              }),
+              actions: { type: 'takePhoto', params: ({ event }) => ({ file: event.file }) },
             },
             'form.submit': [
-              { guard: 'signupIsValid', target: '#authDialog.signingUp', actions: 'clearErrors' },
               {
-                actions: assign({
-                  errors: ({ context }) => errorsOf(v.safeParse(RegisterFormSchema, signupForm(context)).issues),
-                }),
+                guard: 'signupIsValid',
+                target: '#authDialog.signingUp',
+                description: "'Sign Up' with every field valid: register.",
+                actions: 'clearErrors',
+              },
+              {
+                description: 'Shows the spec section 5 message under each invalid field.',
+                actions: 'showSignupErrors',
               },
             ],
           },
@@ -181,6 +212,7 @@ export const authDialogMachine = setup({
           {
             guard: { type: 'succeeded', params: ({ event }) => event.output },
             target: 'closed',
+            description: 'Logged in: the session starts, a toast, and the dashboard opens.',
             actions: [
               { type: 'startSession', params: ({ event }) => event.output },
               { type: 'notify', params: AUTH_TOASTS.loginSucceeded },
@@ -188,18 +220,27 @@ export const authDialogMachine = setup({
               'enterDashboard',
             ],
           },
-          { target: 'open.login', actions: { type: 'notify', params: ({ event }) => AUTH_TOASTS.loginFailed(event.output.msg) } },
+          {
+            target: 'open.login',
+            description: 'The server answered without success: its message in a toast; the form stays.',
+            actions: { type: 'notify', params: ({ event }) => AUTH_TOASTS.loginFailed(event.output.msg) },
+          },
         ],
         onError: [
           {
             guard: { type: 'wasRefused', params: ({ event }) => ({ error: event.error }) },
             target: 'open.login',
+            description: 'Refused (wrong password, unknown email): the message in a toast, field errors under the fields.',
             actions: [
-              assign({ errors: ({ event }) => (event.error as ApiError).fieldErrors }),
+              { type: 'showServerErrors', params: ({ event }) => ({ error: event.error }) },
               { type: 'notify', params: ({ event }) => AUTH_TOASTS.loginFailed((event.error as ApiError).serverMessage) },
             ],
           },
-          { target: 'open.login', actions: { type: 'notify', params: AUTH_TOASTS.crashed } },
+          {
+            target: 'open.login',
+            description: 'No answer (network, server error): a toast; the form stays.',
+            actions: { type: 'notify', params: AUTH_TOASTS.crashed },
+          },
         ],
       },
     },
@@ -214,6 +255,7 @@ export const authDialogMachine = setup({
           {
             guard: { type: 'succeeded', params: ({ event }) => event.output },
             target: 'closed',
+            description: 'Registered: the session starts, a toast, and the dashboard opens.',
             actions: [
               { type: 'startSession', params: ({ event }) => event.output },
               { type: 'notify', params: AUTH_TOASTS.signupSucceeded },
@@ -223,6 +265,7 @@ export const authDialogMachine = setup({
           },
           {
             target: 'open.signup',
+            description: 'The server answered without success: its message in a toast; the form stays.',
             actions: { type: 'notify', params: ({ event }) => AUTH_TOASTS.signupFailed(event.output.msg) },
           },
         ],
@@ -230,12 +273,17 @@ export const authDialogMachine = setup({
           {
             guard: { type: 'wasRefused', params: ({ event }) => ({ error: event.error }) },
             target: 'open.signup',
+            description: 'Refused (email taken, invalid field): the message in a toast, field errors under the fields.',
             actions: [
-              assign({ errors: ({ event }) => (event.error as ApiError).fieldErrors }),
+              { type: 'showServerErrors', params: ({ event }) => ({ error: event.error }) },
               { type: 'notify', params: ({ event }) => AUTH_TOASTS.signupFailed((event.error as ApiError).serverMessage) },
             ],
           },
-          { target: 'open.signup', actions: { type: 'notify', params: AUTH_TOASTS.crashed } },
+          {
+            target: 'open.signup',
+            description: 'No answer (network, server error): a toast; the form stays.',
+            actions: { type: 'notify', params: AUTH_TOASTS.crashed },
+          },
         ],
       },
     },

@@ -66,6 +66,16 @@ export const batchDetailMachine = setup({
   },
   actions: {
     notify,
+    ask: assign({ action: (_, params: { action: BatchDetailContext['action'] }) => params.action, error: null }),
+    openSchedule: assign({
+      scheduledAt: (_, params: { current: string }) => params.current,
+      action: 'schedule' as const,
+      error: null,
+    }),
+    forgetAction: assign({ action: null, error: null }),
+    setSchedule: assign({ scheduledAt: (_, params: { value: string }) => params.value, error: null }),
+    showScheduleError: assign({ error: ({ context }) => scheduleError(context.scheduledAt, Date.now()) }),
+    showFailure: assign({ error: (_, params: { error: unknown }) => messageOf(params.error) }),
   },
   guards: {
     isScheduleUsable: ({ context }) => scheduleError(context.scheduledAt, Date.now()) === null,
@@ -78,33 +88,43 @@ export const batchDetailMachine = setup({
   initial: 'idle',
   states: {
     idle: {
+      description: 'The detail view with its buttons.',
       on: {
-        'action.ask': { target: 'confirming', actions: assign({ action: ({ event }) => event.action, error: null }) },
+        'action.ask': {
+          target: 'confirming',
+          description: "'Send now' or 'Cancel batch call' pressed: ask first.",
+          actions: { type: 'ask', params: ({ event }) => ({ action: event.action }) },
+        },
         'schedule.open': {
           target: 'scheduling',
-          actions: assign({ scheduledAt: ({ event }) => event.current, action: 'schedule', error: null }),
+          description: "'Schedule' or 'Reschedule': the date and time dialog opens with the current schedule.",
+          actions: { type: 'openSchedule', params: ({ event }) => ({ current: event.current }) },
         },
       },
     },
     confirming: {
       description: "'Send now' or 'Cancel batch call' asks before it acts.",
       on: {
-        'action.confirm': 'working',
-        'action.dismiss': { target: 'idle', actions: assign({ action: null }) },
+        'action.confirm': { target: 'working', description: 'Confirmed: do it.' },
+        'action.dismiss': { target: 'idle', description: 'Not now: nothing changes.', actions: 'forgetAction' },
       },
     },
     scheduling: {
       description: "A date and time in the future, in the user's time zone.",
       on: {
-        'schedule.change': { actions: assign({ scheduledAt: ({ event }) => event.value, error: null }) },
+        'schedule.change': {
+          description: 'The user picks another date or time; the error shown goes.',
+          actions: { type: 'setSchedule', params: ({ event }) => ({ value: event.value }) },
+        },
         'schedule.submit': [
-          { guard: 'isScheduleUsable', target: 'working' },
-          { actions: assign({ error: ({ context }) => scheduleError(context.scheduledAt, Date.now()) }) },
+          { guard: 'isScheduleUsable', target: 'working', description: 'A time in the future: schedule.' },
+          { description: 'Empty, invalid or past: the dialog says why.', actions: 'showScheduleError' },
         ],
-        'schedule.close': { target: 'idle', actions: assign({ action: null, error: null }) },
+        'schedule.close': { target: 'idle', description: 'Closed: nothing changes.', actions: 'forgetAction' },
       },
     },
     working: {
+      description: 'Send, schedule or cancel is asked of the server.',
       tags: ['busy'],
       invoke: {
         id: 'act',
@@ -116,8 +136,9 @@ export const batchDetailMachine = setup({
         }),
         onDone: {
           target: 'idle',
+          description: "Done: 'Batch call updated' with the server's message; the view reloads.",
           actions: [
-            assign({ action: null, error: null }),
+            'forgetAction',
             { type: 'notify', params: ({ event }) => ({ title: 'Batch call updated', description: event.output.msg ?? '' }) },
           ],
         },
@@ -126,12 +147,13 @@ export const batchDetailMachine = setup({
             guard: 'wasScheduling',
             description: 'The schedule stays open with its value and the reason.',
             target: 'scheduling',
-            actions: assign({ error: ({ event }) => messageOf(event.error) }),
+            actions: { type: 'showFailure', params: ({ event }) => ({ error: event.error }) },
           },
           {
             target: 'idle',
+            description: "Send or cancel failed: the server's message in a toast.",
             actions: [
-              assign({ action: null }),
+              'forgetAction',
               {
                 type: 'notify',
                 params: ({ event }) => ({ title: 'Error', description: messageOf(event.error), variant: 'destructive' as const }),

@@ -60,6 +60,12 @@ export const callFiltersMachine = setup({
   actions: {
     applyDraft: emit(({ context }) => ({ type: 'filters.applied' as const, filters: context.draft })),
     applyNone: emit({ type: 'filters.applied' as const, filters: NO_CALL_DIALOG_FILTERS }),
+    startFrom: assign({ draft: (_, params: { filters: CallFiltersContext['draft'] }) => params.filters, error: undefined }),
+    setChoice: assign({
+      draft: ({ context }, params: { field: string; value: unknown }) => ({ ...context.draft, [params.field]: params.value }),
+    }),
+    showNumbers: assign({ numbers: (_, params: { numbers: CallLineOption[] }) => params.numbers, error: undefined }),
+    showError: assign({ error: (_, params: { error: unknown }) => messageOf(params.error) }),
   },
 }).createMachine({
   id: 'callFilters',
@@ -73,7 +79,7 @@ export const callFiltersMachine = setup({
         'dialog.open': {
           target: 'open',
           description: 'The dialog starts from the filters of the URL.',
-          actions: assign({ draft: ({ event }) => event.filters, error: undefined }),
+          actions: { type: 'startFrom', params: ({ event }) => ({ filters: event.filters }) },
         },
       },
     },
@@ -84,7 +90,7 @@ export const callFiltersMachine = setup({
       on: {
         'field.change': {
           description: 'A choice in the dialog (not applied yet).',
-          actions: assign({ draft: ({ context, event }) => ({ ...context.draft, [event.field]: event.value }) }),
+          actions: { type: 'setChoice', params: ({ event }) => ({ field: event.field, value: event.value }) },
         },
         'filters.apply': {
           target: 'closed',
@@ -105,8 +111,16 @@ export const callFiltersMachine = setup({
           invoke: {
             id: 'loadNumbers',
             src: 'loadNumbers',
-            onDone: { target: 'ready', actions: assign({ numbers: ({ event }) => event.output, error: undefined }) },
-            onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+            onDone: {
+              target: 'ready',
+              description: 'The numbers are offered.',
+              actions: { type: 'showNumbers', params: ({ event }) => ({ numbers: event.output }) },
+            },
+            onError: {
+              target: 'failed',
+              description: 'The numbers could not be loaded.',
+              actions: { type: 'showError', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
         ready: { description: 'The phone-number choice lists the company numbers.' },

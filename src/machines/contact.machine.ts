@@ -41,6 +41,13 @@ export const contactMachine = setup({
   },
   actions: {
     notify,
+    setField: assign(({ context }, params: { field: ContactField; value: string }) => ({
+      values: { ...context.values, [params.field]: params.value },
+      errors: { ...context.errors, [params.field]: undefined },
+    })),
+    clearErrors: assign({ errors: {} }),
+    showErrors: assign({ errors: ({ context }) => errorsOf(context) }),
+    clearForm: assign(emptyForm),
   },
   guards: {
     isValid: ({ context }) => v.is(ContactBodySchema, context.values),
@@ -52,23 +59,26 @@ export const contactMachine = setup({
   initial: 'closed',
   states: {
     closed: {
-      on: { 'dialog.open': 'open' },
+      on: { 'dialog.open': { target: 'open', description: "'Contact' on the landing page opens the dialog." } },
     },
     open: {
       tags: ['open'],
       on: {
-        'dialog.close': 'closed',
+        'dialog.close': { target: 'closed', description: 'Closed: what was typed stays for next time.' },
         'field.change': {
-          actions: assign(({ context, event }) => ({
-            values: { ...context.values, [event.field]: event.value },
-            errors: { ...context.errors, [event.field]: undefined },
-          })),
+          description: "The user types; that field's error goes.",
+          actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) },
         },
         'form.submit': [
-          { guard: 'isValid', target: 'sending', actions: assign({ errors: {} }) },
+          {
+            guard: 'isValid',
+            target: 'sending',
+            description: "'Send Message' with every field valid: send it.",
+            actions: 'clearErrors',
+          },
           {
             description: 'The browser checks required fields and the email type first; this is the second line.',
-            actions: assign({ errors: ({ context }) => errorsOf(context) }),
+            actions: 'showErrors',
           },
         ],
       },
@@ -82,8 +92,9 @@ export const contactMachine = setup({
         input: ({ context }) => v.parse(ContactBodySchema, context.values),
         onDone: {
           target: 'closed',
+          description: "Sent: 'Message sent' toast; the dialog closes with an empty form.",
           actions: [
-            assign(emptyForm),
+            'clearForm',
             { type: 'notify', params: ({ event }) => ({ title: 'Message sent', description: event.output.msg }) },
           ],
         },

@@ -56,6 +56,11 @@ export const forgotPasswordMachine = setup({
   actions: {
     notify,
     clearForm: assign(emptyForm),
+    setEmail: assign({ email: (_, params: { value: string }) => params.value, error: null }),
+    clearError: assign({ error: null }),
+    showError: assign({
+      error: ({ context }) => v.safeParse(ForgotPasswordBodySchema, { email: context.email }).issues?.[0]?.message ?? null,
+    }),
   },
   delays: {
     resetDelay: FORGOT_PASSWORD_RESET_DELAY,
@@ -75,20 +80,27 @@ export const forgotPasswordMachine = setup({
       initial: 'closed',
       states: {
         closed: {
-          on: { 'dialog.open': 'open' },
+          on: { 'dialog.open': { target: 'open', description: "'Forgot password' on the login form opens it." } },
         },
         open: {
           tags: ['open'],
           on: {
-            'dialog.close': [{ description: 'The request under way finishes first.', guard: 'isSending' }, { target: 'closing' }],
+            'dialog.close': [
+              { description: 'The request under way finishes first.', guard: 'isSending' },
+              { target: 'closing', description: 'Escape, the close button or an outside click: the dialog animates out.' },
+            ],
           },
         },
         closing: {
           description: 'Hidden; the content stays as it was while the dialog animates out.',
           after: {
-            resetDelay: { target: 'closed', actions: raise({ type: 'form.reset' }) },
+            resetDelay: {
+              target: 'closed',
+              description: 'Out of sight: the form is emptied for next time.',
+              actions: raise({ type: 'form.reset' }),
+            },
           },
-          on: { 'dialog.open': 'open' },
+          on: { 'dialog.open': { target: 'open', description: 'Opened again while closing: the content is kept.' } },
         },
       },
     },
@@ -97,18 +109,18 @@ export const forgotPasswordMachine = setup({
       states: {
         editing: {
           on: {
-            'field.change': { actions: assign({ email: ({ event }) => event.value, error: null }) },
+            'field.change': {
+              description: 'The user types the email; the error shown goes.',
+              actions: { type: 'setEmail', params: ({ event }) => ({ value: event.value }) },
+            },
             'form.submit': [
-              { guard: 'isValid', target: 'sending', actions: assign({ error: null }) },
+              { guard: 'isValid', target: 'sending', description: 'A valid email: ask for the link.', actions: 'clearError' },
               {
                 description: "'Email is required' or 'Invalid email format'.",
-                actions: assign({
-                  error: ({ context }) =>
-                    v.safeParse(ForgotPasswordBodySchema, { email: context.email }).issues?.[0]?.message ?? null,
-                }),
+                actions: 'showError',
               },
             ],
-            'form.reset': { actions: 'clearForm' },
+            'form.reset': { description: 'The closed dialog empties its form.', actions: 'clearForm' },
           },
         },
         sending: {
@@ -122,15 +134,18 @@ export const forgotPasswordMachine = setup({
               {
                 guard: { type: 'succeeded', params: ({ event }) => event.output },
                 target: 'sent',
+                description: "Sent: 'Reset link sent' toast and 'Check your inbox'.",
                 actions: { type: 'notify', params: ({ event }) => FORGOT_PASSWORD_TOASTS.sent(event.output.msg) },
               },
               {
                 target: 'editing',
+                description: 'The server answered without success: its message in a toast; the email stays.',
                 actions: { type: 'notify', params: ({ event }) => FORGOT_PASSWORD_TOASTS.refused(event.output.msg) },
               },
             ],
             onError: {
               target: 'editing',
+              description: 'No answer or an error: a toast; the email stays to try again.',
               actions: {
                 type: 'notify',
                 params: ({ event }) =>
@@ -143,7 +158,11 @@ export const forgotPasswordMachine = setup({
           description: "'Check your inbox' with a 'Got it' button.",
           tags: ['sent'],
           on: {
-            'form.reset': { target: 'editing', actions: 'clearForm' },
+            'form.reset': {
+              target: 'editing',
+              description: "'Got it' or the dialog closed: back to an empty form.",
+              actions: 'clearForm',
+            },
           },
         },
       },

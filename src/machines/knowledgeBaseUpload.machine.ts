@@ -44,6 +44,15 @@ export const knowledgeBaseUploadMachine = setup({
   },
   actions: {
     uploaded: (_, _kb: KnowledgeBase) => {},
+    startOver: assign({ error: undefined, attempt: undefined }),
+    keyAttempt: assign({
+      attempt: ({ context }, params: { knowledgeBase: unknown }) => actionKey(context.attempt, params.knowledgeBase),
+    }),
+    forgetAttempt: assign({ attempt: undefined }),
+    showFailure: assign({
+      error: (_, params: { error: unknown }) =>
+        isApiError(params.error) ? (params.error.serverMessage ?? params.error.message) : 'The upload failed. Please try again.',
+    }),
   },
 }).createMachine({
   id: 'knowledgeBaseUpload',
@@ -52,16 +61,22 @@ export const knowledgeBaseUploadMachine = setup({
   initial: 'closed',
   states: {
     closed: {
-      on: { 'dialog.open': { target: 'open', actions: assign({ error: undefined, attempt: undefined }) } },
+      on: {
+        'dialog.open': {
+          target: 'open',
+          description: "'Upload' in the editor's knowledge base section opens the dialog.",
+          actions: 'startOver',
+        },
+      },
     },
     open: {
       tags: ['open'],
       on: {
-        'dialog.close': 'closed',
+        'dialog.close': { target: 'closed', description: 'Cancel or Escape: nothing is uploaded.' },
         'upload.submit': {
           target: 'uploading',
           description: 'The same entries sent again (a retry) reuse the Idempotency-Key of the first attempt.',
-          actions: assign({ attempt: ({ context, event }) => actionKey(context.attempt, event.knowledgeBase) }),
+          actions: { type: 'keyAttempt', params: ({ event }) => ({ knowledgeBase: event.knowledgeBase }) },
         },
       },
     },
@@ -77,16 +92,13 @@ export const knowledgeBaseUploadMachine = setup({
         }),
         onDone: {
           target: 'closed',
-          actions: [assign({ attempt: undefined }), { type: 'uploaded', params: ({ event }) => event.output }],
+          description: 'Uploaded: the dialog closes; the new knowledge base is listed (processing).',
+          actions: ['forgetAttempt', { type: 'uploaded', params: ({ event }) => event.output }],
         },
         onError: {
           target: 'open',
-          actions: assign({
-            error: ({ event }) =>
-              isApiError(event.error)
-                ? (event.error.serverMessage ?? event.error.message)
-                : 'The upload failed. Please try again.',
-          }),
+          description: 'Refused or failed: the reason in the dialog; the entries stay to try again.',
+          actions: { type: 'showFailure', params: ({ event }) => ({ error: event.error }) },
         },
       },
     },

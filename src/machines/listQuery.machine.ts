@@ -59,6 +59,8 @@ export const listQueryMachine = setup({
   },
   actions: {
     rememberQuery: assign({ query: (_, params: { query: ListQuery }) => params.query }),
+    showPage: assign({ page: (_, params: { page: ListPage<unknown> }) => params.page, error: undefined }),
+    showError: assign({ error: (_, params: { error: unknown }) => listErrorMessage(params.error) }),
   },
   guards: {
     hasPage: ({ context }) => context.page !== undefined,
@@ -84,7 +86,10 @@ export const listQueryMachine = setup({
   states: {
     start: {
       description: 'A page handed over with the input (the route loader fetched it) is shown without asking again.',
-      always: [{ guard: 'hasPage', target: 'ready' }, { target: 'loading' }],
+      always: [
+        { guard: 'hasPage', target: 'ready', description: 'The loader brought the page: show it.' },
+        { target: 'loading', description: 'No page yet: ask for it.' },
+      ],
     },
     loading: {
       tags: ['loading'],
@@ -95,11 +100,13 @@ export const listQueryMachine = setup({
         input: ({ context }) => context.query,
         onDone: {
           target: 'ready',
-          actions: assign({ page: ({ event }) => event.output, error: undefined }),
+          description: 'The page arrives: its rows and the total replace the last ones.',
+          actions: { type: 'showPage', params: ({ event }) => ({ page: event.output }) },
         },
         onError: {
           target: 'failed',
-          actions: assign({ error: ({ event }) => listErrorMessage(event.error) }),
+          description: 'The page could not be loaded: the message and Retry.',
+          actions: { type: 'showError', params: ({ event }) => ({ error: event.error }) },
         },
       },
     },

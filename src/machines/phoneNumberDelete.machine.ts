@@ -38,7 +38,11 @@ export const phoneNumberDeleteMachine = setup({
       phone.remove(input._id, { notify: false, signal }),
     ),
   },
-  actions: phoneEffects,
+  actions: {
+    ...phoneEffects,
+    choose: assign({ number: (_, params: { number: PhoneDeleteTarget }) => params.number }),
+    forget: assign({ number: undefined }),
+  },
   guards: {
     isGone,
   },
@@ -54,7 +58,7 @@ export const phoneNumberDeleteMachine = setup({
         'dialog.open': {
           target: 'confirming',
           description: "'Delete' in a row's menu.",
-          actions: assign({ number: ({ event }) => event.number }),
+          actions: { type: 'choose', params: ({ event }) => ({ number: event.number }) },
         },
       },
     },
@@ -65,7 +69,7 @@ export const phoneNumberDeleteMachine = setup({
         'dialog.close': {
           target: 'closed',
           description: 'Cancel or Escape: nothing is deleted.',
-          actions: assign({ number: undefined }),
+          actions: 'forget',
         },
         'delete.confirm': { target: 'deleting', description: 'Delete: go ahead.' },
       },
@@ -85,7 +89,7 @@ export const phoneNumberDeleteMachine = setup({
               type: 'notify',
               params: ({ context, event }) => PHONE_DELETE_TOASTS.deleted(context.number!, event.output.data.released),
             },
-            assign({ number: undefined }),
+            'forget',
           ],
         },
         onError: [
@@ -93,7 +97,7 @@ export const phoneNumberDeleteMachine = setup({
             guard: { type: 'isGone', params: ({ event }) => ({ error: event.error }) },
             target: 'closed',
             description: 'Already gone (deleted elsewhere): nothing left to confirm; the table reloads without it.',
-            actions: [{ type: 'notify', params: PHONE_DELETE_TOASTS.failed }, 'refreshList', assign({ number: undefined })],
+            actions: [{ type: 'notify', params: PHONE_DELETE_TOASTS.failed }, 'refreshList', 'forget'],
           },
           {
             target: 'confirming',

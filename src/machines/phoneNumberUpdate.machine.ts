@@ -121,7 +121,22 @@ export const phoneNumberUpdateMachine = setup({
       phone.update(input.id, input.body, { notify: false, signal }),
     ),
   },
-  actions: phoneEffects,
+  actions: {
+    ...phoneEffects,
+    loadRow: assign((_, params: { number: PhoneNumber }) => ({
+      number: params.number,
+      values: phoneFormOf(params.number),
+      errors: {},
+    })),
+    forgetDialog: assign(closedContext),
+    setField: assign(({ context }, params: { field: string; value: unknown }) => ({
+      values: { ...context.values, [params.field]: params.value },
+      errors: { ...context.errors, [params.field]: undefined },
+    })),
+    clearErrors: assign({ errors: {} }),
+    showErrors: assign({ errors: ({ context }) => phoneFormErrorsOf(context.values) }),
+    showServerErrors: assign({ errors: (_, params: { error: unknown }) => serverFieldErrors(params.error) }),
+  },
   guards: {
     isValid: ({ context }) => v.is(PhoneNumberUpdateBodySchema, context.values),
     isGone,
@@ -138,7 +153,7 @@ export const phoneNumberUpdateMachine = setup({
         'dialog.open': {
           target: 'editing',
           description: "'Edit' in a row's menu: the form resets from that number every time.",
-          actions: assign(({ event }) => ({ number: event.number, values: phoneFormOf(event.number), errors: {} })),
+          actions: { type: 'loadRow', params: ({ event }) => ({ number: event.number }) },
         },
       },
     },
@@ -149,20 +164,17 @@ export const phoneNumberUpdateMachine = setup({
         'dialog.close': {
           target: 'closed',
           description: 'Cancel, Escape or the close button: nothing is saved.',
-          actions: assign(closedContext),
+          actions: 'forgetDialog',
         },
         'field.change': {
           description: 'Typing in a field clears its message.',
-          actions: assign(({ context, event }) => ({
-            values: { ...context.values, [event.field]: event.value },
-            errors: { ...context.errors, [event.field]: undefined },
-          })),
+          actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) },
         },
         'form.submit': [
-          { guard: 'isValid', target: 'saving', description: 'Every rule holds: save.', actions: assign({ errors: {} }) },
+          { guard: 'isValid', target: 'saving', description: 'Every rule holds: save.', actions: 'clearErrors' },
           {
             description: "Section 5's messages appear under the fields; nothing is sent.",
-            actions: assign({ errors: ({ context }) => phoneFormErrorsOf(context.values) }),
+            actions: 'showErrors',
           },
         ],
       },
@@ -179,7 +191,7 @@ export const phoneNumberUpdateMachine = setup({
           description: "Saved: the dialog closes, 'Phone number updated', the table reloads.",
           actions: [
             { type: 'notify', params: ({ event }) => PHONE_UPDATE_TOASTS.updated(event.output.data.number.phone_number_pretty) },
-            assign(closedContext),
+            'forgetDialog',
           ],
         },
         onError: [
@@ -193,7 +205,7 @@ export const phoneNumberUpdateMachine = setup({
                 params: ({ event }) => PHONE_UPDATE_TOASTS.failed(serverMessageOf(event.error)),
               },
               'refreshList',
-              assign(closedContext),
+              'forgetDialog',
             ],
           },
           {
@@ -204,7 +216,7 @@ export const phoneNumberUpdateMachine = setup({
                 type: 'notify',
                 params: ({ event }) => PHONE_UPDATE_TOASTS.failed(serverMessageOf(event.error)),
               },
-              assign({ errors: ({ event }) => serverFieldErrors(event.error) }),
+              { type: 'showServerErrors', params: ({ event }) => ({ error: event.error }) },
             ],
           },
         ],

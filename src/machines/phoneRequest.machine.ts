@@ -45,7 +45,15 @@ export const phoneRequestMachine = setup({
       phone.request(input, { notify: false, signal }),
     ),
   },
-  actions: phoneEffects,
+  actions: {
+    ...phoneEffects,
+    choose: assign({ phone: (_, params: { phone: string }) => params.phone }),
+    markRequested: assign({
+      requested: ({ context }) => [...context.requested.filter((p) => p !== context.phone), context.phone!],
+      phone: undefined,
+    }),
+    forget: assign({ phone: undefined }),
+  },
 }).createMachine({
   id: 'phoneRequest',
   description: "The 'Request' buttons of the Available Numbers tab.",
@@ -58,7 +66,7 @@ export const phoneRequestMachine = setup({
         'number.request': {
           target: 'requesting',
           description: "'Request' on a row.",
-          actions: assign({ phone: ({ event }) => event.phone }),
+          actions: { type: 'choose', params: ({ event }) => ({ phone: event.phone }) },
         },
       },
     },
@@ -77,10 +85,7 @@ export const phoneRequestMachine = setup({
               type: 'notify',
               params: ({ context, event }) => PHONE_REQUEST_TOASTS.sent(context.phone!, event.output.data.request.granted),
             },
-            assign({
-              requested: ({ context }) => [...context.requested.filter((p) => p !== context.phone), context.phone!],
-              phone: undefined,
-            }),
+            'markRequested',
           ],
         },
         onError: {
@@ -88,7 +93,7 @@ export const phoneRequestMachine = setup({
           description: "'Failed to request phone number' (with the server's reason); the row keeps its Request button.",
           actions: [
             { type: 'notify', params: ({ event }) => PHONE_REQUEST_TOASTS.failed(serverMessageOf(event.error)) },
-            assign({ phone: undefined }),
+            'forget',
           ],
         },
       },

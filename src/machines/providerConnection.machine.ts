@@ -124,6 +124,19 @@ export const providerConnectionMachine = setup({
   actions: {
     notify,
     forgetForm: assign(forgetForm),
+    syncStatus: assign({ connected: (_, params: { connected: boolean }) => params.connected }),
+    showFields: assign((_, params: { fields: ProviderFieldsResponse }) => ({
+      connected: params.fields.connected,
+      connectionId: params.fields._id,
+      fields: params.fields.keys.map((k) => ({ name: k.name, secret: k.secret, ...fieldFlags(k) })),
+      values: Object.fromEntries(params.fields.keys.map((k) => [k.name, k.value])),
+    })),
+    setValue: assign({
+      values: ({ context }, params: { name: string; value: string }) => ({ ...context.values, [params.name]: params.value }),
+    }),
+    keyAttempt: assign({ attempt: ({ context }) => actionKey(context.attempt, saveRequestOf(context)) }),
+    markConnected: assign({ connected: true, connectionId: (_, params: { connectionId: string }) => params.connectionId }),
+    markDisconnected: assign({ connected: false, connectionId: null }),
   },
   guards: {
     isConnected: ({ context }) => context.connected,
@@ -148,23 +161,37 @@ export const providerConnectionMachine = setup({
         'status.sync': {
           description: 'The screen reloaded the connection status (another tab may have changed it).',
           target: '.resolving',
-          actions: assign({ connected: ({ event }) => event.connected }),
+          actions: { type: 'syncStatus', params: ({ event }) => ({ connected: event.connected }) },
         },
       },
       states: {
         resolving: {
           description: 'Shows the card as connected or not, from the last known status.',
-          always: [{ guard: 'isConnected', target: 'connected' }, { target: 'notConnected' }],
+          always: [
+            { guard: 'isConnected', target: 'connected', description: 'Connected: Edit and Disconnect.' },
+            { target: 'notConnected', description: 'Not connected: Connect.' },
+          ],
         },
         notConnected: {
           description: "The card shows 'Connect'.",
-          on: { 'dialog.open': '#providerConnection.loadingFields' },
+          on: {
+            'dialog.open': {
+              target: '#providerConnection.loadingFields',
+              description: "'Connect': the dialog opens and asks which fields the provider needs.",
+            },
+          },
         },
         connected: {
           description: "The card shows a green 'Connected' mark with 'Edit' and 'Disconnect'.",
           on: {
-            'dialog.open': '#providerConnection.loadingFields',
-            'disconnect.request': '#providerConnection.confirmingDisconnect',
+            'dialog.open': {
+              target: '#providerConnection.loadingFields',
+              description: "'Edit': the dialog opens with the stored values (secrets masked).",
+            },
+            'disconnect.request': {
+              target: '#providerConnection.confirmingDisconnect',
+              description: "'Disconnect': asks for confirmation first.",
+            },
           },
         },
       },
@@ -178,26 +205,25 @@ export const providerConnectionMachine = setup({
         input: ({ context }) => ({ name: context.name }),
         onDone: {
           target: 'editing',
-          actions: assign(({ event }) => ({
-            connected: event.output.connected,
-            connectionId: event.output._id,
-            fields: event.output.keys.map((k) => ({ name: k.name, secret: k.secret, ...fieldFlags(k) })),
-            values: Object.fromEntries(event.output.keys.map((k) => [k.name, k.value])),
-          })),
+          description: 'The fields arrive: one input each, filled with the stored value or its mask.',
+          actions: { type: 'showFields', params: ({ event }) => ({ fields: event.output }) },
         },
         onError: {
           target: 'fieldsFailed',
+          description: 'The fields could not be loaded: a toast, and Retry in the dialog.',
           actions: { type: 'notify', params: PROVIDER_TOASTS.fieldsFailed },
         },
       },
-      on: { 'dialog.close': { target: 'idle', actions: 'forgetForm' } },
+      on: {
+        'dialog.close': { target: 'idle', description: 'Closed while loading: nothing is kept.', actions: 'forgetForm' },
+      },
     },
     fieldsFailed: {
       description: "The dialog stays open with the error and a 'Retry' button.",
       tags: ['open', 'fieldsFailed'],
       on: {
-        'fields.retry': 'loadingFields',
-        'dialog.close': { target: 'idle', actions: 'forgetForm' },
+        'fields.retry': { target: 'loadingFields', description: "'Retry': ask for the fields again." },
+        'dialog.close': { target: 'idle', description: 'Closed: nothing is kept.', actions: 'forgetForm' },
       },
     },
     editing: {
@@ -205,10 +231,15 @@ export const providerConnectionMachine = setup({
       tags: ['open', 'editing'],
       on: {
         'field.change': {
-          actions: assign({ values: ({ context, event }) => ({ ...context.values, [event.name]: event.value }) }),
+          description: 'The user types in a field.',
+          actions: { type: 'setValue', params: ({ event }) => ({ name: event.name, value: event.value }) },
         },
-        'form.submit': 'validating',
-        'dialog.close': { target: 'idle', actions: 'forgetForm' },
+        'form.submit': { target: 'validating', description: "'Connect' or 'Update' pressed: check every field is filled." },
+        'dialog.close': {
+          target: 'idle',
+          description: 'Closed or cancelled: the typed credentials are forgotten.',
+          actions: 'forgetForm',
+        },
       },
     },
     validating: {
@@ -218,12 +249,13 @@ export const providerConnectionMachine = setup({
         {
           guard: 'hasMissingFields',
           target: 'editing',
+          description: "Empty fields: the toast 'Missing information' names them; nothing is sent.",
           actions: { type: 'notify', params: ({ context }) => PROVIDER_TOASTS.missing(missingFields(context)) },
         },
         {
           target: 'saving',
           description: 'A retry of the same values reuses the Idempotency-Key of the first attempt.',
-          actions: assign({ attempt: ({ context }) => actionKey(context.attempt, saveRequestOf(context)) }),
+          actions: 'keyAttempt',
         },
       ],
     },
@@ -238,13 +270,15 @@ export const providerConnectionMachine = setup({
           {
             guard: 'isUpdate',
             target: 'idle.connected',
+            description: "Updated: 'Success' toast; the dialog closes and the credentials are forgotten.",
             actions: [{ type: 'notify', params: ({ context }) => PROVIDER_TOASTS.updated(context.label) }, 'forgetForm'],
           },
           {
             target: 'idle.connected',
+            description: "Connected: 'Success' toast; the card shows Connected; the credentials are forgotten.",
             actions: [
               { type: 'notify', params: ({ context }) => PROVIDER_TOASTS.connected(context.label) },
-              assign({ connected: true, connectionId: ({ event }) => event.output.provider._id }),
+              { type: 'markConnected', params: ({ event }) => ({ connectionId: event.output.provider._id }) },
               'forgetForm',
             ],
           },
@@ -268,8 +302,8 @@ export const providerConnectionMachine = setup({
       description: 'An alert dialog asks to confirm; an outside click does not close it.',
       tags: ['confirming'],
       on: {
-        'disconnect.confirm': 'disconnecting',
-        'disconnect.cancel': 'idle.connected',
+        'disconnect.confirm': { target: 'disconnecting', description: 'Confirmed: disconnect.' },
+        'disconnect.cancel': { target: 'idle.connected', description: 'Cancelled: nothing changes.' },
       },
     },
     disconnecting: {
@@ -281,10 +315,8 @@ export const providerConnectionMachine = setup({
         input: ({ context }) => ({ name: context.name }),
         onDone: {
           target: 'idle.notConnected',
-          actions: [
-            { type: 'notify', params: ({ context }) => PROVIDER_TOASTS.disconnected(context.label) },
-            assign({ connected: false, connectionId: null }),
-          ],
+          description: "Disconnected: 'Success' toast; the card shows Connect again.",
+          actions: [{ type: 'notify', params: ({ context }) => PROVIDER_TOASTS.disconnected(context.label) }, 'markDisconnected'],
         },
         onError: {
           description: 'The confirmation stays open.',

@@ -29,6 +29,10 @@ export const remoteListMachine = setup({
       throw new Error('remoteList: no loader provided');
     }),
   },
+  actions: {
+    showData: assign({ data: (_, params: { data: unknown }) => params.data, error: undefined }),
+    showError: assign({ error: (_, params: { error: unknown }) => messageOf(params.error) }),
+  },
   guards: {
     needsPolling: (_: unknown) => false,
   },
@@ -44,17 +48,25 @@ export const remoteListMachine = setup({
       invoke: {
         id: 'load',
         src: 'load',
-        onDone: { target: 'loaded', actions: assign({ data: ({ event }) => event.output, error: undefined }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        onDone: {
+          target: 'loaded',
+          description: 'The items are shown.',
+          actions: { type: 'showData', params: ({ event }) => ({ data: event.output }) },
+        },
+        onError: {
+          target: 'failed',
+          description: 'The list could not be read: the message and Retry.',
+          actions: { type: 'showError', params: ({ event }) => ({ error: event.error }) },
+        },
       },
     },
     failed: {
       description: "e.g. 'Failed to load voices' with a Retry button.",
       tags: ['failed'],
-      on: { 'list.retry': 'loading' },
+      on: { 'list.retry': { target: 'loading', description: "'Retry': ask again." } },
     },
     loaded: {
-      on: { 'list.reload': 'refreshing' },
+      on: { 'list.reload': { target: 'refreshing', description: 'Something changed (an upload, a delete): ask again.' } },
       after: {
         pollDelay: { guard: 'needsPolling', target: 'refreshing', description: 'Some items are still changing on the server.' },
       },
@@ -65,14 +77,24 @@ export const remoteListMachine = setup({
       invoke: {
         id: 'reload',
         src: 'load',
-        onDone: { target: 'loaded', actions: assign({ data: ({ event }) => event.output, error: undefined }) },
+        onDone: {
+          target: 'loaded',
+          description: 'The new answer replaces the old one.',
+          actions: { type: 'showData', params: ({ event }) => ({ data: event.output }) },
+        },
         onError: {
           target: 'loaded',
-          actions: assign({ error: ({ event }) => messageOf(event.error) }),
+          actions: { type: 'showError', params: ({ event }) => ({ error: event.error }) },
           description: 'A failed refresh keeps the last answer.',
         },
       },
-      on: { 'list.reload': { target: 'refreshing', reenter: true } },
+      on: {
+        'list.reload': {
+          target: 'refreshing',
+          reenter: true,
+          description: 'Asked again while asking: the newer question replaces the one under way.',
+        },
+      },
     },
   },
 });

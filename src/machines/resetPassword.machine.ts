@@ -47,6 +47,12 @@ export const resetPasswordMachine = setup({
   actions: {
     notify,
     openLogin: () => {},
+    setField: assign(({ context }, params: { field: 'password' | 'confirm'; value: string }) => ({
+      [params.field]: params.value,
+      errors: { ...context.errors, [params.field]: undefined },
+    })),
+    clearErrors: assign({ errors: {} }),
+    showErrors: assign({ errors: ({ context }) => errorsOf(context) }),
   },
   guards: {
     hasToken: ({ context }) => context.token !== '',
@@ -60,7 +66,11 @@ export const resetPasswordMachine = setup({
   initial: 'checking',
   states: {
     checking: {
-      always: [{ guard: 'hasToken', target: 'editing' }, { target: 'linkInvalid' }],
+      description: 'Reads the token the link carried in its fragment.',
+      always: [
+        { guard: 'hasToken', target: 'editing', description: 'A token: ask for the new password.' },
+        { target: 'linkInvalid', description: 'No token: the link is broken.' },
+      ],
     },
     linkInvalid: {
       description: 'Opened without a token: explain and offer a new link.',
@@ -68,16 +78,14 @@ export const resetPasswordMachine = setup({
     editing: {
       on: {
         'field.change': {
-          actions: assign(({ context, event }) => ({
-            [event.field]: event.value,
-            errors: { ...context.errors, [event.field]: undefined },
-          })),
+          description: "The user types a password; that field's error goes.",
+          actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) },
         },
         'form.submit': [
-          { guard: 'isValid', target: 'saving', actions: assign({ errors: {} }) },
+          { guard: 'isValid', target: 'saving', description: 'Valid and matching: reset the password.', actions: 'clearErrors' },
           {
             description: "Spec section 5 password rules, and 'Passwords do not match'.",
-            actions: assign({ errors: ({ context }) => errorsOf(context) }),
+            actions: 'showErrors',
           },
         ],
       },
@@ -92,6 +100,7 @@ export const resetPasswordMachine = setup({
           {
             guard: { type: 'succeeded', params: ({ event }) => event.output },
             target: 'done',
+            description: "Reset: 'Password reset' toast and the login dialog opens.",
             actions: [
               { type: 'notify', params: ({ event }) => ({ title: 'Password reset', description: event.output.msg }) },
               'openLogin',
@@ -99,6 +108,7 @@ export const resetPasswordMachine = setup({
           },
           {
             target: 'editing',
+            description: 'The server answered without success: its message in a toast.',
             actions: {
               type: 'notify',
               params: ({ event }) => ({ title: 'Error', description: event.output.msg, variant: 'destructive' as const }),

@@ -59,6 +59,17 @@ export const sessionMachine = setup({
     forgetStoredSession: () => {},
     goHome: (_, _params: { keepQuery: boolean }) => {},
     reportLogoutFailure: (_, _params: { error: unknown }) => {},
+    restoreSession: assign((_, params: StoredSession) => ({ ...params, hydrated: true })),
+    markHydrated: assign({ hydrated: true }),
+    holdSession: assign((_, params: StoredSession) => ({
+      accessToken: params.accessToken,
+      refreshToken: params.refreshToken,
+      accountId: params.accountId,
+      companyId: params.companyId,
+    })),
+    rememberUrl: assign({ previousUrl: (_, params: { url: string }) => params.url }),
+    holdTokens: assign((_, params: TokenPair) => ({ accessToken: params.accessToken, refreshToken: params.refreshToken })),
+    signOut: assign(signedOutContext),
   },
   guards: {
     holdsAccessToken: (_, params: { accessToken: string }) => params.accessToken !== '',
@@ -91,14 +102,15 @@ export const sessionMachine = setup({
           {
             guard: { type: 'holdsAccessToken', params: ({ event }) => ({ accessToken: event.output.accessToken }) },
             target: 'signedIn',
-            actions: assign(({ event }) => ({ ...event.output, hydrated: true })),
+            description: 'A stored token: signed in, as before the reload.',
+            actions: { type: 'restoreSession', params: ({ event }) => event.output },
           },
-          { target: 'signedOut', actions: assign({ hydrated: true }) },
+          { target: 'signedOut', description: 'Nothing stored: signed out.', actions: 'markHydrated' },
         ],
         onError: {
           description: 'Unreadable storage counts as signed out and is cleared.',
           target: 'signedOut',
-          actions: [assign({ hydrated: true }), 'forgetStoredSession'],
+          actions: ['markHydrated', 'forgetStoredSession'],
         },
       },
     },
@@ -107,13 +119,9 @@ export const sessionMachine = setup({
       on: {
         'session.login': {
           target: 'signedIn',
+          description: 'Logged in or registered: hold the tokens and store them with the account.',
           actions: [
-            assign(({ event }) => ({
-              accessToken: event.accessToken,
-              refreshToken: event.refreshToken,
-              accountId: event.accountId,
-              companyId: event.companyId,
-            })),
+            { type: 'holdSession', params: ({ event }) => event },
             { type: 'persistAccount', params: ({ event }) => event },
             { type: 'persistTokens', params: ({ event }) => event },
           ],
@@ -122,16 +130,11 @@ export const sessionMachine = setup({
           description: 'Another tab signed in: share its session.',
           guard: { type: 'holdsAccessToken', params: ({ event }) => ({ accessToken: event.accessToken }) },
           target: 'signedIn',
-          actions: assign(({ event }) => ({
-            accessToken: event.accessToken,
-            refreshToken: event.refreshToken,
-            accountId: event.accountId,
-            companyId: event.companyId,
-          })),
+          actions: { type: 'holdSession', params: ({ event }) => event },
         },
         'url.remember': {
           description: 'The route guard remembers where the visitor was going (memory only).',
-          actions: assign({ previousUrl: ({ event }) => event.url }),
+          actions: { type: 'rememberUrl', params: ({ event }) => ({ url: event.url }) },
         },
       },
     },
@@ -143,12 +146,7 @@ export const sessionMachine = setup({
         'session.login': {
           description: 'A new login replaces the held session (e.g. the dialog of a second tab).',
           actions: [
-            assign(({ event }) => ({
-              accessToken: event.accessToken,
-              refreshToken: event.refreshToken,
-              accountId: event.accountId,
-              companyId: event.companyId,
-            })),
+            { type: 'holdSession', params: ({ event }) => event },
             { type: 'persistAccount', params: ({ event }) => event },
             { type: 'persistTokens', params: ({ event }) => event },
           ],
@@ -158,17 +156,12 @@ export const sessionMachine = setup({
             description: 'Another tab logged out or its refresh failed: sign out here too.',
             guard: 'carriesNoToken',
             target: 'signedOut',
-            actions: [assign(signedOutContext), { type: 'goHome', params: { keepQuery: true } }],
+            actions: ['signOut', { type: 'goHome', params: { keepQuery: true } }],
           },
           {
             description: 'Another tab rotated the tokens (or signed in again): use its session, never a used token.',
             guard: 'carriesOtherSession',
-            actions: assign(({ event }) => ({
-              accessToken: event.accessToken,
-              refreshToken: event.refreshToken,
-              accountId: event.accountId,
-              companyId: event.companyId,
-            })),
+            actions: { type: 'holdSession', params: ({ event }) => event },
           },
         ],
       },
@@ -195,7 +188,11 @@ export const sessionMachine = setup({
                 input: ({ context }) => ({ accessToken: context.accessToken, refreshToken: context.refreshToken }),
                 onDone: {
                   target: 'valid',
-                  actions: [assign(({ event }) => event.output), { type: 'persistTokens', params: ({ event }) => event.output }],
+                  description: 'New tokens: hold and store them; the waiting calls retry with the new access token.',
+                  actions: [
+                    { type: 'holdTokens', params: ({ event }) => event.output },
+                    { type: 'persistTokens', params: ({ event }) => event.output },
+                  ],
                 },
                 onError: [
                   {
@@ -206,7 +203,7 @@ export const sessionMachine = setup({
                   {
                     description: 'Refresh refused: both tokens are removed and the browser goes to / keeping the query string.',
                     target: '#session.signedOut',
-                    actions: [assign(signedOutContext), 'forgetStoredSession', { type: 'goHome', params: { keepQuery: true } }],
+                    actions: ['signOut', 'forgetStoredSession', { type: 'goHome', params: { keepQuery: true } }],
                   },
                 ],
               },
@@ -222,7 +219,7 @@ export const sessionMachine = setup({
           initial: 'idle',
           states: {
             idle: {
-              on: { 'session.logout': 'loggingOut' },
+              on: { 'session.logout': { target: 'loggingOut', description: "'Log out' in the user menu." } },
             },
             loggingOut: {
               description: 'GET /account/logout revokes the session on the server (a 401 meanwhile refreshes and retries).',
@@ -232,7 +229,8 @@ export const sessionMachine = setup({
                 src: 'logout',
                 onDone: {
                   target: '#session.signedOut',
-                  actions: [assign(signedOutContext), 'forgetStoredSession', { type: 'goHome', params: { keepQuery: false } }],
+                  description: 'Logged out: the tokens and everything cached are forgotten; the browser goes to /.',
+                  actions: ['signOut', 'forgetStoredSession', { type: 'goHome', params: { keepQuery: false } }],
                 },
                 onError: {
                   description: 'The server did not confirm: stay signed in and say so.',

@@ -74,6 +74,32 @@ export const settingsFormMachine = setup({
   },
   actions: {
     notify,
+    showLoaded: assign((_, params: SettingsLoaded) => ({
+      values: params.values,
+      initial: params.values,
+      note: params.note ?? null,
+      errors: {},
+      failure: null,
+    })),
+    showLoadFailure: assign({
+      failure: (_, params: { error: unknown }) => messageOf(params.error, SETTINGS_FORM_MESSAGES.loadFailed),
+    }),
+    setField: assign(({ context }, params: { field: string; value: string }) => ({
+      values: { ...context.values, [params.field]: params.value },
+      errors: { ...context.errors, [params.field]: '' },
+    })),
+    resetForm: assign(({ context }) => ({ values: context.initial, errors: {}, failure: null })),
+    clearErrors: assign({ errors: {}, failure: null }),
+    showErrors: assign({ errors: ({ context }) => errorsOf(context.schema, context.values) }),
+    keepSaved: assign((_, params: SettingsLoaded) => ({
+      values: params.values,
+      initial: params.values,
+      note: params.note ?? null,
+    })),
+    showSaveFailure: assign((_, params: { error: unknown }) => ({
+      failure: messageOf(params.error, SETTINGS_FORM_MESSAGES.saveFailed),
+      errors: isApiError(params.error) ? params.error.fieldErrors : {},
+    })),
   },
   guards: {
     isDialog: ({ context }) => context.dialog,
@@ -86,62 +112,64 @@ export const settingsFormMachine = setup({
   initial: 'starting',
   states: {
     starting: {
-      always: [{ guard: 'isDialog', target: 'closed' }, { target: 'loading' }],
+      description: 'A dialog form waits to be opened; an inline form loads at once.',
+      always: [
+        { guard: 'isDialog', target: 'closed', description: 'A dialog: closed until asked for.' },
+        { target: 'loading', description: 'Inline: load the current values.' },
+      ],
     },
     closed: {
-      on: { 'dialog.open': 'loading' },
+      description: 'The dialog is closed.',
+      on: { 'dialog.open': { target: 'loading', description: 'The dialog opens and loads the current values.' } },
     },
     loading: {
+      description: 'The current values are asked for.',
       tags: ['open', 'loading'],
       invoke: {
         id: 'load',
         src: 'load',
         onDone: {
           target: 'editing',
-          actions: assign(({ event }) => ({
-            values: event.output.values,
-            initial: event.output.values,
-            note: event.output.note ?? null,
-            errors: {},
-            failure: null,
-          })),
+          description: 'The values fill the form.',
+          actions: { type: 'showLoaded', params: ({ event }) => event.output },
         },
         onError: {
           target: 'failed',
-          actions: assign({ failure: ({ event }) => messageOf(event.error, SETTINGS_FORM_MESSAGES.loadFailed) }),
+          description: 'The values could not be loaded: the message and Retry.',
+          actions: { type: 'showLoadFailure', params: ({ event }) => ({ error: event.error }) },
         },
       },
-      on: { 'dialog.close': { guard: 'isDialog', target: 'closed' } },
+      on: { 'dialog.close': { guard: 'isDialog', target: 'closed', description: 'The dialog is closed while loading.' } },
     },
     failed: {
       description: "The load failed: the message and 'Retry'.",
       tags: ['open'],
       on: {
-        'load.retry': 'loading',
-        'dialog.close': { guard: 'isDialog', target: 'closed' },
+        'load.retry': { target: 'loading', description: "'Retry': load again." },
+        'dialog.close': { guard: 'isDialog', target: 'closed', description: 'The dialog is closed.' },
       },
     },
     editing: {
+      description: 'The form, filled; the user edits it.',
       tags: ['open'],
       on: {
         'field.change': {
-          actions: assign(({ context, event }) => ({
-            values: { ...context.values, [event.field]: event.value },
-            errors: { ...context.errors, [event.field]: '' },
-          })),
+          description: "A field's new value clears its error.",
+          actions: { type: 'setField', params: ({ event }) => ({ field: event.field, value: event.value }) },
         },
-        'form.reset': { actions: assign(({ context }) => ({ values: context.initial, errors: {}, failure: null })) },
+        'form.reset': { description: 'Back to the values last loaded or saved.', actions: 'resetForm' },
         'form.submit': [
-          { guard: 'isValid', target: 'saving', actions: assign({ errors: {}, failure: null }) },
+          { guard: 'isValid', target: 'saving', description: 'Valid: save.', actions: 'clearErrors' },
           {
             description: "The contract's messages under the fields.",
-            actions: assign({ errors: ({ context }) => errorsOf(context.schema, context.values) }),
+            actions: 'showErrors',
           },
         ],
-        'dialog.close': { guard: 'isDialog', target: 'closed' },
+        'dialog.close': { guard: 'isDialog', target: 'closed', description: 'The dialog is closed; nothing is saved.' },
       },
     },
     saving: {
+      description: 'The values are saved.',
       tags: ['open', 'busy'],
       invoke: {
         id: 'save',
@@ -151,6 +179,7 @@ export const settingsFormMachine = setup({
           {
             guard: 'isDialog',
             target: 'closed',
+            description: 'Saved: the dialog closes with a toast.',
             actions: {
               type: 'notify',
               params: ({ context, event }) => ({ title: context.savedTitle, description: event.output.msg }),
@@ -158,12 +187,9 @@ export const settingsFormMachine = setup({
           },
           {
             target: 'editing',
+            description: 'Saved: the form shows what the server kept, with a toast.',
             actions: [
-              assign(({ event }) => ({
-                values: event.output.values,
-                initial: event.output.values,
-                note: event.output.note ?? null,
-              })),
+              { type: 'keepSaved', params: ({ event }) => event.output },
               { type: 'notify', params: ({ context, event }) => ({ title: context.savedTitle, description: event.output.msg }) },
             ],
           },
@@ -172,10 +198,7 @@ export const settingsFormMachine = setup({
           description: 'The form stays with what was typed; server field errors go under their fields.',
           target: 'editing',
           actions: [
-            assign(({ event }) => ({
-              failure: messageOf(event.error, SETTINGS_FORM_MESSAGES.saveFailed),
-              errors: isApiError(event.error) ? event.error.fieldErrors : {},
-            })),
+            { type: 'showSaveFailure', params: ({ event }) => ({ error: event.error }) },
             {
               type: 'notify',
               params: ({ event }) => ({

@@ -23,20 +23,39 @@ export const sidebarMachine = setup({
   states: {
     deciding: {
       description: 'Starts open unless the user collapsed it last time.',
-      always: [{ guard: 'startsCollapsed', target: 'collapsed' }, { target: 'open' }],
+      always: [
+        { guard: 'startsCollapsed', target: 'collapsed', description: 'Collapsed last time: starts as the icon rail.' },
+        { target: 'open', description: 'Otherwise: starts open.' },
+      ],
     },
     open: {
       description: 'Full width (16rem) with labels.',
       on: {
-        'sidebar.toggle': { target: 'collapsed', actions: { type: 'persist', params: { open: false } } },
-        'sidebar.collapse': { target: 'collapsed', actions: { type: 'persist', params: { open: false } } },
+        'sidebar.toggle': {
+          target: 'collapsed',
+          description: 'The toggle button (or Ctrl/Cmd+B): collapse, and remember it.',
+          actions: { type: 'persist', params: { open: false } },
+        },
+        'sidebar.collapse': {
+          target: 'collapsed',
+          description: 'Asked to collapse (a narrow screen): collapse, and remember it.',
+          actions: { type: 'persist', params: { open: false } },
+        },
       },
     },
     collapsed: {
       description: 'An icon rail; labels stay available to assistive technology.',
       on: {
-        'sidebar.toggle': { target: 'open', actions: { type: 'persist', params: { open: true } } },
-        'sidebar.open': { target: 'open', actions: { type: 'persist', params: { open: true } } },
+        'sidebar.toggle': {
+          target: 'open',
+          description: 'The toggle button (or Ctrl/Cmd+B): open, and remember it.',
+          actions: { type: 'persist', params: { open: true } },
+        },
+        'sidebar.open': {
+          target: 'open',
+          description: 'Asked to open: open, and remember it.',
+          actions: { type: 'persist', params: { open: true } },
+        },
       },
     },
   },

@@ -110,7 +110,11 @@ export const toasterMachine = setup({
   context: { toasts: [], seq: 0 },
   initial: 'idle',
   on: {
-    'toast.show': { target: '.showing', actions: 'addToast' },
+    'toast.show': {
+      target: '.showing',
+      description: 'Shows the toast (the oldest goes when over TOAST_LIMIT); it dismisses itself after its duration.',
+      actions: 'addToast',
+    },
     'toast.dismiss': { actions: 'dismissToast', description: 'Hides the toast (or all when no id); removal follows later.' },
     'toast.remove': { actions: 'removeToast', description: 'Drops the toast (or all when no id) from memory.' },
   },
@@ -120,7 +124,7 @@ export const toasterMachine = setup({
     },
     showing: {
       description: 'At least one toast is visible; it dismisses itself after its duration.',
-      always: { guard: 'hasNoOpenToast', target: 'idle' },
+      always: { guard: 'hasNoOpenToast', target: 'idle', description: 'The last visible toast was dismissed.' },
     },
   },
 });
