@@ -42,7 +42,9 @@ interface Mutant {
   mutatorName: string;
   replacement?: string;
   status: string;
-  location: { start: { line: number; column: number } };
+  static?: boolean;
+  testsCompleted?: number;
+  location: { start: { line: number; column: number }; end: { line: number; column: number } };
 }
 interface StrykerReport {
   files: Record<string, { source: string; mutants: Mutant[] }>;
@@ -52,6 +54,8 @@ export interface FileScore {
   file: string;
   machine: string;
   killed: number;
+  /** of `killed`: mutants that make the module throw while it loads (see killedAtLoad) */
+  killedAtLoad: number;
   timeout: number;
   survived: number;
   noCoverage: number;
@@ -65,12 +69,89 @@ export interface FileScore {
 const machineOf = (file: string) => path.basename(file).replace(/\.machine\.ts$|\.ts$/, '');
 const pct = (n: number) => Math.round(n * 10) / 10;
 
-export function summarise(report: StrykerReport) {
+/** The file's source with one mutant applied (report locations: 1-based lines and columns, end exclusive). */
+export function applyMutant(source: string, m: Mutant): string {
+  const lines = source.split('\n');
+  const offset = (line: number, column: number) =>
+    lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + (column - 1);
+  return (
+    source.slice(0, offset(m.location.start.line, m.location.start.column)) +
+    (m.replacement ?? '') +
+    source.slice(offset(m.location.end.line, m.location.end.column))
+  );
+}
+
+/**
+ * Stryker's vitest runner sees no failed test when the test files cannot even be collected: a mutant
+ * that makes a machine module throw while it loads (XState refuses the config: `initial: ''`, a
+ * target that does not exist...) fails every test file that imports it, yet is reported "Survived"
+ * with 0 tests completed. Such mutants are checked here: the mutated module is written next to
+ * src/machines and imported in a child process; those that throw on import are counted as killed
+ * (`killedAtLoad`). The untouched module must load, else nothing is counted.
+ */
+async function killedAtLoad(report: StrykerReport): Promise<Set<string>> {
+  const candidates: { id: string; file: string; text: string }[] = [];
+  for (const [file, { source, mutants }] of Object.entries(report.files))
+    for (const m of mutants)
+      if (m.status === 'Survived' && m.testsCompleted === 0)
+        candidates.push({ id: m.id, file, text: applyMutant(source, m) });
+  const killed = new Set<string>();
+  if (candidates.length === 0) return killed;
+  const dir = path.join(root, 'src/.mutant-load');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir);
+  try {
+    const sibling = (text: string) => text.replace(/from '\.\/([^']+)'/g, "from '../machines/$1'");
+    const entries: { id: string; path: string }[] = [];
+    const originals = new Set(candidates.map((c) => c.file));
+    for (const file of originals) {
+      const original = path.join(dir, `original-${path.basename(file)}`);
+      fs.writeFileSync(original, sibling(report.files[file]?.source ?? ''));
+      entries.push({ id: `original:${file}`, path: original });
+    }
+    for (const c of candidates) {
+      const p = path.join(dir, `m${c.id}-${path.basename(c.file)}`);
+      fs.writeFileSync(p, sibling(c.text));
+      entries.push({ id: c.id, path: p });
+    }
+    const script = `(async () => {
+const entries = ${JSON.stringify(entries)};
+const out = [];
+for (const e of entries) { try { await import(e.path); } catch { out.push(e.id); } }
+process.stdout.write(JSON.stringify(out));
+})();`;
+    const thrown = await new Promise<string[]>((resolve, reject) => {
+      const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), '--eval', script], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let text = '';
+      child.stdout.on('data', (d) => {
+        text += d;
+      });
+      child.on('close', () => {
+        try {
+          resolve(JSON.parse(text));
+        } catch (e) {
+          reject(e);
+        }
+      });
+    });
+    const brokenOriginals = new Set(thrown.filter((t) => t.startsWith('original:')).map((t) => t.slice('original:'.length)));
+    for (const c of candidates) if (thrown.includes(c.id) && !brokenOriginals.has(c.file)) killed.add(c.id);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return killed;
+}
+
+export function summarise(report: StrykerReport, loadKilled: Set<string> = new Set()) {
   const files: FileScore[] = [];
   const survivors: { machine: string; line: number; mutator: string; replacement: string; equivalent?: string }[] = [];
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
-    const count = (status: string) => mutants.filter((m) => m.status === status).length;
-    const killed = count('Killed');
+    const count = (status: string) => mutants.filter((m) => m.status === status && !loadKilled.has(m.id)).length;
+    const atLoad = mutants.filter((m) => loadKilled.has(m.id)).length;
+    const killed = count('Killed') + atLoad;
     const timeout = count('Timeout');
     const survived = count('Survived');
     const noCoverage = count('NoCoverage');
@@ -80,6 +161,7 @@ export function summarise(report: StrykerReport) {
       file: rel,
       machine: machineOf(rel),
       killed,
+      killedAtLoad: atLoad,
       timeout,
       survived,
       noCoverage,
@@ -89,7 +171,7 @@ export function summarise(report: StrykerReport) {
     });
     const lines = source.split('\n');
     for (const m of mutants) {
-      if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
+      if ((m.status !== 'Survived' && m.status !== 'NoCoverage') || loadKilled.has(m.id)) continue;
       const line = m.location.start.line;
       const equivalent = EQUIVALENT.find(
         (e) => rel.endsWith(e.file) && e.line === line && e.mutator === m.mutatorName,
@@ -140,7 +222,8 @@ async function main() {
   }
   const durationS = Math.round((Date.now() - started) / 1000);
   const report = JSON.parse(fs.readFileSync(REPORT_JSON, 'utf8')) as StrykerReport;
-  const { files, overall, survivors, targeted } = summarise(report);
+  const loadKilled = await killedAtLoad(report);
+  const { files, overall, survivors, targeted } = summarise(report, loadKilled);
   const out = (line = '') => process.stdout.write(`${line}\n`);
   out();
   out('Mutation score per machine file (killed + timed out / valid mutants)');
