@@ -7,6 +7,7 @@
  *
  *   npm run mutation                                  all machines; writes the `mutation` section of bench/results.json
  *   npm run mutation -- --mutate src/machines/session.machine.ts   one machine (or a glob), prints only
+ *                                                     (add --write to record it as a partial run)
  *   npx tsx bench/mutation.ts --report-only           re-reads the last Stryker report (no run)
  *
  * Targets: at least 85% killed in each of the seven machines of TARGETED, at least 75% overall. Part of
@@ -72,8 +73,7 @@ const pct = (n: number) => Math.round(n * 10) / 10;
 /** The file's source with one mutant applied (report locations: 1-based lines and columns, end exclusive). */
 export function applyMutant(source: string, m: Mutant): string {
   const lines = source.split('\n');
-  const offset = (line: number, column: number) =>
-    lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + (column - 1);
+  const offset = (line: number, column: number) => lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + (column - 1);
   return (
     source.slice(0, offset(m.location.start.line, m.location.start.column)) +
     (m.replacement ?? '') +
@@ -93,8 +93,7 @@ async function killedAtLoad(report: StrykerReport): Promise<Set<string>> {
   const candidates: { id: string; file: string; text: string }[] = [];
   for (const [file, { source, mutants }] of Object.entries(report.files))
     for (const m of mutants)
-      if (m.status === 'Survived' && m.testsCompleted === 0)
-        candidates.push({ id: m.id, file, text: applyMutant(source, m) });
+      if (m.status === 'Survived' && m.testsCompleted === 0) candidates.push({ id: m.id, file, text: applyMutant(source, m) });
   const killed = new Set<string>();
   if (candidates.length === 0) return killed;
   const dir = path.join(root, 'src/.mutant-load');
@@ -173,9 +172,7 @@ export function summarise(report: StrykerReport, loadKilled: Set<string> = new S
     for (const m of mutants) {
       if ((m.status !== 'Survived' && m.status !== 'NoCoverage') || loadKilled.has(m.id)) continue;
       const line = m.location.start.line;
-      const equivalent = EQUIVALENT.find(
-        (e) => rel.endsWith(e.file) && e.line === line && e.mutator === m.mutatorName,
-      )?.reason;
+      const equivalent = EQUIVALENT.find((e) => rel.endsWith(e.file) && e.line === line && e.mutator === m.mutatorName)?.reason;
       survivors.push({
         machine: machineOf(rel),
         line,
@@ -197,10 +194,14 @@ export function summarise(report: StrykerReport, loadKilled: Set<string> = new S
 
 function runStryker(args: string[]): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', ...args], {
-      cwd: root,
-      stdio: 'inherit',
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', ...args],
+      {
+        cwd: root,
+        stdio: 'inherit',
+      },
+    );
     child.on('close', (code) => resolve(code ?? 1));
   });
 }
@@ -210,6 +211,9 @@ async function main() {
   const reportOnly = argv.includes('--report-only');
   const mutate: string[] = [];
   for (let i = 0; i < argv.length; i += 1) if (argv[i] === '--mutate' && argv[i + 1]) mutate.push(argv[(i += 1)] as string);
+  // a quick bench run (BENCH_QUICK=1) mutates the seven targeted machines only
+  if (mutate.length === 0 && process.env.BENCH_QUICK === '1')
+    mutate.push(TARGETED.map((m) => `src/machines/${m}.machine.ts`).join(','));
   const partial = mutate.length > 0;
   const started = Date.now();
   const load = os.loadavg();
@@ -234,14 +238,19 @@ async function main() {
     );
   }
   out(`  ${'overall'.padEnd(24)}${`${overall}%`.padStart(7)}${partial ? '' : ` (target ${TARGET_OVERALL}%)`}`);
-  if (!reportOnly) out(`Stryker ran ${durationS} s on ${os.cpus().length} CPUs (load average ${load.map((l) => l.toFixed(2)).join(' ')} at the start).`);
+  if (!reportOnly)
+    out(
+      `Stryker ran ${durationS} s on ${os.cpus().length} CPUs (load average ${load.map((l) => l.toFixed(2)).join(' ')} at the start).`,
+    );
   const missed = targeted.filter((t) => t.met === false);
   if (missed.length) out(`Below ${TARGET_EACH}%: ${missed.map((t) => `${t.machine} ${t.score}%`).join(', ')}`);
-  if (partial) return;
+  if (partial && !argv.includes('--write') && process.env.BENCH_QUICK !== '1') return;
   const { writeSection } = await import('./results.mjs');
   const previous = (await import('./results.mjs')).readResults().sections.mutation as { durationS?: number } | undefined;
   writeSection('mutation', {
     what: 'Stryker 9.6 (vitest runner) over src/machines against the machine tests of the unit project',
+    /** 'all' (src/machines), or the files of a partial run written with --write */
+    scope: partial ? mutate : 'all',
     files,
     overall,
     targetEach: TARGET_EACH,
