@@ -33,10 +33,43 @@ export const TARGETED = [
 ] as const;
 
 /**
- * Survivors judged equivalent (no test can tell them from the original), by file, line and replacement.
- * Each has a reason; bench/report.mjs lists them under the scores.
+ * Survivors judged equivalent (no test can tell them from the original), by machine, the source text the
+ * mutant replaces (`original`, exact) and its replacement; lines move, these do not. Each has a reason;
+ * bench/report.mjs lists them under the scores.
  */
-export const EQUIVALENT: { file: string; line: number; mutator: string; reason: string }[] = [];
+const narrowing = (type: string) =>
+  `The guard is used only on '${type}' transitions: the event-type check only narrows the TypeScript type.`;
+export const EQUIVALENT: { machine: string; original: string; replacement: string; reason: string }[] = [
+  ...(
+    [
+      ['session', "event.type === 'token.expired'"],
+      ['session', "event.type === 'storage.changed'"],
+      ['authDialog', "event.type === 'dialog.open'"],
+      ['authDialog', "event.type === 'tab.select'"],
+      ['agentEditor', "event.type === 'name.commit'"],
+      ['batchCall', "event.type === 'recipients.pick'"],
+    ] as const
+  ).map(([machine, original]) => ({
+    machine,
+    original,
+    replacement: 'true',
+    reason: narrowing(original.split("'")[1] ?? ''),
+  })),
+  {
+    machine: 'session',
+    original: "'carriesOtherSession'",
+    replacement: '""',
+    reason:
+      'Without the guard a session equal to the one held is adopted too: the same four values are assigned, nothing else happens.',
+  },
+];
+
+/** The source text a mutant replaces. */
+const originalOf = (source: string, m: Mutant) => {
+  const lines = source.split('\n');
+  const offset = (line: number, column: number) => lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + (column - 1);
+  return source.slice(offset(m.location.start.line, m.location.start.column), offset(m.location.end.line, m.location.end.column));
+};
 
 interface Mutant {
   id: string;
@@ -146,7 +179,14 @@ process.stdout.write(JSON.stringify(out));
 
 export function summarise(report: StrykerReport, loadKilled: Set<string> = new Set()) {
   const files: FileScore[] = [];
-  const survivors: { machine: string; line: number; mutator: string; replacement: string; equivalent?: string }[] = [];
+  const survivors: {
+    machine: string;
+    line: number;
+    mutator: string;
+    original: string;
+    replacement: string;
+    equivalent?: string;
+  }[] = [];
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     const count = (status: string) => mutants.filter((m) => m.status === status && !loadKilled.has(m.id)).length;
     const atLoad = mutants.filter((m) => loadKilled.has(m.id)).length;
@@ -172,11 +212,15 @@ export function summarise(report: StrykerReport, loadKilled: Set<string> = new S
     for (const m of mutants) {
       if ((m.status !== 'Survived' && m.status !== 'NoCoverage') || loadKilled.has(m.id)) continue;
       const line = m.location.start.line;
-      const equivalent = EQUIVALENT.find((e) => rel.endsWith(e.file) && e.line === line && e.mutator === m.mutatorName)?.reason;
+      const original = originalOf(source, m);
+      const equivalent = EQUIVALENT.find(
+        (e) => e.machine === machineOf(rel) && e.original === original && e.replacement === (m.replacement ?? ''),
+      )?.reason;
       survivors.push({
         machine: machineOf(rel),
         line,
         mutator: m.mutatorName,
+        original: original.replace(/\s+/g, ' ').slice(0, 80),
         replacement: (m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 80) || (lines[line - 1] ?? '').trim().slice(0, 80),
         ...(equivalent ? { equivalent } : {}),
       });
@@ -206,11 +250,53 @@ function runStryker(args: string[]): Promise<number> {
   });
 }
 
+const BY_FILE = path.join(root, 'bench/tmp/mutation/by-file');
+
+/** Keeps each file's part of a Stryker report (with when it was measured), so runs over some files add up. */
+function storeByFile(report: StrykerReport, measuredAt: string, durationS: number) {
+  fs.mkdirSync(BY_FILE, { recursive: true });
+  for (const [file, entry] of Object.entries(report.files)) {
+    const rel = path.relative(root, path.resolve(root, file));
+    fs.writeFileSync(
+      path.join(BY_FILE, `${machineOf(rel)}.json`),
+      JSON.stringify({ file: rel, measuredAt, runDurationS: durationS, entry }),
+    );
+  }
+}
+
+/** The stored per-file results as one report (the newest measurement of each file). */
+function readByFile(only?: Set<string>): { report: StrykerReport; measuredAt: Record<string, string> } {
+  const report: StrykerReport = { files: {} };
+  const measuredAt: Record<string, string> = {};
+  if (!fs.existsSync(BY_FILE)) return { report, measuredAt };
+  for (const name of fs.readdirSync(BY_FILE)) {
+    const stored = JSON.parse(fs.readFileSync(path.join(BY_FILE, name), 'utf8')) as {
+      file: string;
+      measuredAt: string;
+      entry: StrykerReport['files'][string];
+    };
+    if (only && !only.has(stored.file)) continue;
+    report.files[stored.file] = stored.entry;
+    measuredAt[machineOf(stored.file)] = stored.measuredAt;
+  }
+  return { report, measuredAt };
+}
+
+/** Whether the report has every file Stryker mutates (src/machines/*.ts). */
+function coversAll(report: StrykerReport) {
+  const all = fs.readdirSync(path.join(root, 'src/machines')).filter((f) => f.endsWith('.ts'));
+  const have = new Set(Object.keys(report.files).map((f) => path.basename(f)));
+  return all.every((f) => have.has(f));
+}
+
 async function main() {
   const argv = process.argv.slice(2);
   const reportOnly = argv.includes('--report-only');
   const mutate: string[] = [];
-  for (let i = 0; i < argv.length; i += 1) if (argv[i] === '--mutate' && argv[i + 1]) mutate.push(argv[(i += 1)] as string);
+  argv.forEach((a, i) => {
+    const next = argv[i + 1];
+    if (a === '--mutate' && next) mutate.push(next);
+  });
   // a quick bench run (BENCH_QUICK=1) mutates the seven targeted machines only
   if (mutate.length === 0 && process.env.BENCH_QUICK === '1')
     mutate.push(TARGETED.map((m) => `src/machines/${m}.machine.ts`).join(','));
@@ -225,7 +311,18 @@ async function main() {
     }
   }
   const durationS = Math.round((Date.now() - started) / 1000);
-  const report = JSON.parse(fs.readFileSync(REPORT_JSON, 'utf8')) as StrykerReport;
+  if (!reportOnly)
+    storeByFile(JSON.parse(fs.readFileSync(REPORT_JSON, 'utf8')) as StrykerReport, new Date().toISOString(), durationS);
+  // a full run reports every file; a partial one its own files; --report-only whatever was measured
+  const scopeFiles = partial
+    ? new Set(
+        mutate
+          .join(',')
+          .split(',')
+          .map((f) => path.relative(root, path.resolve(root, f))),
+      )
+    : undefined;
+  const { report, measuredAt } = readByFile(reportOnly && !partial ? undefined : scopeFiles);
   const loadKilled = await killedAtLoad(report);
   const { files, overall, survivors, targeted } = summarise(report, loadKilled);
   const out = (line = '') => process.stdout.write(`${line}\n`);
@@ -250,7 +347,8 @@ async function main() {
   writeSection('mutation', {
     what: 'Stryker 9.6 (vitest runner) over src/machines against the machine tests of the unit project',
     /** 'all' (src/machines), or the files of a partial run written with --write */
-    scope: partial ? mutate : 'all',
+    scope: coversAll(report) ? 'all' : Object.keys(report.files),
+    measuredAt,
     files,
     overall,
     targetEach: TARGET_EACH,

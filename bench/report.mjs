@@ -529,7 +529,7 @@ export function renderReport(results) {
       out.push(
         table(
           ['Machine', 'Line', 'Mutation', 'Why it is equivalent'],
-          equivalent.map((x) => [x.machine, String(x.line), `${x.mutator}: ${x.replacement}`, x.equivalent]),
+          equivalent.map((x) => [x.machine, String(x.line), `${x.original} → ${x.replacement}`, x.equivalent]),
         ),
       );
       out.push('');

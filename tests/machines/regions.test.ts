@@ -8,8 +8,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import type { PhoneNumberResponse } from '../../src/api/contract/phone.js';
-import { type AssignSaveInput, assignAgentMachine } from '../../src/machines/assignAgent.machine.js';
-import { batchCallMachine } from '../../src/machines/batchCall.machine.js';
+import { type AgentOption, type AssignSaveInput, assignAgentMachine } from '../../src/machines/assignAgent.machine.js';
+import { type BatchCallEvent, type BatchOptions, batchCallMachine } from '../../src/machines/batchCall.machine.js';
 
 describe('one region, one region only', () => {
   it('batchCall: picking another file while one is read restarts the reading with it, timing and options stay', async () => {
@@ -19,11 +19,11 @@ describe('one region, one region only', () => {
       batchCallMachine.provide({
         actions: { notify: () => {} },
         actors: {
-          loadOptions: fromPromise(async () => {
+          loadOptions: fromPromise<BatchOptions>(async () => {
             loads += 1;
             return { numbers: [], numbersTotal: 0, concurrencyLimit: 5 };
           }),
-          parseRecipients: fromCallback<never, { file: File }>(({ input }) => {
+          parseRecipients: fromCallback<BatchCallEvent, { file: File }>(({ input }) => {
             reads.push(input.file.name);
           }),
         },
@@ -50,7 +50,7 @@ describe('one region, one region only', () => {
       assignAgentMachine.provide({
         actions: { notify: () => {}, refreshList: () => {} },
         actors: {
-          loadAgents: fromPromise(() => new Promise<never>(() => {})),
+          loadAgents: fromPromise<AgentOption[], { search: string }>(() => new Promise(() => {})),
           saveAssignment: fromPromise<PhoneNumberResponse, AssignSaveInput>(({ input }) => {
             saves.push(input);
             return new Promise(() => {});

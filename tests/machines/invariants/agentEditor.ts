@@ -82,7 +82,7 @@ export default defineInvariants({
       expect(s.context.loadError).toBe(ev(w).error?.message ?? (w.previous as Snapshot).context.loadError);
       expect(ev(w).error?.status).not.toBe(404);
     },
-    notFound: (s, w) => {
+    notFound: (_s, w) => {
       expect(ev(w).error?.status).toBe(404);
     },
     checkingDraft: (s, w) => {

@@ -85,7 +85,7 @@ export default defineInvariants({
       valuesKept(s, w);
       expectPending(w, 'login', 0);
       expectPending(w, 'register', 0);
-      if (w.event.type === 'tab.select' && !s.matches({ open: (w.previous?.value as { open?: string }).open ?? '' }))
+      if (w.event.type === 'tab.select' && !s.matches({ open: ((w.previous?.value ?? {}) as { open?: string }).open ?? '' }))
         expect(s.context.errors).toEqual({});
     },
     'open.login': (s, w) => {

@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import { cameFrom, effectsNow, ev, expectPending, onlyRequest, paramsNow } from './lib.js';
-import { defineInvariants, type Snapshot, type World } from './types.js';
+import { defineInvariants, type Snapshot } from './types.js';
 
 const noSession = (s: Snapshot) =>
   expect({
