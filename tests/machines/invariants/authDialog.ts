@@ -3,6 +3,7 @@
  * a request is sent only for a valid form; the password is never kept once the dialog closes).
  */
 import { expect } from 'vitest';
+import { ApiError } from '../../../src/api/errors.js';
 import { cameFrom, effectsNow, ev, expectPending, onlyRequest, paramsNow } from './lib.js';
 import { defineInvariants, type Snapshot, type World } from './types.js';
 
@@ -44,6 +45,22 @@ function afterRequest(s: Snapshot, w: World, kind: 'login' | 'signup') {
 }
 
 export default defineInvariants({
+  explore: {
+    events: {
+      // the picker cleared, a login refused without a message, a server fault while signing up
+      'photo.pick': [{ type: 'photo.pick', file: null }],
+      'xstate.error.actor.login': [{ type: 'xstate.error.actor.login', error: new ApiError({ kind: 'http', status: 400 }) }],
+      'xstate.error.actor.register': [
+        { type: 'xstate.error.actor.register', error: new ApiError({ kind: 'http', status: 500 }) },
+      ],
+      'xstate.done.actor.register': [
+        {
+          type: 'xstate.done.actor.register',
+          output: { success: false, msg: '', token: '', refresh_token: '', account: { _id: '', companyId: '' } },
+        },
+      ],
+    },
+  },
   always: (s, w) => {
     // the dialog's tags say which tab the user sees
     expect(s.hasTag('open')).toBe(!s.matches('closed'));
