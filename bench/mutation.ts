@@ -39,7 +39,15 @@ export const TARGETED = [
  */
 const narrowing = (type: string) =>
   `The guard is used only on '${type}' transitions: the event-type check only narrows the TypeScript type.`;
-export const EQUIVALENT: { machine: string; original: string; replacement: string; reason: string }[] = [
+export const EQUIVALENT: {
+  machine: string;
+  /** how the replaced source text starts (whitespace collapsed) */
+  original: string;
+  replacement: string;
+  /** how the mutant's source line starts (trimmed), where `original` alone is ambiguous */
+  line?: string;
+  reason: string;
+}[] = [
   ...(
     [
       ['session', "event.type === 'token.expired'"],
@@ -55,6 +63,58 @@ export const EQUIVALENT: { machine: string; original: string; replacement: strin
     replacement: 'true',
     reason: narrowing(original.split("'")[1] ?? ''),
   })),
+  ...['loadSession', 'refreshTokens', 'logout'].map((name) => ({
+    machine: 'session',
+    original: `'${name}'`,
+    replacement: '""',
+    line: `${name}: fromPromise`,
+    reason: 'The name only goes into the message of the placeholder actor, which the app and every test replace.',
+  })),
+  ...['(name: string) => () => Promise.reject', '() => Promise.reject(new Error(`session'].map((original) => ({
+    machine: 'session',
+    original,
+    replacement: '() => undefined',
+    reason: 'The placeholder of an actor the app always provides (src/session); no test may run it.',
+  })),
+  {
+    machine: 'session',
+    original: '{ context: {} as SessionContext',
+    replacement: '{}',
+    reason: 'The `types` of setup() exist for TypeScript only.',
+  },
+  {
+    machine: 'session',
+    original: '{ persistTokens: (_, _params: TokenPair) => {}',
+    replacement: '{}',
+    reason:
+      'The default effects are no-ops: the app provides them (src/session), and an unprovided named action does nothing either.',
+  },
+  ...["{ 'token.expired': { description: 'Absorbed", "{ description: 'Absorbed"].map((original) => ({
+    machine: 'session',
+    original,
+    replacement: '{}',
+    reason:
+      'The absorbing transition has no target and no action: without it the event is simply not handled, which is the same.',
+  })),
+  {
+    machine: 'session',
+    original: '`session: the ${name} actor must be provided`',
+    replacement: '``',
+    reason: 'The message of the placeholder actor, which the app and every test replace.',
+  },
+  {
+    machine: 'session',
+    original: "event.type === 'storage.changed' && (event.accessToken",
+    replacement: "event.type === 'storage.changed' || event.accessToken",
+    reason:
+      'The guard is used only on storage.changed, so it becomes `true`: a session equal to the one held is adopted too, which assigns the same values.',
+  },
+  {
+    machine: 'session',
+    original: 'event.accessToken !== context.accessToken',
+    replacement: 'true',
+    reason: 'The guard then adopts a session equal to the one held as well: the same four values are assigned.',
+  },
   {
     machine: 'session',
     original: "'carriesOtherSession'",
@@ -213,8 +273,14 @@ export function summarise(report: StrykerReport, loadKilled: Set<string> = new S
       if ((m.status !== 'Survived' && m.status !== 'NoCoverage') || loadKilled.has(m.id)) continue;
       const line = m.location.start.line;
       const original = originalOf(source, m);
+      const flat = original.replace(/\s+/g, ' ');
+      const lineText = (lines[line - 1] ?? '').trim();
       const equivalent = EQUIVALENT.find(
-        (e) => e.machine === machineOf(rel) && e.original === original && e.replacement === (m.replacement ?? ''),
+        (e) =>
+          e.machine === machineOf(rel) &&
+          flat.startsWith(e.original) &&
+          e.replacement === (m.replacement ?? '') &&
+          (e.line === undefined || lineText.startsWith(e.line)),
       )?.reason;
       survivors.push({
         machine: machineOf(rel),

@@ -29,8 +29,10 @@ const transient = (error: unknown) => {
 };
 
 export default defineInvariants({
+  refused: ['storage.changed', 'session.login', 'xstate.error.actor.loadSession'],
   explore: {
     events: {
+      'xstate.error.actor.loadSession': [{ type: 'xstate.error.actor.loadSession', error: new Error('unreadable storage') }],
       // a second login while signed in (another account), and other tabs changing one field at a time
       'session.login': [{ type: 'session.login', accessToken: 'a5', refreshToken: 'r5', accountId: 'acc5', companyId: 'co5' }],
       'storage.changed': [
@@ -69,6 +71,8 @@ export default defineInvariants({
   },
   states: {
     hydrating: (s, w) => {
+      // the storage's answer, readable or not, always ends hydration
+      expect(w.event.type.includes('.actor.loadSession')).toBe(false);
       noSession(s);
       expect(s.context.previousUrl).toBeNull();
       expectPending(w, 'loadSession', 1);
