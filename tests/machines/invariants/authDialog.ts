@@ -45,6 +45,7 @@ function afterRequest(s: Snapshot, w: World, kind: 'login' | 'signup') {
 }
 
 export default defineInvariants({
+  refused: ['dialog.open', 'dialog.close', 'password.forgot', 'field.change', 'tab.select', 'photo.pick'],
   explore: {
     events: {
       // the picker cleared, a login refused without a message, a server fault while signing up
@@ -72,6 +73,9 @@ export default defineInvariants({
     const started = effectsNow(w).includes('startSession');
     expect(started).toBe(s.matches('closed') && (cameFrom(w, 'loggingIn') || cameFrom(w, 'signingUp')));
     if (w.event.type === 'tab.select' && cameFrom(w, 'open')) expect(s.matches({ open: ev(w).tab })).toBe(true);
+    // the dialog closes from either tab (a request under way finishes first)
+    if ((w.event.type === 'dialog.close' || w.event.type === 'password.forgot') && cameFrom(w, 'open'))
+      expect(s.matches('closed')).toBe(true);
     if (w.event.type === 'dialog.open' && cameFrom(w, 'closed'))
       expect(s.matches({ open: ev(w).tab === 'signup' ? 'signup' : 'login' })).toBe(true);
   },
