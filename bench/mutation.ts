@@ -98,7 +98,8 @@ export const EQUIVALENT: {
   })),
   {
     machine: 'session',
-    original: '`session: the ${name} actor must be provided`',
+    // the template literal's source text (concatenated: it is not a template here)
+    original: '`session: the $' + '{name} actor must be provided`',
     replacement: '``',
     reason: 'The message of the placeholder actor, which the app and every test replace.',
   },

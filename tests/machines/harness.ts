@@ -446,6 +446,16 @@ export function replayPath(machine: AnyStateMachine, path: ModelPath, opts: Mode
       if (errors.length) throw new Error(`The actor failed at ${where}: ${String(errors[0])}`);
       expect(actual.status, where).toBe(step.state.status);
       expect(serialize(actual), where).toBe(serialize(step.state));
+      // an actor that answered is finished: a machine still running that same invocation would wait forever
+      const answered = /^xstate\.(done|error)\.actor\.(.+)$/.exec(step.event.type)?.[2];
+      if (i > 0 && answered) {
+        const child = (actual.children as Record<string, AnyActorRef | undefined>)[answered];
+        const restarted = started.some((r) => r.id === answered && r.step === i);
+        if (child && child.getSnapshot().status === 'active' && !restarted)
+          throw new Error(
+            `At ${where}: the machine handled the answer of "${answered}" but still waits for it (the invoking state was not left)`,
+          );
+      }
       if (table) {
         const now = i;
         const world: World = {
