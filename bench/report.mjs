@@ -261,6 +261,28 @@ export function budgetRows(sections) {
       cause: ctx,
     });
   } else missing(18, 'Call engine: turn overhead, greeting, barge-in', 'p95 ≤ 50 / 100 / 100 / 20 ms', 'callEngine');
+
+  const mu = sections.mutation;
+  if (mu) {
+    const partial = mu.scope !== 'all';
+    for (const t of mu.targeted ?? [])
+      add({
+        issue: 17,
+        what: `Mutation score of the ${t.machine} machine (Stryker over src/machines/${t.machine}.machine.ts)`,
+        measured: t.score === null ? 'not in this run' : `${t.score}%`,
+        budget: `≥ ${mu.targetEach}%`,
+        met: t.met === null ? undefined : t.met,
+      });
+    add({
+      issue: 17,
+      what: partial
+        ? `Mutation score over the machines of a partial run (${mu.files.length} files; the full run over src/machines is \`npm run mutation\`)`
+        : `Mutation score over src/machines (${mu.files.length} files)`,
+      measured: `${mu.overall}%`,
+      budget: `≥ ${mu.targetOverall}%${partial ? ' (over all of src/machines)' : ''}`,
+      met: partial ? undefined : mu.overall >= mu.targetOverall,
+    });
+  } else missing(17, 'Mutation score of the machines', '≥ 85% each of seven, ≥ 75% overall', 'mutation');
   return rows;
 }
 
@@ -554,6 +576,40 @@ export function renderReport(results) {
               spread(t.bareTextareaPhasesMs.app),
             ],
           ],
+        ),
+      );
+      out.push('');
+    }
+  }
+
+  if (s.mutation) {
+    const mu = s.mutation;
+    block('## Mutation testing of the machines');
+    out.push(
+      `${mu.what}; ${mu.scope === 'all' ? 'every file of src/machines' : `a partial run over ${mu.scope.length} files`}, ${mu.durationS === null ? 'duration not recorded' : `${fmt(mu.durationS)} s`} on ${mu.cpus} CPUs (${load(mu.loadAverage)} at the start). Score = killed (and timed out) / (killed + timed out + survived + not covered); transition and state descriptions are not mutated (scripts/lib/stryker-ignore-descriptions.mjs). "At load": mutants that make the module throw on import, which Stryker's vitest runner reports as survivors with no test run; bench/mutation.ts imports each and counts those that throw as killed. How the walks and invariants work: docs/testing.md.`,
+    );
+    out.push('');
+    out.push(
+      table(
+        ['Machine', 'Score', 'Killed (at load)', 'Survived', 'Not covered', 'Target'],
+        mu.files.map((f) => [
+          f.machine,
+          `${f.score}%`,
+          `${f.killed} (${f.killedAtLoad ?? 0})`,
+          String(f.survived),
+          String(f.noCoverage),
+          (mu.targeted ?? []).some((t) => t.machine === f.machine) ? `≥ ${mu.targetEach}%` : '',
+        ]),
+      ),
+    );
+    out.push('');
+    const equivalent = (mu.survivors ?? []).filter((x) => x.equivalent);
+    if (equivalent.length) {
+      block('Survivors judged equivalent (no test can tell them from the original):');
+      out.push(
+        table(
+          ['Machine', 'Line', 'Mutation', 'Why it is equivalent'],
+          equivalent.map((x) => [x.machine, String(x.line), `${x.original} → ${x.replacement}`, x.equivalent]),
         ),
       );
       out.push('');

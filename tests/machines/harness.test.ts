@@ -271,6 +271,18 @@ describe('state invariants', () => {
     expect((opts.events as Record<string, unknown[]>).flip).toEqual([{ type: 'flip' }, { type: 'flip', x: 1 }]);
   });
 
+  it('fails when the machine handles an answer but stays in the state that waits for it', () => {
+    const stuck = setup({ actors: { load: fromPromise(async () => 1) } }).createMachine({
+      id: 'stuck',
+      initial: 'loading',
+      context: { n: 0 },
+      states: { loading: { invoke: { id: 'load', src: 'load', onDone: { actions: assign({ n: 1 }) } } } },
+    });
+    expect(() => testMachineModel(stuck, { invariants: { states: { loading: () => {} } } })).toThrow(
+      /handled the answer of "load" but still waits for it/,
+    );
+  });
+
   it('a delayed step another timer precedes is skipped, counted, and its transition must be walked elsewhere', () => {
     const race = setup({}).createMachine({
       id: 'race',

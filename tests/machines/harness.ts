@@ -169,6 +169,14 @@ export function provideFakes(machine: AnyStateMachine, opts: ModelOptions): AnyS
   return machine.provide({ ...(opts.implementations ?? {}), actors } as Parameters<AnyStateMachine['provide']>[0]);
 }
 
+/** The events the test (and the table's `explore`) give for a snapshot, accepted or not. */
+function givenEvents(opts: ModelOptions, snapshot: AnyMachineSnapshot): EventObject[] {
+  if (typeof opts.events === 'function') return [...opts.events(snapshot)];
+  const out: EventObject[] = [];
+  for (const source of Object.values(opts.events ?? {})) out.push(...(typeof source === 'function' ? source(snapshot) : source));
+  return out;
+}
+
 function candidateEvents(opts: ModelOptions) {
   return (snapshot: AnyMachineSnapshot): EventObject[] => {
     if (snapshot.status !== 'active') return [];
@@ -438,6 +446,16 @@ export function replayPath(machine: AnyStateMachine, path: ModelPath, opts: Mode
       if (errors.length) throw new Error(`The actor failed at ${where}: ${String(errors[0])}`);
       expect(actual.status, where).toBe(step.state.status);
       expect(serialize(actual), where).toBe(serialize(step.state));
+      // an actor that answered is finished: a machine still running that same invocation would wait forever
+      const answered = /^xstate\.(done|error)\.actor\.(.+)$/.exec(step.event.type)?.[2];
+      if (i > 0 && answered) {
+        const child = (actual.children as Record<string, AnyActorRef | undefined>)[answered];
+        const restarted = started.some((r) => r.id === answered && r.step === i);
+        if (child && child.getSnapshot().status === 'active' && !restarted)
+          throw new Error(
+            `At ${where}: the machine handled the answer of "${answered}" but still waits for it (the invoking state was not left)`,
+          );
+      }
       if (table) {
         const now = i;
         const world: World = {
@@ -457,6 +475,22 @@ export function replayPath(machine: AnyStateMachine, path: ModelPath, opts: Mode
           actionsNow: actions.filter((a) => a.step === now),
         };
         checkInvariants(table, actual, world, where);
+        // the refusals the table judges: a refused event is a step that changed nothing
+        if (table.refused?.length && actual.status === 'active') {
+          for (const e of givenEvents(opts, actual)) {
+            if (!table.refused.includes(e.type) || safeCan(actual, e)) continue;
+            const refusedWorld: World = {
+              ...world,
+              event: e,
+              previous: actual,
+              startedNow: [],
+              actionsNow: [],
+              emittedNow: [],
+              events: [...world.events, e],
+            };
+            checkInvariants(table, actual, refusedWorld, `${where}, refusing ${stableStringify(e)}`);
+          }
+        }
       }
       opts.onStep?.(actual, step);
       previous = actual;

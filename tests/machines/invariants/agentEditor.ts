@@ -5,6 +5,7 @@
  */
 import { expect } from 'vitest';
 import { agentToEditorForm } from '../../../src/api/contract/agent/editor-form.js';
+import { ApiError } from '../../../src/api/errors.js';
 import { draftIdOf } from '../../../src/drafts/drafts.js';
 import { cameFrom, effectsNow, ev, expectPending, named, onlyRequest, paramsNow } from './lib.js';
 import { defineInvariants, type Snapshot, type World } from './types.js';
@@ -26,6 +27,16 @@ function savedNow(s: Snapshot, w: World) {
 }
 
 export default defineInvariants({
+  explore: {
+    events: {
+      // a save with no answer, and one refused with the server's message
+      'xstate.error.actor.saveAgent': [
+        { type: 'xstate.error.actor.saveAgent', error: new ApiError({ kind: 'network' }) },
+        { type: 'xstate.error.actor.saveAgent', error: new ApiError({ kind: 'http', status: 400, serverMessage: 'Bad prompt' }) },
+      ],
+      'xstate.error.actor.readDraft': [{ type: 'xstate.error.actor.readDraft', error: new Error('IndexedDB blocked') }],
+    },
+  },
   always: (s, w) => {
     // one request of each kind, only in its state
     expectPending(w, 'saveAgent', s.matches('saving') ? 1 : 0);
@@ -82,7 +93,7 @@ export default defineInvariants({
       expect(s.context.loadError).toBe(ev(w).error?.message ?? (w.previous as Snapshot).context.loadError);
       expect(ev(w).error?.status).not.toBe(404);
     },
-    notFound: (s, w) => {
+    notFound: (_s, w) => {
       expect(ev(w).error?.status).toBe(404);
     },
     checkingDraft: (s, w) => {

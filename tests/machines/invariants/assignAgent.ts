@@ -4,6 +4,7 @@
  * set and the other cleared, and only with an agent chosen; one save at a time.
  */
 import { expect } from 'vitest';
+import { ApiError } from '../../../src/api/errors.js';
 import { cameFrom, effectsNow, ev, expectPending, onlyRequest, paramsNow } from './lib.js';
 import { defineInvariants, type Snapshot } from './types.js';
 
@@ -32,6 +33,7 @@ export default defineInvariants({
     events: {
       // a number with an outbound agent opens on outbound with that agent chosen
       'dialog.open': [{ type: 'dialog.open', number: outbound }],
+      'xstate.error.actor.loadAgents': [{ type: 'xstate.error.actor.loadAgents', error: new Error('not an API error') }],
     },
   },
   always: (s, w) => {
@@ -108,7 +110,9 @@ export default defineInvariants({
     'open.agents.failed': (s, w) => {
       expect(s.hasTag('agentsFailed')).toBe(true);
       if (cameFrom(w, 'open.agents.loading'))
-        expect(s.context.agentsError).toBe(ev(w).error?.message ?? 'Could not load the agents. Please try again.');
+        expect(s.context.agentsError).toBe(
+          ev(w).error instanceof ApiError ? ev(w).error.message : 'Could not load the agents. Please try again.',
+        );
       expect(typeof s.context.agentsError).toBe('string');
     },
     'open.form.editing': (s, w) => {

@@ -3,6 +3,7 @@
  * a request is sent only for a valid form; the password is never kept once the dialog closes).
  */
 import { expect } from 'vitest';
+import { ApiError } from '../../../src/api/errors.js';
 import { cameFrom, effectsNow, ev, expectPending, onlyRequest, paramsNow } from './lib.js';
 import { defineInvariants, type Snapshot, type World } from './types.js';
 
@@ -44,6 +45,23 @@ function afterRequest(s: Snapshot, w: World, kind: 'login' | 'signup') {
 }
 
 export default defineInvariants({
+  refused: ['dialog.open', 'dialog.close', 'password.forgot', 'field.change', 'tab.select', 'photo.pick'],
+  explore: {
+    events: {
+      // the picker cleared, a login refused without a message, a server fault while signing up
+      'photo.pick': [{ type: 'photo.pick', file: null }],
+      'xstate.error.actor.login': [{ type: 'xstate.error.actor.login', error: new ApiError({ kind: 'http', status: 400 }) }],
+      'xstate.error.actor.register': [
+        { type: 'xstate.error.actor.register', error: new ApiError({ kind: 'http', status: 500 }) },
+      ],
+      'xstate.done.actor.register': [
+        {
+          type: 'xstate.done.actor.register',
+          output: { success: false, msg: '', token: '', refresh_token: '', account: { _id: '', companyId: '' } },
+        },
+      ],
+    },
+  },
   always: (s, w) => {
     // the dialog's tags say which tab the user sees
     expect(s.hasTag('open')).toBe(!s.matches('closed'));
@@ -55,6 +73,9 @@ export default defineInvariants({
     const started = effectsNow(w).includes('startSession');
     expect(started).toBe(s.matches('closed') && (cameFrom(w, 'loggingIn') || cameFrom(w, 'signingUp')));
     if (w.event.type === 'tab.select' && cameFrom(w, 'open')) expect(s.matches({ open: ev(w).tab })).toBe(true);
+    // the dialog closes from either tab (a request under way finishes first)
+    if ((w.event.type === 'dialog.close' || w.event.type === 'password.forgot') && cameFrom(w, 'open'))
+      expect(s.matches('closed')).toBe(true);
     if (w.event.type === 'dialog.open' && cameFrom(w, 'closed'))
       expect(s.matches({ open: ev(w).tab === 'signup' ? 'signup' : 'login' })).toBe(true);
   },
@@ -85,7 +106,7 @@ export default defineInvariants({
       valuesKept(s, w);
       expectPending(w, 'login', 0);
       expectPending(w, 'register', 0);
-      if (w.event.type === 'tab.select' && !s.matches({ open: (w.previous?.value as { open?: string }).open ?? '' }))
+      if (w.event.type === 'tab.select' && !s.matches({ open: ((w.previous?.value ?? {}) as { open?: string }).open ?? '' }))
         expect(s.context.errors).toEqual({});
     },
     'open.login': (s, w) => {

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { cameFrom, effectsNow, ev, expectPending, onlyRequest, paramsNow } from './lib.js';
 import { defineInvariants, type Snapshot, type World } from './types.js';
 
-const request = (s: Snapshot, w: World, src: 'saveDraft' | 'sendBatch') => {
+const request = (w: World, src: 'saveDraft' | 'sendBatch') => {
   const r = w.pending().filter((p) => p.id === src);
   expect(r.length, `${src} requests in flight`).toBe(1);
   // biome-ignore lint/suspicious/noExplicitAny: the persist input
@@ -176,7 +176,7 @@ export default defineInvariants({
       throw new Error('validating decides at once');
     },
     'form.saving': (s, w) => {
-      const input = request(s, w, 'saveDraft');
+      const input = request(w, 'saveDraft');
       expect(s.context.values.name.trim()).not.toBe('');
       expect(input.next).toBe('draft');
       expect(input.idempotencyKey).toBe(s.context.idempotencyKey);
@@ -188,7 +188,7 @@ export default defineInvariants({
     },
     'form.sending': (s, w) => {
       // send is never made without valid recipients read to the end, a name and a From number
-      const input = request(s, w, 'sendBatch');
+      const input = request(w, 'sendBatch');
       expect(s.matches({ recipients: 'ready' })).toBe(true);
       expect(s.context.summary.valid).toBeGreaterThan(0);
       expect(s.context.values.name.trim()).not.toBe('');

@@ -12,7 +12,7 @@ export default defineInvariants({
     if (!['filters.apply', 'filters.clear'].includes(w.event.type)) expect(w.emittedNow).toEqual([]);
   },
   states: {
-    closed: (s, w) => {
+    closed: (_s, w) => {
       if (w.event.type === 'filters.apply')
         expect(w.emittedNow).toEqual([{ type: 'filters.applied', filters: w.previous?.context.draft }]);
       if (w.event.type === 'filters.clear')

@@ -9,12 +9,12 @@ export const effectsNow = (world: World) => named(world.actionsNow).map((a) => a
 /** The params of this step's action `type` (undefined when it did not run). */
 export const paramsNow = (world: World, type: string) => world.actionsNow.find((a) => a.type === type)?.params;
 /** Whether the previous snapshot was in `state` (dotted path). */
-export const cameFrom = (world: World, state: string) => Boolean(world.previous?.matches(valueOf(state)));
+export const cameFrom = (world: World, state: string) => Boolean(world.previous?.matches(stateValueOf(state)));
 export const eventIs = (world: World, type: string) => world.event.type === type;
 // biome-ignore lint/suspicious/noExplicitAny: events carry machine-specific payloads
 export const ev = (world: World) => world.event as any;
 
-function valueOf(path: string) {
+function stateValueOf(path: string) {
   const parts = path.split('.');
   // biome-ignore lint/suspicious/noExplicitAny: a state value
   let value: any = parts.pop();

@@ -3,8 +3,9 @@
  * logout; a refused refresh removes both tokens and goes to `/` keeping the query string).
  */
 import { expect } from 'vitest';
+import { ApiError } from '../../../src/api/errors.js';
 import { cameFrom, effectsNow, ev, expectPending, onlyRequest, paramsNow } from './lib.js';
-import { defineInvariants, type Snapshot, type World } from './types.js';
+import { defineInvariants, type Snapshot } from './types.js';
 
 const noSession = (s: Snapshot) =>
   expect({
@@ -22,8 +23,42 @@ const sessionOf = (e: Record<string, unknown>) => ({
 });
 const held = (s: Snapshot) => sessionOf(s.context);
 
+const transient = (error: unknown) => {
+  const e = error as { kind?: string; status?: number } | undefined;
+  return error instanceof ApiError && (e?.kind === 'network' || e?.kind === 'timeout' || (e?.status ?? 0) >= 500);
+};
+
 export default defineInvariants({
+  refused: ['storage.changed', 'session.login', 'xstate.error.actor.loadSession'],
+  explore: {
+    events: {
+      'xstate.error.actor.loadSession': [{ type: 'xstate.error.actor.loadSession', error: new Error('unreadable storage') }],
+      // a second login while signed in (another account), and other tabs changing one field at a time
+      'session.login': [{ type: 'session.login', accessToken: 'a5', refreshToken: 'r5', accountId: 'acc5', companyId: 'co5' }],
+      'storage.changed': [
+        { type: 'storage.changed', accessToken: 'a1', refreshToken: 'r7', accountId: 'acc', companyId: 'co' },
+        { type: 'storage.changed', accessToken: 'a1', refreshToken: 'r1', accountId: 'acc7', companyId: 'co' },
+        { type: 'storage.changed', accessToken: 'a1', refreshToken: 'r1', accountId: 'acc', companyId: 'co7' },
+      ],
+      'xstate.error.actor.refreshTokens': [
+        { type: 'xstate.error.actor.refreshTokens', error: new ApiError({ kind: 'timeout' }) },
+        { type: 'xstate.error.actor.refreshTokens', error: new ApiError({ kind: 'http', status: 500 }) },
+        { type: 'xstate.error.actor.refreshTokens', error: new ApiError({ kind: 'http', status: 499 }) },
+        { type: 'xstate.error.actor.refreshTokens', error: new Error('not an API error') },
+      ],
+    },
+  },
   always: (s, w) => {
+    // the tags the app reads
+    expect(s.hasTag('loading')).toBe(s.matches('hydrating'));
+    expect(s.hasTag('authenticated')).toBe(s.matches('signedIn'));
+    expect(s.hasTag('refreshing')).toBe(s.matches({ signedIn: { token: 'refreshing' } }));
+    expect(s.hasTag('loggingOut')).toBe(s.matches({ signedIn: { logout: 'loggingOut' } }));
+    // a refresh that got no answer or a server fault keeps the session; any other failure ends it
+    if (w.event.type === 'xstate.error.actor.refreshTokens') expect(s.matches('signedIn')).toBe(transient(ev(w).error));
+    // another tab's empty storage signs out here too
+    if (w.event.type === 'storage.changed' && cameFrom(w, 'signedIn'))
+      expect(s.matches('signedOut')).toBe(ev(w).accessToken === '');
     // hydration happens once: the flag is set from the first answer of storage on
     expect(s.context.hydrated).toBe(!s.matches('hydrating'));
     // the effects never run outside their transitions
@@ -36,6 +71,8 @@ export default defineInvariants({
   },
   states: {
     hydrating: (s, w) => {
+      // the storage's answer, readable or not, always ends hydration
+      expect(w.event.type.includes('.actor.loadSession')).toBe(false);
       noSession(s);
       expect(s.context.previousUrl).toBeNull();
       expectPending(w, 'loadSession', 1);

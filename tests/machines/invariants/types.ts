@@ -65,6 +65,12 @@ export interface InvariantTable {
   /** Invariants that hold in every state (do not count as a state's own invariant). */
   always?: Invariant;
   /**
+   * Event types whose refusal is judged too: a walk only takes the events a state accepts, so a machine
+   * that lost a transition would never be asked. For these types, every candidate the state refuses is
+   * checked as a step that changed nothing (same snapshot, no request, no effect).
+   */
+  refused?: readonly string[];
+  /**
    * More to explore than the model test gives: candidate events (added to its own, per type) and
    * inputs (appended). For the cases the invariants speak of that the test's events never reach.
    */
