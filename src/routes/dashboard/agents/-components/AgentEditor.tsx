@@ -11,6 +11,7 @@ import { Spinner } from '../../../../ui/spinner/spinner';
 import { TextField } from '../../../../ui/text-field/text-field';
 import { formatDateTime } from '../../-components/format';
 import { EmptyState } from '../../-components/PageHeader';
+import { CallMe } from './CallMe';
 import {
   LanguagePicker,
   LlmSettings,
@@ -132,6 +133,7 @@ export function AgentEditor({ agentId, whenHydrated, signedIn }: AgentEditorProp
           <div className={s.column}>
             <TestButtons />
             <DynamicVariables />
+            <CallMe />
           </div>
         </div>
       </div>
