@@ -9,12 +9,14 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { CALL_RUNTIME_MESSAGES } from '../../src/api/contract/call-runtime.js';
 import type { AppDeps } from '../lib/deps.js';
+import { acceptPlivoStream, runPlivoCall } from '../telephony/plivo-service.js';
 import { acceptTwilioStream, runTwilioCall } from '../telephony/service.js';
 import { runWebCall, takeWebCall } from './service.js';
 import { WEB_FRAME_MAX_BYTES } from './transports/web.js';
 
 const WEB_CALL_PATH = /^\/api\/v1\/call\/web\/([^/]+)\/stream$/;
 const TWILIO_STREAM_PATH = /^\/api\/v1\/telephony\/twilio\/stream\/([^/]+)\/([^/]+)$/;
+const PLIVO_STREAM_PATH = /^\/api\/v1\/telephony\/plivo\/stream\/([^/]+)\/([^/]+)$/;
 
 const STATUS_TEXT: Record<number, string> = {
   401: 'Unauthorized',
@@ -53,6 +55,29 @@ export function attachCallSockets(server: Server, deps: AppDeps): () => void {
         (r) => {
           if ('refuse' in r) return refuse(socket, r.refuse, r.refuse === 403 ? 'Forbidden' : CALL_RUNTIME_MESSAGES.tokenInvalid);
           wss.handleUpgrade(req, socket, head, (ws) => runTwilioCall(deps, rt, r.row, r.account, ws));
+        },
+        (e) => {
+          deps.logger.error('phone stream upgrade failed', { reason: e instanceof Error ? e.message : String(e) });
+          refuse(socket, 503, 'The call could not start.');
+        },
+      );
+      return;
+    }
+    const plivo = PLIVO_STREAM_PATH.exec(url.pathname);
+    if (plivo) {
+      const rt = deps.calls;
+      if (!rt) return refuse(socket, 503, 'Calls are not available on this server.');
+      const header = (name: string) => {
+        const v = req.headers[name];
+        return typeof v === 'string' ? v : undefined;
+      };
+      acceptPlivoStream(deps, rt, decodeURIComponent(plivo[1] as string), decodeURIComponent(plivo[2] as string), {
+        signature: header('x-plivo-signature-v3'),
+        nonce: header('x-plivo-signature-v3-nonce'),
+      }).then(
+        (r) => {
+          if ('refuse' in r) return refuse(socket, r.refuse, r.refuse === 403 ? 'Forbidden' : CALL_RUNTIME_MESSAGES.tokenInvalid);
+          wss.handleUpgrade(req, socket, head, (ws) => runPlivoCall(deps, rt, r.row, r.account, ws));
         },
         (e) => {
           deps.logger.error('phone stream upgrade failed', { reason: e instanceof Error ? e.message : String(e) });

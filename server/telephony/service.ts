@@ -45,6 +45,7 @@ import { isId } from '../lib/ids.js';
 import { guardedFetch } from '../lib/net-guard.js';
 import { docOf, findAgent } from '../routes/agent/agent.repo.js';
 import { billingLimits, monthToDateSpend } from '../routes/billing/billing.service.js';
+import { type PlivoAccount, PlivoApiError, PlivoRest, plivoAccount } from './plivo.js';
 import {
   dialTwiml,
   sayAndHangUpTwiml,
@@ -438,15 +439,19 @@ export async function createPhoneCall(deps: AppDeps, caller: Caller, body: Creat
     .where('phone_number', '=', body.from_number)
     .executeTakeFirst();
   if (!number) throw new HttpError(404, TELEPHONY_MESSAGES.numberNotFound);
-  if (number.provider !== 'twilio') throw new HttpError(400, TELEPHONY_MESSAGES.unsupportedProvider);
+  if (number.provider !== 'twilio' && number.provider !== 'plivo')
+    throw new HttpError(400, TELEPHONY_MESSAGES.unsupportedProvider);
+  const provider = number.provider;
+  const label = provider === 'twilio' ? 'Twilio' : 'Plivo';
   const agentId = body.agent_id ?? number.outbound_agent_id;
   if (!agentId) throw new HttpError(400, TELEPHONY_MESSAGES.noOutboundAgent);
   const agent = await agentDoc(deps, caller.companyId, agentId);
   if (!agent) throw new HttpError(404, TELEPHONY_MESSAGES.agentNotFound);
-  const account = await twilioAccount(deps, caller.companyId);
-  if (!account)
-    throw new HttpError(400, TELEPHONY_MESSAGES.notConnected('Twilio'), {
-      problem: { provider: 'twilio', message: TELEPHONY_MESSAGES.notConnected('Twilio'), link: '/providers' },
+  const account = provider === 'twilio' ? await twilioAccount(deps, caller.companyId) : undefined;
+  const plivo = provider === 'plivo' ? await plivoAccount(deps, caller.companyId) : undefined;
+  if (!account && !plivo)
+    throw new HttpError(400, TELEPHONY_MESSAGES.notConnected(label), {
+      problem: { provider, message: TELEPHONY_MESSAGES.notConnected(label), link: '/providers' },
     });
   await keysFor(deps, caller.companyId, agent.doc, requiredProviders(pipelineOf(agent.doc), 'voice'));
   if (await overSpend(deps, caller.companyId)) throw new HttpError(402, TELEPHONY_MESSAGES.spendLimit);
@@ -466,10 +471,12 @@ export async function createPhoneCall(deps: AppDeps, caller: Caller, body: Creat
       phoneNumber: number.phone_number,
       variables: phoneVariables(deps, body.dynamic_variables, body.from_number, body.to_number, 'outbound'),
       token: { value: token, expiresAt: new Date(now(deps).getTime() + OUTBOUND_STREAM_TOKEN_TTL_MS) },
-      provider: 'twilio',
+      provider,
       now: now(deps),
     });
   });
+  if (plivo) return placePlivoCall(deps, plivo, row, agent.doc, body);
+  if (!account) throw new HttpError(400, TELEPHONY_MESSAGES.notConnected(label));
   const statusUrl = `${publicBase(deps)}${TELEPHONY_PATHS.twilioStatus(row.id)}`;
   const form: [string, string][] = [
     ['To', body.to_number],
@@ -501,22 +508,78 @@ export async function createPhoneCall(deps: AppDeps, caller: Caller, body: Creat
       .where('provider_call_id', 'is', null)
       .execute();
   } catch (e) {
-    const message = e instanceof Error ? e.message : 'Twilio did not answer.';
-    await finishCallSession(deps.db.db, row, {
-      status: 'failed',
-      reason: 'dial_failed',
-      errorMessage: message,
-      transcript: [],
-      latency: [],
-      usage: emptyUsage(agent.doc),
-      cost: 0,
-      recording: null,
-      endedAt: now(deps),
-    });
-    if (e instanceof TwilioApiError) throw new HttpError(502, TELEPHONY_MESSAGES.carrierRefused('Twilio', message));
-    throw new HttpError(502, TELEPHONY_MESSAGES.carrierRefused('Twilio', 'it could not be reached.'));
+    await dialRefused(deps, row, agent.doc, 'Twilio', e);
   }
   deps.logger.info('outbound call placed', { callId: row.id });
+  return { call_id: row.id };
+}
+
+/** The call row of a dial that failed at the carrier's API: stored as failed, answered 502. */
+async function dialRefused(deps: AppDeps, row: CallSessionRow, agent: AgentDoc, label: string, e: unknown): Promise<never> {
+  const message = e instanceof Error ? e.message : `${label} did not answer.`;
+  await finishCallSession(deps.db.db, row, {
+    status: 'failed',
+    reason: 'dial_failed',
+    errorMessage: message,
+    transcript: [],
+    latency: [],
+    usage: emptyUsage(agent),
+    cost: 0,
+    recording: null,
+    endedAt: now(deps),
+  });
+  if (e instanceof TwilioApiError || e instanceof PlivoApiError)
+    throw new HttpError(502, TELEPHONY_MESSAGES.carrierRefused(label, message));
+  throw new HttpError(502, TELEPHONY_MESSAGES.carrierRefused(label, 'it could not be reached.'));
+}
+
+/**
+ * Plivo's Call API: answer_url gives the Stream XML when the call is answered (its stream token is made
+ * then, so any server can answer it), hangup_url and machine_detection_url report the end and a machine.
+ */
+async function placePlivoCall(
+  deps: AppDeps,
+  account: PlivoAccount,
+  row: CallSessionRow,
+  agent: AgentDoc,
+  body: CreatePhoneCallBody,
+) {
+  // the token made at creation is not used: the answer callback makes the one Plivo gets
+  await deps.db.db
+    .updateTable('call_sessions')
+    .set({ token_hash: null, token_expires_at: null })
+    .where('id', '=', row.id)
+    .where('company_id', '=', row.company_id)
+    .execute();
+  const statusUrl = `${publicBase(deps)}${TELEPHONY_PATHS.plivoStatus(row.id)}`;
+  const request: Record<string, string> = {
+    from: body.from_number.replace(/^\+/, ''),
+    to: body.to_number.replace(/^\+/, ''),
+    answer_url: `${publicBase(deps)}${TELEPHONY_PATHS.plivoOutboundAnswer(row.id)}`,
+    answer_method: 'POST',
+    hangup_url: statusUrl,
+    hangup_method: 'POST',
+  };
+  if (agent.editor.voicemailDetection) {
+    request.machine_detection = 'true';
+    request.machine_detection_time = String(
+      Math.min(10_000, Math.max(2000, Math.round((agent.editor.voicemailDetectionDuration || 5) * 1000))),
+    );
+    request.machine_detection_url = statusUrl;
+    request.machine_detection_method = 'POST';
+  }
+  try {
+    const requestUuid = await new PlivoRest(deps, account).createCall(request);
+    await deps.db.db
+      .updateTable('call_sessions')
+      .set({ provider_status: `queued:${requestUuid}`.slice(0, 100) })
+      .where('id', '=', row.id)
+      .where('company_id', '=', row.company_id)
+      .execute();
+  } catch (e) {
+    await dialRefused(deps, row, agent, 'Plivo', e);
+  }
+  deps.logger.info('outbound call placed', { callId: row.id, provider: 'plivo' });
   return { call_id: row.id };
 }
 

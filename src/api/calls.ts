@@ -11,6 +11,7 @@
 import { type QueryCache, queryCache } from './cache';
 import { type ApiClient, api } from './client';
 import { CALL_PATHS, type CallListParams, CallListResponseSchema, callListParams } from './contract/call';
+import { CREATE_PHONE_CALL_PATH, type CreatePhoneCallInput, CreatePhoneCallResponseSchema } from './contract/telephony';
 
 export type { CallListParams };
 
@@ -31,6 +32,9 @@ export function callsApi(client: ApiClient, cache: QueryCache) {
       cache.load(callListKey(q), () =>
         client.get(CALL_PATHS.list, CallListResponseSchema, { query: callListParams(q), ...options }),
       ),
+    /** POST /call/create: a phone call from one of the company's numbers with an agent (issue 19) */
+    create: (body: CreatePhoneCallInput, options?: CallsCallOptions) =>
+      client.post(CREATE_PHONE_CALL_PATH, CreatePhoneCallResponseSchema, body, options),
     /** Drops the cached pages (e.g. a Retry after an error, or a refresh button). */
     invalidate: () => cache.invalidate(CALL_CACHE_PREFIX),
   };

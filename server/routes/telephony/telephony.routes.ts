@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { limitBody } from '../../lib/body-limit.js';
 import type { AppDeps } from '../../lib/deps.js';
+import { plivoAnswer, plivoOutboundAnswer, plivoStatus, plivoXml } from '../../telephony/plivo-service.js';
 import { type CarrierAnswer, twilioStatus, twilioVoice } from '../../telephony/service.js';
 import type { AppEnv } from '../../types.js';
 
@@ -12,6 +13,8 @@ const CARRIER_BODY_MAX = 32 * 1024;
  * carrier's signature (server/telephony/service.ts), and refused with 403 otherwise.
  * - `POST /twilio/voice`: an inbound call (answers TwiML).
  * - `POST /twilio/status/{call_id}`: status callbacks and answering-machine detection of a call.
+ * - `POST /plivo/answer` (inbound), `/plivo/answer/{call_id}` (an outbound call answered),
+ *   `/plivo/status/{call_id}` (hangup and machine detection), `/plivo/xml/{call_id}` (transfer, voicemail).
  * The media streams are WebSockets (server/call/ws.ts).
  */
 export function telephonyRoutes(deps: AppDeps) {
@@ -30,6 +33,25 @@ export function telephonyRoutes(deps: AppDeps) {
 
   r.post('/twilio/status/:id', async (c) =>
     answer(await twilioStatus(deps, c.req.param('id'), await c.req.text(), c.req.header('X-Twilio-Signature'))),
+  );
+
+  const plivoHeaders = (c: { req: { header(name: string): string | undefined } }) => ({
+    signature: c.req.header('X-Plivo-Signature-V3'),
+    nonce: c.req.header('X-Plivo-Signature-V3-Nonce'),
+  });
+
+  r.post('/plivo/answer', async (c) => answer(await plivoAnswer(deps, await c.req.text(), queryOf(c.req.url), plivoHeaders(c))));
+
+  r.post('/plivo/answer/:id', async (c) =>
+    answer(await plivoOutboundAnswer(deps, c.req.param('id'), await c.req.text(), queryOf(c.req.url), plivoHeaders(c))),
+  );
+
+  r.post('/plivo/status/:id', async (c) =>
+    answer(await plivoStatus(deps, c.req.param('id'), await c.req.text(), plivoHeaders(c))),
+  );
+
+  r.post('/plivo/xml/:id', async (c) =>
+    answer(await plivoXml(deps, c.req.param('id'), await c.req.text(), queryOf(c.req.url), plivoHeaders(c))),
   );
 
   return r;

@@ -27,11 +27,24 @@ export const CreatePhoneCallBodySchema = v.object({
   ),
 });
 export type CreatePhoneCallBody = v.InferOutput<typeof CreatePhoneCallBodySchema>;
+export type CreatePhoneCallInput = v.InferInput<typeof CreatePhoneCallBodySchema>;
 
-export interface CreatePhoneCallResponse {
-  success: true;
-  data: { call_id: string };
-}
+export const CreatePhoneCallResponseSchema = v.object({
+  success: v.literal(true),
+  data: v.object({ call_id: v.string() }),
+});
+export type CreatePhoneCallResponse = v.InferOutput<typeof CreatePhoneCallResponseSchema>;
+
+export const CREATE_PHONE_CALL_PATH = '/call/create';
+
+/** The editor's Call me (right column): its words. */
+export const CALL_ME_MESSAGES = {
+  phoneInvalid: 'Enter a phone number in E.164 format, like +14155550123',
+  saveFirst: 'Save the agent first.',
+  noNumber: 'Get a phone number on the Phone Numbers page first.',
+  calling: (to: string) => `Calling ${to}…`,
+  failed: 'The call could not be placed.',
+} as const;
 
 export const TELEPHONY_MESSAGES = {
   numberNotFound: 'This phone number is not one of your numbers.',

@@ -12,6 +12,7 @@ import { Spinner } from '../../../../ui/spinner/spinner';
 import { TextField } from '../../../../ui/text-field/text-field';
 import { formatDateTime } from '../../-components/format';
 import { EmptyState } from '../../-components/PageHeader';
+import { CallMe } from './CallMe';
 import {
   LanguagePicker,
   LlmSettings,
@@ -135,6 +136,7 @@ export function AgentEditor({ agentId, whenHydrated, signedIn }: AgentEditorProp
           <div className={s.column}>
             <TestButtons />
             <DynamicVariables />
+            <CallMe />
           </div>
         </div>
       </div>

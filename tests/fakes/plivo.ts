@@ -1,0 +1,472 @@
+/**
+ * A fake of Plivo Voice, as Parley uses it, written from Plivo's documents:
+ * - Call API, https://www.plivo.com/docs/voice/api/call/make-a-call (`POST /v1/Account/{auth_id}/Call/`,
+ *   JSON, HTTP Basic auth with the Auth ID and Auth Token, 401 otherwise; from, to, answer_url required;
+ *   answers 201 {api_id, message: 'call fired', request_uuid}), .../transfer-a-call (`POST .../Call/{uuid}/`
+ *   with legs=aleg and aleg_url: the call runs the XML there), .../hangup-a-call (`DELETE .../Call/{uuid}/`,
+ *   204). Callbacks: answer_url (CallUUID, From, To without '+', Direction, CallStatus), hangup_url
+ *   (CallStatus completed / busy / no-answer / failed / cancel, HangupCause), machine_detection_url
+ *   (Machine=true).
+ * - Signature validation V3, https://www.plivo.com/docs/voice/concepts/signature-validation: every callback
+ *   carries X-Plivo-Signature-V3 and X-Plivo-Signature-V3-Nonce (HMAC-SHA256 of the URL, the sorted
+ *   parameters and the nonce, keyed with the Auth Token; the rule of the SDKs' validateV3Signature).
+ * - XML, https://www.plivo.com/docs/voice/xml: <Stream bidirectional keepCallAlive contentType>url</Stream>,
+ *   <Speak>, <Hangup/>, <Dial><Number>.
+ * - Audio streaming, https://www.plivo.com/docs/voice/xml/the-stream-element and the bidirectional stream
+ *   messages: to the server `start` (start.callId, streamId, mediaFormat audio/x-mulaw 8000), `media`
+ *   (inbound, 20 ms of base64 mu-law), `playedStream` (a checkpoint's audio has played), `clearedAudio`,
+ *   `stop`; from it `playAudio` {media: {contentType, sampleRate, payload}}, `checkpoint` {name},
+ *   `clearAudio`. A playAudio whose contentType or sampleRate is not the stream's is a violation.
+ *
+ * The caller's audio is sent every 20 ms on the stream's clock; the server's audio is played at real time
+ * from a buffer, checkpoints are answered once their audio has played, and clearAudio drops what was not.
+ */
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import type http from 'node:http';
+import WebSocket from 'ws';
+import { type Listening, listen, readBody, sendJson, sleep } from './listen.js';
+import { mulawFrames, parseXml } from './twilio.js';
+
+export type PlivoOutcome = 'answer' | 'busy' | 'no-answer' | 'failed' | 'voicemail';
+
+const sortedGroups = (pairs: [string, string][]) => {
+  const map = new Map<string, string[]>();
+  for (const [k, v] of pairs) map.set(k, [...(map.get(k) ?? []), v]);
+  return [...map.keys()].sort().map((k) => [k, (map.get(k) ?? []).sort()] as const);
+};
+
+/** Plivo's V3 signature of a request to `url` (POST `params`, or a GET with none). */
+export function plivoSignature(authToken: string, url: string, params: [string, string][], nonce: string, method = 'POST') {
+  const u = new URL(url);
+  const query = sortedGroups([...u.searchParams])
+    .flatMap(([k, vs]) => vs.map((v) => `${k}=${v}`))
+    .join('&');
+  const post = method === 'POST' ? params : [];
+  let base = `${u.protocol}//${u.host}${u.pathname}`;
+  if (query || post.length) base += `?${query}`;
+  if (query && post.length) base += '.';
+  for (const [k, vs] of sortedGroups(post)) for (const v of vs) base += k + v;
+  return createHmac('sha256', authToken).update(`${base}.${nonce}`).digest('base64');
+}
+
+export type PlivoAction =
+  | { verb: 'stream'; url: string; attrs: Record<string, string> }
+  | { verb: 'speak'; text: string }
+  | { verb: 'hangup' }
+  | { verb: 'dial'; number: string; callerId?: string };
+
+export function plivoActions(xml: string): PlivoAction[] {
+  return parseXml(xml).children.map((el): PlivoAction => {
+    if (el.name === 'Stream') return { verb: 'stream', url: el.text.trim(), attrs: el.attrs };
+    if (el.name === 'Speak') return { verb: 'speak', text: el.text };
+    if (el.name === 'Hangup') return { verb: 'hangup' };
+    if (el.name === 'Dial') {
+      const number = el.children.find((c) => c.name === 'Number')?.text.trim() ?? '';
+      return { verb: 'dial', number, ...(el.attrs.callerId ? { callerId: el.attrs.callerId } : {}) };
+    }
+    throw new Error(`Plivo XML: unknown element <${el.name}>`);
+  });
+}
+
+type Played = { kind: 'audio'; bytes: Uint8Array } | { kind: 'checkpoint'; name: string };
+
+export class PlivoMediaStream {
+  readonly streamId = randomUUID();
+  readonly ws: WebSocket;
+  refused: number | undefined;
+  readonly opened: Promise<void>;
+  readonly closed: Promise<void>;
+  readonly received: Record<string, unknown>[] = [];
+  readonly violations: string[] = [];
+  playedBytes = 0;
+  clearedBytes = 0;
+  readonly played: string[] = [];
+  stopped = false;
+  private buffer: Played[] = [];
+  private callerQueue: Uint8Array[] = [];
+  private seq = 0;
+  private ticks = 0;
+  private t0 = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    readonly url: string,
+    headers: Record<string, string>,
+    private readonly call: { authId: string; callUuid: string },
+  ) {
+    this.ws = new WebSocket(url, { headers });
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once('open', () => resolve());
+      this.ws.once('unexpected-response', (_req, res) => {
+        this.refused = res.statusCode;
+        reject(new Error(`stream refused: ${res.statusCode}`));
+      });
+      this.ws.once('error', reject);
+    });
+    this.opened.catch(() => {});
+    this.closed = new Promise((resolve) => this.ws.once('close', () => resolve()));
+    this.ws.on('open', () => this.begin());
+    this.ws.on('message', (data) => this.receive(String(data)));
+    this.ws.on('close', () => this.halt());
+  }
+
+  say(ms = 400, silenceMs = 600) {
+    this.callerQueue.push(...mulawFrames(ms, true), ...mulawFrames(silenceMs, false));
+  }
+
+  stop() {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.send({ event: 'stop', sequenceNumber: ++this.seq, streamId: this.streamId });
+    this.halt();
+    this.ws.close(1000);
+  }
+
+  of(event: string) {
+    return this.received.filter((m) => m.event === event);
+  }
+
+  private send(msg: Record<string, unknown>) {
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  private begin() {
+    this.send({
+      event: 'start',
+      sequenceNumber: this.seq,
+      start: {
+        callId: this.call.callUuid,
+        streamId: this.streamId,
+        accountId: this.call.authId,
+        tracks: ['inbound'],
+        mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000 },
+      },
+      extra_headers: '{}',
+    });
+    this.t0 = performance.now();
+    this.schedule();
+  }
+
+  private schedule() {
+    const due = this.t0 + (this.ticks + 1) * 20;
+    this.timer = setTimeout(() => this.tick(), Math.max(0, due - performance.now()));
+  }
+
+  private tick() {
+    this.ticks++;
+    const frame = this.callerQueue.shift() ?? (mulawFrames(20, false)[0] as Uint8Array);
+    this.send({
+      event: 'media',
+      sequenceNumber: ++this.seq,
+      streamId: this.streamId,
+      media: {
+        track: 'inbound',
+        timestamp: String(this.ticks * 20),
+        chunk: this.ticks,
+        payload: Buffer.from(frame).toString('base64'),
+      },
+      extra_headers: '{}',
+    });
+    let left = 160;
+    while (this.buffer.length > 0) {
+      const head = this.buffer[0] as Played;
+      if (head.kind === 'checkpoint') {
+        this.buffer.shift();
+        this.played.push(head.name);
+        this.send({ event: 'playedStream', sequenceNumber: ++this.seq, streamId: this.streamId, name: head.name });
+        continue;
+      }
+      if (left === 0) break;
+      const take = Math.min(left, head.bytes.byteLength);
+      this.playedBytes += take;
+      left -= take;
+      if (take === head.bytes.byteLength) this.buffer.shift();
+      else head.bytes = head.bytes.subarray(take);
+    }
+    if (!this.stopped && this.ws.readyState === WebSocket.OPEN) this.schedule();
+  }
+
+  private receive(text: string) {
+    let msg: Record<string, unknown>;
+    try {
+      msg = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      this.violations.push('not JSON');
+      return;
+    }
+    this.received.push(msg);
+    if (msg.event === 'playAudio') {
+      const media = msg.media as { contentType?: unknown; sampleRate?: unknown; payload?: unknown } | undefined;
+      if (media?.contentType !== 'audio/x-mulaw' || Number(media.sampleRate) !== 8000)
+        this.violations.push('playAudio: not the stream’s audio/x-mulaw 8000');
+      if (typeof media?.payload !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(media.payload)) {
+        this.violations.push('playAudio: payload is not base64');
+        return;
+      }
+      this.buffer.push({ kind: 'audio', bytes: new Uint8Array(Buffer.from(media.payload, 'base64')) });
+    } else if (msg.event === 'checkpoint') {
+      if (typeof msg.name !== 'string') this.violations.push('checkpoint: no name');
+      else this.buffer.push({ kind: 'checkpoint', name: msg.name });
+    } else if (msg.event === 'clearAudio') {
+      for (const item of this.buffer) if (item.kind === 'audio') this.clearedBytes += item.bytes.byteLength;
+      this.buffer = [];
+      this.send({ event: 'clearedAudio', sequenceNumber: ++this.seq, streamId: this.streamId });
+    } else this.violations.push(`unknown event ${String(msg.event)}`);
+  }
+
+  private halt() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+export interface PlivoCall {
+  uuid: string;
+  requestUuid: string;
+  direction: 'inbound' | 'outbound';
+  from: string;
+  to: string;
+  request?: Record<string, unknown>;
+  actions: PlivoAction[];
+  said: string[];
+  dialed?: string;
+  stream?: PlivoMediaStream;
+  callbacks: { url: string; status: string; code: number }[];
+  transfers: string[];
+  hungUpByApi: boolean;
+  ended: boolean;
+  done: Promise<void>;
+}
+
+export class PlivoFake {
+  readonly authId = `MA${randomBytes(9).toString('hex').toUpperCase()}`;
+  readonly authToken = randomBytes(20).toString('hex');
+  readonly calls: PlivoCall[] = [];
+  readonly outcomes = new Map<string, PlivoOutcome>();
+  readonly refusals: { status: number; reason: string }[] = [];
+  stepMs = 20;
+  private finishers = new Map<string, () => void>();
+
+  private constructor(private readonly server: Listening) {}
+
+  static async start(): Promise<PlivoFake> {
+    let fake: PlivoFake | undefined;
+    const server = await listen((req, res) => {
+      void fake?.handle(req, res).catch((e) => sendJson(res, 500, { error: String(e) }));
+    });
+    fake = new PlivoFake(server);
+    return fake;
+  }
+
+  get url() {
+    return this.server.url;
+  }
+
+  close() {
+    for (const c of this.calls) c.stream?.stop();
+    return this.server.close();
+  }
+
+  /** Signed headers of a request to `url`. */
+  signed(url: string, params: [string, string][], method = 'POST') {
+    const nonce = String(Math.floor(Math.random() * 1e15));
+    return {
+      'X-Plivo-Signature-V3': plivoSignature(this.authToken, url, params, nonce, method),
+      'X-Plivo-Signature-V3-Nonce': nonce,
+    };
+  }
+
+  private refuse(res: http.ServerResponse, status: number, error: string) {
+    this.refusals.push({ status, reason: error });
+    sendJson(res, status, { api_id: randomUUID(), error });
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const m = /^\/v1\/Account\/([^/]+)\/Call\/(?:([^/]+)\/)?$/.exec(url.pathname);
+    if (!m) return this.refuse(res, 404, 'not found');
+    const auth = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
+    const [user, pass] = auth
+      ? Buffer.from(auth[1] as string, 'base64')
+          .toString()
+          .split(':')
+      : [];
+    if (user !== this.authId || pass !== this.authToken || m[1] !== this.authId)
+      return this.refuse(res, 401, 'Authentication failed');
+    if (m[2]) {
+      const call = this.calls.find((c) => c.uuid === m[2]);
+      if (!call || call.ended) return this.refuse(res, 404, 'call not found');
+      if (req.method === 'DELETE') {
+        res.writeHead(204).end();
+        call.hungUpByApi = true;
+        void this.end(call, 'completed');
+        return;
+      }
+      if (req.method !== 'POST') return this.refuse(res, 405, 'method not allowed');
+      const body = JSON.parse((await readBody(req)) || '{}') as Record<string, string>;
+      if (body.legs !== 'aleg' || !body.aleg_url) return this.refuse(res, 400, 'legs and aleg_url are required');
+      sendJson(res, 202, { api_id: randomUUID(), message: 'call transferred' });
+      call.transfers.push(body.aleg_url);
+      call.stream?.stop();
+      const xml = await this.fetchXml(call, body.aleg_url);
+      if (xml) void this.run(call, plivoActions(xml));
+      return;
+    }
+    if (req.method !== 'POST') return this.refuse(res, 405, 'method not allowed');
+    if (!String(req.headers['content-type']).startsWith('application/json'))
+      return this.refuse(res, 400, 'content type must be JSON');
+    const body = JSON.parse((await readBody(req)) || '{}') as Record<string, string>;
+    for (const k of ['from', 'to', 'answer_url']) if (!body[k]) return this.refuse(res, 400, `${k} is required`);
+    const call = this.newCall('outbound', body.from as string, body.to as string);
+    call.request = body;
+    sendJson(res, 201, { api_id: randomUUID(), message: 'call fired', request_uuid: call.requestUuid });
+    void this.dial(call, body);
+  }
+
+  private newCall(direction: PlivoCall['direction'], from: string, to: string): PlivoCall {
+    let finish: () => void = () => {};
+    const call: PlivoCall = {
+      uuid: randomUUID(),
+      requestUuid: randomUUID(),
+      direction,
+      from,
+      to,
+      actions: [],
+      said: [],
+      callbacks: [],
+      transfers: [],
+      hungUpByApi: false,
+      ended: false,
+      done: new Promise<void>((r) => {
+        finish = r;
+      }),
+    };
+    this.finishers.set(call.uuid, finish);
+    this.calls.push(call);
+    return call;
+  }
+
+  private params(call: PlivoCall, status: string, extra: [string, string][] = []): [string, string][] {
+    return [
+      ['CallUUID', call.uuid],
+      ['CallStatus', status],
+      ['Direction', call.direction],
+      ['Event', 'StartApp'],
+      ['From', call.from],
+      ['To', call.to],
+      ['RequestUUID', call.requestUuid],
+      ...extra,
+    ];
+  }
+
+  private async post(call: PlivoCall, url: string, params: [string, string][], status: string) {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...this.signed(url, params) },
+      body: new URLSearchParams(params).toString(),
+    });
+    const text = await res.text();
+    call.callbacks.push({ url, status, code: res.status });
+    return { status: res.status, text };
+  }
+
+  private async fetchXml(call: PlivoCall, url: string) {
+    const r = await this.post(call, url, this.params(call, 'in-progress'), 'xml');
+    return r.status === 200 ? r.text : undefined;
+  }
+
+  private async dial(call: PlivoCall, body: Record<string, string>) {
+    const outcome = this.outcomes.get(`+${call.to}`) ?? 'answer';
+    await sleep(this.stepMs);
+    if (outcome === 'busy' || outcome === 'no-answer' || outcome === 'failed') {
+      call.ended = true;
+      if (body.hangup_url)
+        await this.post(
+          call,
+          body.hangup_url,
+          this.params(call, outcome, [['HangupCause', outcome === 'busy' ? 'USER_BUSY' : 'NO_ANSWER']]),
+          outcome,
+        );
+      this.finishers.get(call.uuid)?.();
+      return;
+    }
+    if (outcome === 'voicemail' && body.machine_detection === 'true' && body.machine_detection_url) {
+      const mdUrl = body.machine_detection_url;
+      setTimeout(
+        () => void this.post(call, mdUrl, [...this.params(call, 'in-progress'), ['Machine', 'true']], 'machine'),
+        this.stepMs * 10,
+      );
+    }
+    const xml = await this.fetchXml(call, body.answer_url as string);
+    if (!xml) return this.end(call, 'completed');
+    await this.run(call, plivoActions(xml));
+  }
+
+  private async run(call: PlivoCall, actions: PlivoAction[]) {
+    for (const action of actions) {
+      if (call.ended) return;
+      call.actions.push(action);
+      if (action.verb === 'speak') call.said.push(action.text);
+      else if (action.verb === 'hangup') return this.end(call, 'completed');
+      else if (action.verb === 'dial') {
+        call.dialed = action.number;
+        return this.end(call, 'completed');
+      } else if (action.verb === 'stream') {
+        if (action.attrs.bidirectional !== 'true' || action.attrs.contentType !== 'audio/x-mulaw;rate=8000') {
+          call.said.push('stream attributes not as expected');
+          return this.end(call, 'completed');
+        }
+        const url = action.url;
+        const stream = new PlivoMediaStream(url, this.signed(url, [], 'GET'), { authId: this.authId, callUuid: call.uuid });
+        call.stream = stream;
+        await stream.opened.catch(() => {});
+        await stream.closed;
+        if (stream.stopped) return; // a transfer or a hang-up took the call elsewhere
+        // keepCallAlive: the call ends with the stream
+        return this.end(call, 'completed');
+      }
+    }
+    if (!call.ended) return this.end(call, 'completed');
+  }
+
+  private async end(call: PlivoCall, status: string) {
+    if (call.ended) return;
+    call.ended = true;
+    call.stream?.stop();
+    const hangupUrl = call.request?.hangup_url;
+    if (typeof hangupUrl === 'string')
+      await this.post(call, hangupUrl, this.params(call, status, [['HangupCause', 'NORMAL_CLEARING']]), status);
+    this.finishers.get(call.uuid)?.();
+  }
+
+  hangUpCaller(call: PlivoCall) {
+    void this.end(call, 'completed');
+  }
+
+  /** An incoming call: the signed answer webhook (numbers without '+', as Plivo sends them), then its XML runs. */
+  async inbound(
+    answerUrl: string,
+    from: string,
+    to: string,
+    sign?: (url: string, params: [string, string][]) => Record<string, string>,
+  ) {
+    const call = this.newCall('inbound', from.replace(/^\+/, ''), to.replace(/^\+/, ''));
+    const params = this.params(call, 'ringing');
+    const res = await fetch(answerUrl, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        ...(sign ?? ((u, p) => this.signed(u, p)))(answerUrl, params),
+      },
+      body: new URLSearchParams(params).toString(),
+    });
+    const xml = await res.text();
+    if (res.status !== 200) {
+      call.ended = true;
+      this.finishers.get(call.uuid)?.();
+      return { call, status: res.status, xml };
+    }
+    void this.run(call, plivoActions(xml));
+    return { call, status: res.status, xml };
+  }
+}
