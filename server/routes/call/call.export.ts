@@ -9,7 +9,7 @@
  * valid EXPORT_LINK_TTL_S, that a plain <a download> can fetch.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { CallListQuery } from '../../../src/api/contract/call.js';
 import { callSearchMatch } from '../../../src/api/contract/call.js';
 import type { CallUsage } from '../../../src/api/contract/call-runtime.js';
@@ -79,7 +79,8 @@ export function exportCalls(db: Kysely<DB>, companyId: string, q: CallListQuery)
     let qb = matching(db, companyId, q, within, search).selectAll();
     if (after) {
       const { time, id } = after;
-      qb = qb.where((eb) => eb.or([eb('time', '<', time), eb.and([eb('time', '=', time), eb('id', '<', id)])]));
+      // a row value: both databases range the (company, time, id) index on it
+      qb = qb.where(sql<boolean>`(${sql.ref('time')}, ${sql.ref('id')}) < (${time}, ${id})`);
     }
     const rows = await qb.orderBy('time', 'desc').orderBy('id', 'desc').limit(EXPORT_BATCH).execute();
     if (rows.length < EXPORT_BATCH) done = true;
