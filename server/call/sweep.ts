@@ -13,6 +13,7 @@
  */
 import type { TranscriptTurn, TurnLatency } from '../../src/api/contract/call-runtime.js';
 import type { AppDeps } from '../lib/deps.js';
+import { emitCallEvent } from '../webhooks/events.js';
 import { emptyUsage } from './service.js';
 import { finishCallSession, parseJson } from './store.js';
 
@@ -86,6 +87,8 @@ export async function sweepCalls(deps: AppDeps): Promise<{ removed: number; ende
       endedAt: chat ? new Date(Date.parse(row.updated_at)) : now,
     });
     if (done) ended++;
+    // a call (not a chat) ended by the sweeper is told to its webhooks and analysed like any other
+    if (done && !chat) emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id });
   }
   return { removed: Number(removed.numDeletedRows), ended };
 }

@@ -10,7 +10,13 @@
 
 import { type QueryCache, queryCache } from './cache';
 import { type ApiClient, api } from './client';
-import { CALL_PATHS, type CallListParams, CallListResponseSchema, callListParams } from './contract/call';
+import {
+  CALL_PATHS,
+  CallExportResponseSchema,
+  type CallListParams,
+  CallListResponseSchema,
+  callListParams,
+} from './contract/call';
 import { CREATE_PHONE_CALL_PATH, type CreatePhoneCallInput, CreatePhoneCallResponseSchema } from './contract/telephony';
 
 export type { CallListParams };
@@ -35,6 +41,11 @@ export function callsApi(client: ApiClient, cache: QueryCache) {
     /** POST /call/create: a phone call from one of the company's numbers with an agent (issue 19) */
     create: (body: CreatePhoneCallInput, options?: CallsCallOptions) =>
       client.post(CREATE_PHONE_CALL_PATH, CreatePhoneCallResponseSchema, body, options),
+    /** POST /call/export with the list's filters (not its page): a signed link that downloads the CSV */
+    exportLink: (q: CallListParams = {}, options?: CallsCallOptions) => {
+      const { page: _page, limit: _limit, ...filters } = callListParams(q);
+      return client.post(CALL_PATHS.export, CallExportResponseSchema, undefined, { query: filters, ...options });
+    },
     /** Drops the cached pages (e.g. a Retry after an error, or a refresh button). */
     invalidate: () => cache.invalidate(CALL_CACHE_PREFIX),
   };

@@ -27,8 +27,8 @@ export type CallRow = Omit<Selectable<CallsTable>, 'from_digits_rev'>;
 export const ANY = '*';
 
 const dayOf = (iso: string) => iso.slice(0, 10);
-const dayStart = (day: string) => `${day}T00:00:00.000Z`;
-const nextDayStart = (day: string) => new Date(Date.parse(dayStart(day)) + 86_400_000).toISOString();
+export const dayStart = (day: string) => `${day}T00:00:00.000Z`;
+export const nextDayStart = (day: string) => new Date(Date.parse(dayStart(day)) + 86_400_000).toISOString();
 
 /** Adds each call to the counts of its day: 8 rows per call (status, type, number each a value or ANY). */
 function countsOf(rows: readonly CallRow[]): Selectable<CallCountsTable>[] {
@@ -233,7 +233,7 @@ export function callOrder(sort: CallListQuery['sort']): [column: keyof CallsTabl
 }
 
 /** ISO instants: from (inclusive) and before (exclusive). */
-interface TimeRange {
+export interface TimeRange {
   from?: string | undefined;
   before?: string | undefined;
 }
@@ -246,7 +246,7 @@ type SearchMatch = ReturnType<typeof callSearchMatch> | undefined;
  * `search` is the request's search as callSearchMatch read it.
  * `searchIndexed: false` words the search so that no index ranges on it (the order's index is walked).
  */
-function matching(
+export function matching(
   db: Kysely<DB>,
   companyId: string,
   q: CallListQuery,

@@ -13,6 +13,7 @@ import { isId } from '../../lib/ids.js';
 import { listQuery } from '../../lib/list-query.js';
 import { createPhoneCall } from '../../telephony/service.js';
 import type { AppEnv } from '../../types.js';
+import { checkExportToken, exportCalls, exportToken } from './call.export.js';
 import { listCalls } from './call.repo.js';
 import { callRuntime } from './call-runtime.js';
 
@@ -60,7 +61,34 @@ export function callRoutes(deps: AppDeps) {
     return new Response(body as unknown as ReadableStream, { status: range ? 206 : 200, headers });
   });
 
+  // 'Export': the CSV is downloaded by a plain link, authorised by its signed token (POST /export makes it)
+  r.get('/export/download', async (c) => {
+    const companyId = checkExportToken(deps.secrets.jwtKey, c.req.query('token') ?? '', deps.clock.now().getTime());
+    if (!companyId) throw new HttpError(404, 'This export link has expired. Export again.');
+    const q = listQuery(c, CallListQuerySchema);
+    const day = deps.clock.now().toISOString().slice(0, 10);
+    return new Response(exportCalls(db, companyId, q), {
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="calls-${day}.csv"`,
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
+  });
+
   r.use('*', requireAuth(deps));
+
+  /** A download link (valid 5 minutes) for the CSV of the calls matching the query's filters. */
+  r.post('/export', async (c) => {
+    listQuery(c, CallListQuerySchema); // the filters are checked now, not when the link is opened
+    const params = new URL(c.req.url).searchParams;
+    params.delete('token');
+    params.delete('page');
+    params.delete('limit');
+    params.set('token', exportToken(deps.secrets.jwtKey, c.get('auth').companyId, deps.clock.now().getTime()));
+    return ok(c, { data: { url: `/api/v1/call/export/download?${params.toString()}` } }, 201);
+  });
 
   r.get('/', async (c) => {
     const q = listQuery(c, CallListQuerySchema);

@@ -278,7 +278,10 @@ export const callListParams = (q: CallListParams): Record<string, string> =>
 /** True when any filter of the dialog or the date range is set (the button reads 'Filters Applied'). */
 export const hasCallFilters = (f: CallFilters) => Boolean(f.dateFrom || f.dateTo || f.phoneNumber || f.type || f.status);
 
-export const CALL_PATHS = { list: '/call/' } as const;
+export const CALL_PATHS = { list: '/call/', export: '/call/export' } as const;
+
+/** `POST /call/export?<filters>`: a link (valid 5 minutes) downloading the matching calls as CSV. */
+export const CallExportResponseSchema = v.object({ success: v.literal(true), data: v.object({ url: v.string() }) });
 
 // ---------------------------------------------------------------------------------------------
 // Display formats (spec 9)

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createCallSession } from '../../../server/call/store.js';
+import { STALE_HEARTBEAT_MS, sweepCalls } from '../../../server/call/sweep.js';
 import { settled } from '../../../server/lib/later.js';
 import { createWebhookWorker } from '../../../server/webhooks/worker.js';
 import { connectProvider, openBrowser, sampleAgent, savePayload, useCallServer, waitFor } from '../call/harness.js';
@@ -52,5 +54,40 @@ describeEachDb('webhooks from the call engine', (kind) => {
     expect(ended).toMatchObject({ call_id: data.call_id, status: 'ended', disconnection_reason: 'inactivity', type: 'web' });
     const started = events.find((e) => e.event === 'call_started')?.call;
     expect(started).toMatchObject({ call_id: data.call_id, status: 'ongoing' });
+  });
+
+  it('a call whose server died is ended by the sweeper and still sent as call_ended', async () => {
+    const s = server();
+    const db = s.t.deps.db.db;
+    const start = s.t.clock.now();
+    const agent = await sampleAgent(s);
+    const doc = savePayload(agent, { editor: { ...(agent.editor as object), agentLevelWebhook: 'https://hooks.example.com/a' } });
+    const row = await createCallSession(db, {
+      companyId: s.user.companyId,
+      accountId: s.user.accountId,
+      agentId: agent._id,
+      agent: doc as never,
+      type: 'web',
+      from: '',
+      to: '',
+      phoneNumber: '',
+      variables: {},
+      now: start,
+    });
+    await db
+      .updateTable('call_sessions')
+      .set({ status: 'ongoing', started_at: start.toISOString(), heartbeat_at: start.toISOString(), server_id: 'srv-gone' })
+      .where('id', '=', row.id)
+      .execute();
+    s.t.clock.advance(STALE_HEARTBEAT_MS + 1000);
+    expect(await sweepCalls(s.t.deps)).toMatchObject({ ended: 1 });
+    await settled(s.t.deps);
+    const queued = await db.selectFrom('webhook_deliveries').selectAll().execute();
+    expect(queued).toHaveLength(1);
+    expect(JSON.parse(queued[0]?.payload as string)).toMatchObject({
+      event: 'call_ended',
+      call: { call_id: row.id, status: 'error', disconnection_reason: 'error_unknown' },
+    });
+    expect(await db.selectFrom('call_analyses').select('call_id').execute()).toEqual([{ call_id: row.id }]);
   });
 });

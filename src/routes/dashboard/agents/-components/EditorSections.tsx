@@ -1,12 +1,18 @@
 import { memo, type ReactNode, useId, useState } from 'react';
+import * as v from 'valibot';
 import { AGENT_MESSAGES } from '../../../../api/contract/agent/messages';
 import { EDITOR_RANGES } from '../../../../api/contract/agent/ranges';
-import type {
-  AgentFunction,
-  FunctionType,
-  Pronunciation,
-  PronunciationType,
-  VoicemailAction,
+import {
+  type AgentFunction,
+  ANALYSIS_FIELD_TYPE_LABELS,
+  ANALYSIS_FIELD_TYPES,
+  type AnalysisField,
+  AnalysisFieldSchema,
+  type AnalysisFieldType,
+  type FunctionType,
+  type Pronunciation,
+  type PronunciationType,
+  type VoicemailAction,
 } from '../../../../api/contract/agent/records';
 import { Button } from '../../../../ui/button/button';
 import { Dialog } from '../../../../ui/dialog/dialog';
@@ -451,6 +457,10 @@ export const PostCallSection = memo(function PostCallSection() {
   const [data, setData] = useField('postCallAnalysisData');
   return (
     <Section title="Post Call Analysis">
+      <p className={s.muted}>
+        After each call the agent's model writes a summary, the caller's sentiment and whether the call achieved its goal, plus
+        the fields below.
+      </p>
       <Textarea
         label="Post Call Analysis Data"
         rows={4}
@@ -458,9 +468,154 @@ export const PostCallSection = memo(function PostCallSection() {
         placeholder="What should be extracted from each call? e.g. Was an appointment booked?"
         onChange={(e) => setData(e.target.value)}
       />
+      <AnalysisFields />
     </Section>
   );
 });
+
+const ANALYSIS_TYPE_OPTIONS = ANALYSIS_FIELD_TYPES.map((t) => ({ value: t, label: ANALYSIS_FIELD_TYPE_LABELS[t] }));
+
+interface AnalysisFieldDraft {
+  /** index in the list when editing */
+  index: number | null;
+  name: string;
+  type: AnalysisFieldType;
+  description: string;
+  /** comma-separated */
+  choices: string;
+}
+
+/** The agent's custom analysis fields: name, type (text, number, yes/no, one of a list), description. */
+function AnalysisFields() {
+  const [list, setList] = useField('postCallAnalysisFields');
+  const [edit, setEdit] = useState<AnalysisFieldDraft | null>(null);
+  const [error, setError] = useState<string | undefined>();
+  const start = (f?: AnalysisField, index?: number) => {
+    setError(undefined);
+    setEdit(
+      f
+        ? { index: index ?? null, name: f.name, type: f.type, description: f.description, choices: f.choices.join(', ') }
+        : { index: null, name: '', type: 'text', description: '', choices: '' },
+    );
+  };
+  const save = () => {
+    if (!edit) return;
+    const parsed = v.safeParse(AnalysisFieldSchema, {
+      name: edit.name.trim(),
+      type: edit.type,
+      description: edit.description.trim(),
+      choices:
+        edit.type === 'enum'
+          ? edit.choices
+              .split(',')
+              .map((c) => c.trim())
+              .filter(Boolean)
+          : [],
+    });
+    if (!parsed.success) {
+      setError(parsed.issues[0]?.message);
+      return;
+    }
+    const others = list.filter((_, i) => i !== edit.index);
+    if (others.some((f) => f.name.toLowerCase() === parsed.output.name.toLowerCase())) {
+      setError('Field names must be different');
+      return;
+    }
+    setList(edit.index === null ? [...list, parsed.output] : list.map((f, i) => (i === edit.index ? parsed.output : f)));
+    setEdit(null);
+  };
+  return (
+    <div className={s.stack}>
+      <h3 className={s.lead}>Analysis Fields</h3>
+      {list.length === 0 ? <p className={s.muted}>No custom fields yet.</p> : null}
+      <ul className={s.list} aria-label="Analysis fields">
+        {list.map((f, i) => (
+          <li key={f.name} className={s.listItem}>
+            <span className={s.itemText}>
+              <span>{f.name}</span>
+              <span className={s.itemMeta}>
+                {ANALYSIS_FIELD_TYPE_LABELS[f.type]}
+                {f.type === 'enum' ? `: ${f.choices.join(', ')}` : ''}
+                {f.description ? ` · ${f.description}` : ''}
+              </span>
+            </span>
+            <span>
+              <Button variant="ghost" size="iconSm" aria-label={`Edit analysis field ${f.name}`} onClick={() => start(f, i)}>
+                <PencilIcon />
+              </Button>
+              <Button
+                variant="ghost"
+                size="iconSm"
+                aria-label={`Delete analysis field ${f.name}`}
+                onClick={() => setList(list.filter((_, j) => j !== i))}
+              >
+                <TrashIcon />
+              </Button>
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div>
+        <Button size="sm" variant="secondary" onClick={() => start()}>
+          <PlusIcon />
+          Add field
+        </Button>
+      </div>
+      <Dialog
+        open={edit !== null}
+        onClose={() => setEdit(null)}
+        title={edit?.index != null ? 'Edit Analysis Field' : 'Add Analysis Field'}
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setEdit(null)}>
+              Cancel
+            </Button>
+            <Button onClick={save}>{edit?.index != null ? 'Update' : 'Save'}</Button>
+          </>
+        }
+      >
+        {edit ? (
+          <form
+            className={s.stack}
+            onSubmit={(e) => {
+              e.preventDefault();
+              save();
+            }}
+          >
+            <TextField
+              label="Field name"
+              value={edit.name}
+              placeholder="appointment_booked"
+              onChange={(e) => setEdit({ ...edit, name: e.target.value })}
+              error={error}
+            />
+            <Select
+              label="Field type"
+              value={edit.type}
+              onChange={(type) => setEdit({ ...edit, type })}
+              options={ANALYSIS_TYPE_OPTIONS}
+            />
+            {edit.type === 'enum' ? (
+              <TextField
+                label="Choices"
+                hint="Comma-separated, at least 2."
+                value={edit.choices}
+                placeholder="sales, support, billing"
+                onChange={(e) => setEdit({ ...edit, choices: e.target.value })}
+              />
+            ) : null}
+            <TextField
+              label="Description"
+              value={edit.description}
+              placeholder="What the model should look for"
+              onChange={(e) => setEdit({ ...edit, description: e.target.value })}
+            />
+          </form>
+        ) : null}
+      </Dialog>
+    </div>
+  );
+}
 
 export const SecuritySection = memo(function SecuritySection() {
   const [store, setStore] = useField('sensitiveDataStorage');
