@@ -2,6 +2,8 @@
  * Typed tables. Timestamps are ISO-8601 strings (UTC) and booleans are 0/1 integers so the same
  * queries run on SQLite and PostgreSQL. JSON documents are stored as text.
  */
+import type { ColumnType } from 'kysely';
+
 export interface CompaniesTable {
   id: string;
   name: string;
@@ -316,8 +318,8 @@ export interface CallSessionsTable {
   heartbeat_at: string | null;
   created_at: string;
   updated_at: string;
-  /** phone calls (migration 013): 'twilio' | 'plivo', '' for web calls and chats */
-  provider: string;
+  /** phone calls (migration 013): 'twilio' | 'plivo', '' (the default) for web calls and chats */
+  provider: ColumnType<string, string | undefined, string>;
   /** the carrier's id of the call (Twilio CallSid, Plivo CallUUID) */
   provider_call_id: string | null;
   /** the carrier's last reported status */

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import type { Delivery, DeliveryDetail, DeliveryListResponse, WebhookSettings } from '../../../../api/contract/webhook';
 import { ApiError } from '../../../../api/errors';
 import { deliveriesKey, WEBHOOK_SETTINGS_KEY, webhooks } from '../../../../api/webhooks';
+import { toast } from '../../../../app/toaster';
 import { Badge, type BadgeTone } from '../../../../ui/badge/badge';
 import { Button } from '../../../../ui/button/button';
 import { Dialog } from '../../../../ui/dialog/dialog';
 import * as pn from '../../../../ui/panel/panel.css';
 import { TextField } from '../../../../ui/text-field/text-field';
-import { toast } from '../../../../app/toaster';
 import { useQuery } from '../../../-lib/useQuery';
 import * as p from '../page.css';
 

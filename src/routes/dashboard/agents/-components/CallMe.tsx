@@ -1,9 +1,9 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, memo, useEffect } from 'react';
+import { toast } from '../../../../app/toaster';
 import { callMeMachine } from '../../../../machines/callMe.machine';
 import { Button } from '../../../../ui/button/button';
 import { TextField } from '../../../../ui/text-field/text-field';
-import { toast } from '../../../../ui/toast/toast';
 import * as s from './editor.css';
 import { useEditor } from './editor-context';
 
