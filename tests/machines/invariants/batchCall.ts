@@ -5,6 +5,7 @@
  * user chose; a different body gets a different Idempotency-Key.
  */
 import { expect } from 'vitest';
+import { sendModeOf } from '../../../src/machines/batchCall.machine.js';
 import { cameFrom, effectsNow, ev, expectPending, onlyRequest, paramsNow } from './lib.js';
 import { defineInvariants, type Snapshot, type World } from './types.js';
 
@@ -18,8 +19,8 @@ const request = (w: World, src: 'saveDraft' | 'sendBatch') => {
 /** What the form sends: the contract's body of what was typed. */
 function expectBody(s: Snapshot, body: Record<string, unknown>) {
   const { name, fromNumber, scheduledAt } = s.context.values;
-  expect(body).toMatchObject({ name, fromNumber, sendMode: s.context.sendMode, status: 'draft' });
-  if (s.context.sendMode === 'scheduled' && scheduledAt) expect(body.scheduledAt).toBe(new Date(scheduledAt).toISOString());
+  expect(body).toMatchObject({ name, fromNumber, sendMode: sendModeOf(s), status: 'draft' });
+  if (sendModeOf(s) === 'scheduled' && scheduledAt) expect(body.scheduledAt).toBe(new Date(scheduledAt).toISOString());
   else expect(body.scheduledAt).toBeUndefined();
 }
 
@@ -45,8 +46,6 @@ function finishedState(name: keyof typeof finished) {
 
 export default defineInvariants({
   always: (s, w) => {
-    // the timing the user chose, as the form sends it
-    expect(s.context.sendMode).toBe(s.matches({ timing: 'scheduled' }) ? 'scheduled' : 'now');
     expectPending(w, 'loadOptions', s.matches({ options: 'loading' }) ? 1 : 0);
     expectPending(w, 'parseRecipients', s.matches({ recipients: 'parsing' }) ? 1 : 0);
     expect(w.pending().filter((p) => p.id === 'saveDraft').length).toBe(s.matches({ form: 'saving' }) ? 1 : 0);
@@ -67,7 +66,8 @@ export default defineInvariants({
     // a different body, a different key; the same body, the same key
     if (w.previous) {
       const changedBody =
-        (w.event.type === 'field.change' && cameFrom(w, 'form.editing')) || w.previous.context.sendMode !== s.context.sendMode;
+        (w.event.type === 'field.change' && cameFrom(w, 'form.editing')) ||
+        (w.previous ? sendModeOf(w.previous) : undefined) !== sendModeOf(s);
       if (changedBody) expect(s.context.idempotencyKey).not.toBe(w.previous.context.idempotencyKey);
       else expect(s.context.idempotencyKey).toBe(w.previous.context.idempotencyKey);
     }
@@ -97,8 +97,9 @@ export default defineInvariants({
     'options.failed': (s, w) => {
       if (cameFrom(w, 'options.loading')) expect(s.context.numbers).toEqual((w.previous as Snapshot).context.numbers);
     },
-    'timing.now': (s) => expect(s.context.sendMode).toBe('now'),
-    'timing.scheduled': (s) => expect(s.context.sendMode).toBe('scheduled'),
+    // the form's send mode is read from the timing region (sendModeOf), never kept beside it
+    'timing.now': (s) => expect(s.context).not.toHaveProperty('sendMode'),
+    'timing.scheduled': (s) => expect(s.context).not.toHaveProperty('sendMode'),
     'recipients.empty': (s) => {
       expect(s.context.file).toBeNull();
       expect(s.context.summary).toBeNull();
@@ -154,7 +155,7 @@ export default defineInvariants({
         if (values.name.trim() === '') expect(errors.name).toBe('Batch call name is required');
         if (w.event.type === 'form.send' && !(summary && summary.valid > 0))
           expect(errors.recipients).toBe('Please upload recipients first');
-        if (w.event.type === 'form.send' && s.context.sendMode === 'scheduled' && values.scheduledAt === '')
+        if (w.event.type === 'form.send' && sendModeOf(s) === 'scheduled' && values.scheduledAt === '')
           expect(errors.scheduledAt).toBe('Please choose when to send');
         expect(s.context.intent).toBe(w.event.type === 'form.send' ? 'send' : 'draft');
       }
@@ -193,9 +194,9 @@ export default defineInvariants({
       expect(s.context.summary.valid).toBeGreaterThan(0);
       expect(s.context.values.name.trim()).not.toBe('');
       expect(s.context.values.fromNumber).not.toBe('');
-      if (s.context.sendMode === 'scheduled')
+      if (sendModeOf(s) === 'scheduled')
         expect(Date.parse(new Date(s.context.values.scheduledAt).toISOString())).toBeGreaterThan(Date.now());
-      expect(input).toMatchObject({ idempotencyKey: s.context.idempotencyKey, file: s.context.file, next: s.context.sendMode });
+      expect(input).toMatchObject({ idempotencyKey: s.context.idempotencyKey, file: s.context.file, next: sendModeOf(s) });
       expectBody(s, input.body);
       expect(s.context.errors).toEqual({});
       expect(s.context.intent).toBe('send');
