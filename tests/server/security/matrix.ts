@@ -107,6 +107,48 @@ export const ROUTES: Record<string, RouteClass> = {
   },
   'POST /api/v1/provider/voices/preview': { kind: 'self', reason: 'the same route as POST /voices/preview (alias mount)' },
 
+  'POST /api/v1/call/create': {
+    kind: 'self',
+    reason:
+      "places a phone call from one of the caller's own numbers with the caller's own agent (another company's number or agent answers 404; tests/server/telephony)",
+  },
+  'POST /api/v1/call/export': {
+    kind: 'self',
+    reason: "a signed, expiring link to the caller's own company's filtered calls (tests/server/call-export)",
+  },
+  'GET /api/v1/call/export/download': {
+    kind: 'public',
+    reason: 'a download link cannot send a bearer token: a signed, expiring token names the company; any other token answers 404',
+  },
+  'POST /api/v1/telephony/twilio/voice': {
+    kind: 'public',
+    reason: "Twilio's voice webhook: X-Twilio-Signature with the auth token of the company the Account SID names, else 403",
+  },
+  'POST /api/v1/telephony/twilio/status/:id': {
+    kind: 'public',
+    reason: "Twilio's status callbacks: signed like the voice webhook, for the call's own company only, else 403",
+  },
+  'POST /api/v1/telephony/plivo/answer': {
+    kind: 'public',
+    reason: "Plivo's answer URL: X-Plivo-Signature-V3 with the auth token of the company the Auth ID names, else 403",
+  },
+  'POST /api/v1/telephony/plivo/answer/:id': {
+    kind: 'public',
+    reason: "Plivo's answer URL of an outbound call: signed, else 403",
+  },
+  'POST /api/v1/telephony/plivo/status/:id': { kind: 'public', reason: "Plivo's status callbacks: signed, else 403" },
+  'POST /api/v1/telephony/plivo/xml/:id': { kind: 'public', reason: "Plivo's XML for a transfer: signed, else 403" },
+
+  'GET /api/v1/webhook': { kind: 'list' },
+  'PUT /api/v1/webhook': {
+    kind: 'self',
+    reason: "the caller's own company's webhook URL (no id; a private address is refused)",
+  },
+  'POST /api/v1/webhook/secret': { kind: 'self', reason: "rotates the caller's own company's signing secret (no id)" },
+  'GET /api/v1/webhook/deliveries': { kind: 'list' },
+  'GET /api/v1/webhook/deliveries/:id': { kind: 'byId' },
+  'POST /api/v1/webhook/deliveries/:id/resend': { kind: 'byId' },
+
   'GET /api/v1/knowledge-base': { kind: 'list' },
   'GET /api/v1/knowledge-base/:id': { kind: 'byId' },
   'POST /api/v1/knowledge-base': { kind: 'create', body: 'kb' },

@@ -9,6 +9,7 @@ import { companyScopedTables } from '../../../server/routes/company/company.repo
 import { kbDir } from '../../../server/routes/knowledge-base/kb.repo.js';
 import { createKnowledgeWorker } from '../../../server/routes/knowledge-base/kb.worker.js';
 import { uploadsDir } from '../../../server/services/uploads.js';
+import { enqueueDeliveries } from '../../../server/webhooks/outbox.js';
 import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../../src/api/contract/agent/editor-form.js';
 import { PROVIDERS } from '../../../src/api/contract/provider.js';
 import { type SignedUp, signUp, TINY_PNG } from '../auth-helpers.js';
@@ -41,6 +42,8 @@ export interface Tenant extends SignedUp {
   /** a Test LLM chat and a web call (registered, its socket never opened) */
   chatId: string;
   webCallId: string;
+  /** a webhook delivery in the company's outbox (its log) */
+  deliveryId: string;
   photoUrl: string;
   /** the provider key values planted for this tenant, by provider name */
   providerSecrets: Record<string, string[]>;
@@ -149,6 +152,43 @@ export async function buildTenant(t: TestApp, label: string): Promise<Tenant> {
     { time: '2026-11-03T10:00:00.000Z', duration: 90, cost: 0.75 },
   ]);
 
+  // the company's webhook settings (a signing secret), one delivery in its log and one post-call analysis
+  await ok(t, 'POST', '/webhook/secret', { token });
+  const [deliveryId] = await enqueueDeliveries(t.deps, [
+    {
+      companyId,
+      target: 'company',
+      agentId: null,
+      url: `https://hooks.${marker.toLowerCase()}.example/parley`,
+      event: 'call_ended',
+      callId: webCall.data.call_id,
+      payload: JSON.stringify({ event: 'call_ended', call: { call_id: webCall.data.call_id, marker } }),
+    },
+  ]);
+  // delivered already, so no worker picks it up while the suite compares rows
+  await t.deps.db.db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'delivered', attempts: 1, status_code: 204 })
+    .where('id', '=', deliveryId as string)
+    .execute();
+  const at = t.clock.now().toISOString();
+  await t.deps.db.db
+    .insertInto('call_analyses')
+    .values({
+      call_id: webCall.data.call_id,
+      company_id: companyId,
+      status: 'done',
+      attempts: 1,
+      next_attempt_at: at,
+      lease_until: null,
+      worker: null,
+      result: JSON.stringify({ summary: `Summary ${marker}`, sentiment: 'positive', successful: true, custom: {} }),
+      error: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+
   return {
     ...user,
     marker,
@@ -162,6 +202,7 @@ export async function buildTenant(t: TestApp, label: string): Promise<Tenant> {
     providerIds,
     chatId: chat.data.chat_id,
     webCallId: webCall.data.call_id,
+    deliveryId: deliveryId as string,
     photoUrl: me.account.photoUrl,
     providerSecrets,
   };
@@ -180,6 +221,7 @@ export function idsOf(x: Tenant): string[] {
     ...x.providerIds,
     x.chatId,
     x.webCallId,
+    x.deliveryId,
   ];
 }
 
