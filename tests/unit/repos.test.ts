@@ -19,7 +19,7 @@ function routeFiles(dir: string): string[] {
 }
 
 /** `file:line` of every query built in a route file. */
-export function inlineQueries(files: readonly { name: string; text: string }[]): string[] {
+function inlineQueries(files: readonly { name: string; text: string }[]): string[] {
   return files.flatMap(({ name, text }) => text.split('\n').flatMap((line, i) => (QUERY.test(line) ? [`${name}:${i + 1}`] : [])));
 }
 
