@@ -16,10 +16,9 @@ export interface ToastInput extends ToastMessage {
   duration?: number;
 }
 
-export interface Toast {
+/** A toast the toaster holds: the message with its id, its variant resolved, and whether it still shows. */
+export interface Toast extends ToastMessage {
   id: string;
-  title?: string;
-  description?: string;
   variant: ToastVariant;
   duration: number;
   /** false once dismissed: hidden, kept until removal (TOAST_REMOVE_DELAY). */

@@ -7,7 +7,8 @@
  */
 import { PROVIDER_KEY_MESSAGES, PROVIDERS_PAGE, type ProviderKeyProblem } from '../../../src/api/contract/provider-keys.js';
 import type { AppDeps } from '../../lib/deps.js';
-import { connectionByProvider, openField } from '../../routes/provider/provider.store.js';
+import { connectionByProvider } from '../../routes/provider/provider.repo.js';
+import { openField } from '../../routes/provider/provider.store.js';
 import type { ProviderName } from './types.js';
 import { normalizeBaseUrl } from './urls.js';
 

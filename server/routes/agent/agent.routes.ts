@@ -12,6 +12,7 @@ import { isId } from '../../lib/ids.js';
 import { listQuery } from '../../lib/list-query.js';
 import { onCompanyCreated } from '../../services/company-hooks.js';
 import type { AppEnv } from '../../types.js';
+import { ownKnowledgeBaseIds } from '../knowledge-base/kb.repo.js';
 import { checkWebhookUrl } from '../webhook/webhook.routes.js';
 import { deleteAgent, docOf, findAgent, insertAgent, listAgents, updateAgent } from './agent.repo.js';
 import { createSampleAgent } from './sample-agent.js';
@@ -41,13 +42,7 @@ async function ownKnowledgeBases(db: AppDeps['db']['db'], companyId: string, doc
     ...new Set(selected.flatMap((k) => (k.knowledge_base_id && isId(k.knowledge_base_id) ? [k.knowledge_base_id] : []))),
   ];
   if (wanted.length === 0) return doc;
-  const rows = await db
-    .selectFrom('knowledge_bases')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('id', 'in', wanted)
-    .execute();
-  const own = new Set(rows.map((r) => r.id));
+  const own = await ownKnowledgeBaseIds(db, companyId, wanted);
   if (own.size === wanted.length) return doc;
   const unlink = ({ knowledge_base_id: _, ...rest }: (typeof selected)[number]) => rest;
   return {

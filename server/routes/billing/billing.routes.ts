@@ -12,6 +12,7 @@ import { JSON_BODY_MAX, limitBody } from '../../lib/body-limit.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { jsonBody, notFound, ok, query } from '../../lib/http.js';
 import type { AppEnv } from '../../types.js';
+import { loadCompany } from '../company/company.repo.js';
 import {
   billingContact,
   billingLimits,
@@ -37,7 +38,10 @@ export function billingRoutes(deps: AppDeps) {
     const statement = (await statements(deps, companyId)).find((s) => s.id === id);
     if (!statement) throw notFound(BILLING_MESSAGES.statementNotFound);
     const [company, billTo] = await Promise.all([
-      deps.db.db.selectFrom('companies').select(['id', 'name']).where('id', '=', companyId).executeTakeFirstOrThrow(),
+      loadCompany(deps.db.db, companyId).then((row) => {
+        if (!row) throw notFound();
+        return row;
+      }),
       billingContact(deps, companyId, accountId),
     ]);
     const today = deps.clock.now().toISOString().slice(0, 10);

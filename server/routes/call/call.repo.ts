@@ -393,3 +393,8 @@ export async function listCalls(
   const byId = new Map(rows.map((r) => [r.id, r]));
   return { calls: ids.flatMap((id) => (byId.has(id) ? [rowToCall(byId.get(id)!)] : [])), totalCalls };
 }
+
+/** A call session's company and recording file name (the signed recording URL checks the company). */
+export function sessionRecording(db: Kysely<DB>, id: string) {
+  return db.selectFrom('call_sessions').select(['company_id', 'recording']).where('id', '=', id).executeTakeFirst();
+}

@@ -14,7 +14,7 @@ import { listQuery } from '../../lib/list-query.js';
 import { createPhoneCall } from '../../telephony/service.js';
 import type { AppEnv } from '../../types.js';
 import { checkExportToken, exportCalls, exportToken } from './call.export.js';
-import { listCalls } from './call.repo.js';
+import { listCalls, sessionRecording } from './call.repo.js';
 import { callRuntime } from './call-runtime.js';
 
 /**
@@ -30,9 +30,7 @@ export function callRoutes(deps: AppDeps) {
   r.get('/:id/recording', async (c) => {
     const id = c.req.param('id');
     const token = c.req.query('token') ?? '';
-    const row = isId(id)
-      ? await db.selectFrom('call_sessions').select(['company_id', 'recording']).where('id', '=', id).executeTakeFirst()
-      : undefined;
+    const row = isId(id) ? await sessionRecording(db, id) : undefined;
     const nowMs = deps.clock.now().getTime();
     if (!row?.recording || !checkRecordingToken(deps.secrets.jwtKey, id, row.company_id, token, nowMs))
       throw new HttpError(404, CALL_RUNTIME_MESSAGES.callNotFound);

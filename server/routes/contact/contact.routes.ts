@@ -7,6 +7,7 @@ import { jsonBody } from '../../lib/http.js';
 import { newId } from '../../lib/ids.js';
 import { enforce, LIMITS } from '../../services/ratelimit.js';
 import type { AppEnv } from '../../types.js';
+import { insertContactMessage } from './contact.repo.js';
 
 export function contactRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -17,17 +18,14 @@ export function contactRoutes(deps: AppDeps) {
     const now = deps.clock.now();
     const ip = clientIp(c, deps);
     await enforce(deps.db.db, LIMITS.contactPerIp, ip, now);
-    await deps.db.db
-      .insertInto('contact_messages')
-      .values({
-        id: newId(now),
-        name: body.name,
-        email: body.email,
-        message: body.message,
-        ip,
-        created_at: now.toISOString(),
-      })
-      .execute();
+    await insertContactMessage(deps.db.db, {
+      id: newId(now),
+      name: body.name,
+      email: body.email,
+      message: body.message,
+      ip,
+      createdAt: now.toISOString(),
+    });
     deps.logger.info('contact message stored');
     const answer: ContactResponse = { success: true, msg: M.contactSent };
     return c.json(answer);

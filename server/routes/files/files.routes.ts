@@ -5,6 +5,7 @@ import type { AppDeps } from '../../lib/deps.js';
 import { notFound } from '../../lib/http.js';
 import { EXTENSION, FILE_NAME, uploadsDir } from '../../services/uploads.js';
 import type { AppEnv } from '../../types.js';
+import { fileByName } from './files.repo.js';
 
 /**
  * GET /files/:name serves uploaded files. No auth: <img> tags cannot send a bearer token, and the
@@ -17,7 +18,7 @@ export function filesRoutes(deps: AppDeps) {
   app.get('/:name', async (c) => {
     const name = c.req.param('name');
     if (!FILE_NAME.test(name)) throw notFound();
-    const file = await deps.db.db.selectFrom('files').select(['mime_type', 'kind']).where('name', '=', name).executeTakeFirst();
+    const file = await fileByName(deps.db.db, name);
     if (!file) throw notFound();
     let bytes: Buffer;
     try {

@@ -128,3 +128,15 @@ export async function deleteKnowledgeBase(db: Kysely<DB>, companyId: string, id:
     return Number(res.numDeletedRows) > 0;
   });
 }
+
+/** Which of `ids` are knowledge bases of the company (an agent may link only its own). */
+export async function ownKnowledgeBaseIds(db: Kysely<DB>, companyId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('knowledge_bases')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}

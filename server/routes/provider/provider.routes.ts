@@ -19,7 +19,15 @@ import { HttpError, jsonBody, notFound, ok, query } from '../../lib/http.js';
 import { idempotent } from '../../lib/idempotency.js';
 import { newId } from '../../lib/ids.js';
 import type { AppEnv } from '../../types.js';
-import { checkUrlFields, connectionByProvider, connectionsOf, listItem, maskedKeys, sealKeys } from './provider.store.js';
+import {
+  connectionById,
+  connectionByProvider,
+  connectionsOf,
+  deleteConnection,
+  insertConnection,
+  updateConnectionSecrets,
+} from './provider.repo.js';
+import { checkUrlFields, listItem, maskedKeys, sealKeys } from './provider.store.js';
 
 /** Resolves a provider slug; unknown names answer `status` (404 for look-ups, 400 in bodies). */
 function known(name: string, status: 400 | 404): ProviderInfo {
@@ -69,7 +77,7 @@ export function providerRoutes(deps: AppDeps) {
       updated_at: now.toISOString(),
     };
     try {
-      await deps.db.db.insertInto('provider_connections').values(row).execute();
+      await insertConnection(deps, row);
     } catch (e) {
       if (isUniqueViolation(e)) throw new HttpError(409, PROVIDER_MESSAGES.alreadyConnected(info.label));
       throw e;
@@ -81,12 +89,7 @@ export function providerRoutes(deps: AppDeps) {
   r.delete('/disconnect', async (c) => {
     const info = known((await jsonBody(c, DisconnectProviderBodySchema)).name, 400);
     const { companyId } = c.get('auth');
-    const res = await deps.db.db
-      .deleteFrom('provider_connections')
-      .where('company_id', '=', companyId)
-      .where('provider', '=', info.name)
-      .executeTakeFirst();
-    if (Number(res.numDeletedRows) === 0) throw notFound(PROVIDER_MESSAGES.notConnected(info.label));
+    if (!(await deleteConnection(deps, companyId, info.name))) throw notFound(PROVIDER_MESSAGES.notConnected(info.label));
     deps.logger.info('provider disconnected', { companyId, provider: info.name });
     return ok(c, { msg: PROVIDER_MESSAGES.disconnected(info.label) });
   });
@@ -94,22 +97,12 @@ export function providerRoutes(deps: AppDeps) {
   r.put('/:id', async (c) => {
     const { keys } = await jsonBody(c, UpdateProviderBodySchema);
     const { companyId } = c.get('auth');
-    const row = await deps.db.db
-      .selectFrom('provider_connections')
-      .selectAll()
-      .where('id', '=', c.req.param('id'))
-      .where('company_id', '=', companyId)
-      .executeTakeFirst();
+    const row = await connectionById(deps, companyId, c.req.param('id'));
     if (!row || !isProviderName(row.provider)) throw notFound('Provider connection not found');
     const info = providerInfo(row.provider);
     const secrets = JSON.stringify(sealKeys(deps, companyId, info, await checkUrlFields(deps, info, keys, row), row));
     const updated = { ...row, secrets, updated_at: deps.clock.now().toISOString() };
-    await deps.db.db
-      .updateTable('provider_connections')
-      .set({ secrets, updated_at: updated.updated_at })
-      .where('id', '=', row.id)
-      .where('company_id', '=', companyId)
-      .execute();
+    await updateConnectionSecrets(deps, companyId, row.id, secrets, updated.updated_at);
     deps.logger.info('provider updated', { companyId, provider: info.name });
     return ok(c, { msg: PROVIDER_MESSAGES.updated(info.label), provider: listItem(info, updated) });
   });

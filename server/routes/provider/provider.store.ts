@@ -5,30 +5,13 @@ import {
   PROVIDER_MESSAGES,
   type ProviderInfo,
   type ProviderListItem,
-  type ProviderName,
 } from '../../../src/api/contract/provider.js';
 import { normalizeBaseUrl } from '../../call/providers/urls.js';
-import type { ProviderConnectionsTable } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { HttpError } from '../../lib/http.js';
 import { assertPublicUrl, UnsafeUrlError } from '../../lib/net-guard.js';
 import { decryptSecret, encryptSecret, SecretDecryptError } from '../../services/secrets.js';
-
-export type ConnectionRow = ProviderConnectionsTable;
-
-export async function connectionsOf(deps: AppDeps, companyId: string): Promise<Map<string, ConnectionRow>> {
-  const rows = await deps.db.db.selectFrom('provider_connections').selectAll().where('company_id', '=', companyId).execute();
-  return new Map(rows.map((r) => [r.provider, r]));
-}
-
-export function connectionByProvider(deps: AppDeps, companyId: string, provider: ProviderName) {
-  return deps.db.db
-    .selectFrom('provider_connections')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('provider', '=', provider)
-    .executeTakeFirst();
-}
+import type { ConnectionRow } from './provider.repo.js';
 
 export function listItem(info: ProviderInfo, row: ConnectionRow | undefined): ProviderListItem {
   return {

@@ -4,7 +4,8 @@ import { requireAuth } from '../../lib/auth.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { ok, query } from '../../lib/http.js';
 import type { AppEnv } from '../../types.js';
-import { connectionsOf, listItem } from '../provider/provider.store.js';
+import { connectionsOf } from '../provider/provider.repo.js';
+import { listItem } from '../provider/provider.store.js';
 
 /** /user: the signed-in user's view of company resources (today: the provider catalogue). */
 export function userRoutes(deps: AppDeps) {
