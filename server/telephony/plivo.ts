@@ -17,7 +17,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from '../lib/deps.js';
 import { realHttpClient } from '../lib/deps.js';
-import { connectionByProvider, openField } from '../routes/provider/provider.store.js';
+import { connectionByProvider } from '../routes/provider/provider.repo.js';
+import { openField } from '../routes/provider/provider.store.js';
 import { xmlEscape } from './twilio.js';
 
 export const PLIVO_API_URL = 'https://api.plivo.com';

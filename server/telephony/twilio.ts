@@ -18,7 +18,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from '../lib/deps.js';
 import { realHttpClient } from '../lib/deps.js';
-import { connectionByProvider, openField } from '../routes/provider/provider.store.js';
+import { connectionByProvider } from '../routes/provider/provider.repo.js';
+import { openField } from '../routes/provider/provider.store.js';
 
 export const TWILIO_API_URL = 'https://api.twilio.com';
 

@@ -15,6 +15,7 @@ import { isId } from '../../lib/ids.js';
 import { assertPublicUrl, UnsafeUrlError } from '../../lib/net-guard.js';
 import type { AppEnv } from '../../types.js';
 import { companyWebhook, enqueueDeliveries, rotateSecret, saveCompanyWebhookUrl } from '../../webhooks/outbox.js';
+import { findDelivery, listDeliveries } from './webhook.repo.js';
 
 type Row = Pick<
   WebhookDeliveriesTable,
@@ -33,23 +34,6 @@ type Row = Pick<
   | 'created_at'
   | 'next_attempt_at'
 >;
-
-const LIST_COLUMNS = [
-  'id',
-  'target',
-  'agent_id',
-  'url',
-  'event',
-  'call_id',
-  'status',
-  'attempts',
-  'status_code',
-  'duration_ms',
-  'error',
-  'attempted_at',
-  'created_at',
-  'next_attempt_at',
-] as const;
 
 const item = (r: Row): Delivery => ({
   _id: r.id,
@@ -120,31 +104,12 @@ export function webhookRoutes(deps: AppDeps) {
   r.get('/deliveries', async (c) => {
     const { page, limit, webhook } = query(c, DeliveryListQuerySchema);
     const { companyId } = c.get('auth');
-    let base = db.selectFrom('webhook_deliveries').where('company_id', '=', companyId);
-    if (webhook === 'company') base = base.where('target', '=', 'company');
-    else if (webhook) base = base.where('target', '=', 'agent').where('agent_id', '=', webhook);
-    const [rows, total] = await Promise.all([
-      base
-        .select(LIST_COLUMNS)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(Number(limit))
-        .offset((Number(page) - 1) * Number(limit))
-        .execute(),
-      base.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return ok(c, { data: { deliveries: rows.map(item), total: Number(total.n) } });
+    const { rows, total } = await listDeliveries(db, companyId, { page: Number(page), limit: Number(limit), webhook });
+    return ok(c, { data: { deliveries: rows.map(item), total } });
   });
 
   const own = async (companyId: string, id: string) => {
-    const row = isId(id)
-      ? await db
-          .selectFrom('webhook_deliveries')
-          .selectAll()
-          .where('company_id', '=', companyId)
-          .where('id', '=', id)
-          .executeTakeFirst()
-      : undefined;
+    const row = isId(id) ? await findDelivery(db, companyId, id) : undefined;
     if (!row) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
     return row;
   };
