@@ -100,6 +100,11 @@ export const callMeMachine = setup({
     placing: {
       description: 'The call is being placed through the carrier.',
       tags: ['busy'],
+      on: {
+        // the call in flight is for the number and agent it was placed with: its toast names that number
+        'phone.change': { description: 'The number cannot change while its call is being placed.' },
+        'agent.change': { description: 'The agent cannot change while its call is being placed.' },
+      },
       invoke: {
         src: 'placeCall',
         input: ({ context }) => ({ agentId: context.agentId as string, to: context.phone.trim() }),

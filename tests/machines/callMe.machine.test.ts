@@ -1,7 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { CALL_ME_MESSAGES } from '../../src/api/contract/telephony';
+import { ApiError } from '../../src/api/errors';
 import { callMeMachine, type PlaceCallInput } from '../../src/machines/callMe.machine';
+import { describeModel } from './harness.js';
+
+describeModel('callMe', callMeMachine, {
+  input: { agentId: 'a'.repeat(24) },
+  implementations: { actions: { notify: () => {} } },
+  events: {
+    'phone.change': [{ type: 'phone.change', value: '+14155550123' }],
+    'agent.change': [{ type: 'agent.change', agentId: 'b'.repeat(24) }],
+    'xstate.done.actor.0.callMe.placing': [{ type: 'xstate.done.actor.0.callMe.placing', output: 'c'.repeat(24) }],
+    'xstate.error.actor.0.callMe.placing': [
+      {
+        type: 'xstate.error.actor.0.callMe.placing',
+        error: new ApiError({ kind: 'http', status: 404, serverMessage: 'This phone number is not one of your numbers.' }),
+      },
+      { type: 'xstate.error.actor.0.callMe.placing', error: new Error(CALL_ME_MESSAGES.noNumber) },
+    ],
+  },
+});
 
 function start(agentId: string | undefined, place: (input: PlaceCallInput) => Promise<string>) {
   const notes: { title: string; description: string }[] = [];

@@ -9,6 +9,7 @@ import authDialog from './authDialog.js';
 import batchCall from './batchCall.js';
 import batchDetail from './batchDetail.js';
 import callFilters from './callFilters.js';
+import callMe from './callMe.js';
 import callSession from './callSession.js';
 import contact from './contact.js';
 import forgotPassword from './forgotPassword.js';
@@ -49,6 +50,7 @@ export const invariantTables: Record<string, InvariantTable> = {
   agentDelete,
   resetPassword,
   callFilters,
+  callMe,
   contact,
   toaster,
   listQuery,
