@@ -9,7 +9,7 @@ import { type AppDatabase, type DbKind, openDatabase } from '../../../server/db/
 import { settled } from '../../../server/lib/later.js';
 import { emitCallEvent } from '../../../server/webhooks/events.js';
 import { emitBatchEvent, enqueueDeliveries } from '../../../server/webhooks/outbox.js';
-import { createWebhookWorker, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../../server/webhooks/worker.js';
+import { createWebhookWorker, DELIVERY_RETENTION_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../../server/webhooks/worker.js';
 import { AGENT_EDITOR_DEFAULTS } from '../../../src/api/contract/agent/defaults.js';
 import type { AgentDoc } from '../../../src/api/contract/agent/save.js';
 import { DELIVERY_BODY_MAX } from '../../../src/api/contract/webhook.js';
@@ -337,6 +337,25 @@ describeEachDb('webhooks', (kind) => {
     expect((await api(t(), 'GET', `/webhook/deliveries/${id}`, { token: other.token })).status).toBe(404);
     expect((await api(t(), 'POST', `/webhook/deliveries/${id}/resend`, { token: other.token })).status).toBe(404);
     expect((await api(t(), 'GET', '/webhook/deliveries', { token: other.token })).body.data.total).toBe(0);
+  });
+
+  it('delivered and failed deliveries leave the log after 30 days; pending ones stay', async () => {
+    allowPrivate();
+    const user = await signUp(t());
+    await companyHook(t(), user, receiver);
+    const delivered = await queueOne(t(), user);
+    const worker = createWebhookWorker(t().deps);
+    await worker.runOnce();
+    receiver.failNext(1);
+    const pending = await queueOne(t(), user);
+    await worker.runOnce();
+    t().clock.advance(DELIVERY_RETENTION_MS - 1000);
+    expect(await worker.prune()).toBe(0);
+    t().clock.advance(2000);
+    expect(await worker.prune()).toBe(1);
+    const left = await t().deps.db.db.selectFrom('webhook_deliveries').select(['id', 'status']).execute();
+    expect(left).toEqual([{ id: pending, status: 'pending' }]);
+    expect(left.some((r) => r.id === delivered)).toBe(false);
   });
 
   it('a receiver that never answers is cut at the time limit and retried', async () => {
