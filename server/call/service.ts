@@ -378,7 +378,7 @@ export function runWebCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRow, 
       return undefined;
     });
     const reason = end.reason as CallEndReason;
-    await finishCallSession(deps.db.db, row, {
+    const stored = await finishCallSession(deps.db.db, row, {
       status: reason.startsWith('error_') ? 'error' : 'ended',
       reason,
       errorMessage: end.errorMessage,
@@ -389,7 +389,7 @@ export function runWebCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRow, 
       recording: recording && recording.durationMs > 0 ? recordingName : null,
       endedAt: now(deps),
     });
-    emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id });
+    if (stored) emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id });
     deps.logger.info('web call ended', { callId: row.id, reason, turns: c.transcript.length });
   };
   void run().catch((e) =>
