@@ -98,6 +98,21 @@ export const ROUTES: Record<string, RouteClass> = {
     reason:
       '<audio> cannot send a bearer token: a signed URL (HMAC of call, company and expiry; an hour) authorises it; any other id or token answers 404 (tests/server/call)',
   },
+  'POST /api/v1/call/export': {
+    kind: 'self',
+    reason: "a download link signed for the caller's company (from the token); no id, no row written",
+  },
+  'GET /api/v1/call/export/download': {
+    kind: 'public',
+    reason:
+      'a plain download link cannot send a bearer token: the signed token (HMAC of company and expiry, 5 minutes) names the company; a forged or expired one answers 404 (tests/server/call-export.test.ts)',
+  },
+  'GET /api/v1/webhook': { kind: 'list' },
+  'PUT /api/v1/webhook': { kind: 'self', reason: "the caller's own company's webhook URL (company from the token)" },
+  'POST /api/v1/webhook/secret': { kind: 'self', reason: "rotates the caller's own company's signing secret" },
+  'GET /api/v1/webhook/deliveries': { kind: 'list' },
+  'GET /api/v1/webhook/deliveries/:id': { kind: 'byId' },
+  'POST /api/v1/webhook/deliveries/:id/resend': { kind: 'byId' },
   'POST /api/v1/chat': { kind: 'create', body: 'conversation' },
   'GET /api/v1/chat/:id': { kind: 'byId' },
   'POST /api/v1/chat/:id/message': { kind: 'byId', body: 'message' },

@@ -9,6 +9,8 @@ import { companyScopedTables } from '../../../server/routes/company/company.repo
 import { kbDir } from '../../../server/routes/knowledge-base/kb.repo.js';
 import { createKnowledgeWorker } from '../../../server/routes/knowledge-base/kb.worker.js';
 import { uploadsDir } from '../../../server/services/uploads.js';
+import { queueAnalysis } from '../../../server/webhooks/analysis.js';
+import { emitBatchEvent } from '../../../server/webhooks/outbox.js';
 import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../../src/api/contract/agent/editor-form.js';
 import { PROVIDERS } from '../../../src/api/contract/provider.js';
 import { type SignedUp, signUp, TINY_PNG } from '../auth-helpers.js';
@@ -41,6 +43,8 @@ export interface Tenant extends SignedUp {
   /** a Test LLM chat and a web call (registered, its socket never opened) */
   chatId: string;
   webCallId: string;
+  /** a webhook delivery in the outbox */
+  deliveryId: string;
   photoUrl: string;
   /** the provider key values planted for this tenant, by provider name */
   providerSecrets: Record<string, string[]>;
@@ -149,6 +153,12 @@ export async function buildTenant(t: TestApp, label: string): Promise<Tenant> {
     { time: '2026-11-03T10:00:00.000Z', duration: 90, cost: 0.75 },
   ]);
 
+  // webhooks (issue 20): the company-wide URL, its signing secret, a queued delivery, an analysis queued
+  await ok(t, 'PUT', '/webhook', { token, body: { url: `https://hooks.example.com/${marker}` } });
+  await ok(t, 'POST', '/webhook/secret', { token });
+  const [deliveryId] = await emitBatchEvent(t.deps, companyId, { batch_id: batch.batch._id, name: `Batch ${marker}` });
+  await queueAnalysis(t.deps, { companyId, callId: webCall.data.call_id });
+
   return {
     ...user,
     marker,
@@ -162,6 +172,7 @@ export async function buildTenant(t: TestApp, label: string): Promise<Tenant> {
     providerIds,
     chatId: chat.data.chat_id,
     webCallId: webCall.data.call_id,
+    deliveryId: deliveryId as string,
     photoUrl: me.account.photoUrl,
     providerSecrets,
   };
@@ -180,6 +191,7 @@ export function idsOf(x: Tenant): string[] {
     ...x.providerIds,
     x.chatId,
     x.webCallId,
+    x.deliveryId,
   ];
 }
 
