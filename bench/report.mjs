@@ -393,6 +393,15 @@ export function renderReport(results) {
       `Seeded by the \`npm run seed\` code in ${s1(s.callsApi.seed_ms)} (${fmt(s.callsApi.seed_calls_per_s)} calls/s); ${load(s.callsApi.load_average)}.`,
     );
 
+  if (s.callExport) {
+    const e = s.callExport;
+    block(`## Call History export: ${fmt(e.rows)} calls as CSV (SQLite, through the app)`);
+    out.push(
+      `${fmt(e.rows)} rows (${(e.bytes / 1024 / 1024).toFixed(1)} MB) streamed in ${e.seconds} s: **${fmt(e.rows_per_s)} rows/s**, first byte after ${ms(e.first_byte_ms)}. ` +
+        `Memory while streaming: RSS ${e.baseline_rss_mb} MB before, peak ${e.peak_rss_mb} MB; heap ${e.baseline_heap_mb} MB before, peak ${e.peak_heap_mb} MB (one batch of 1,000 rows at a time); ${load(e.load_average)}.`,
+      '',
+    );
+  }
   if (s.load) {
     const l = s.load;
     const lat = (p) => [ms(p.p50), ms(p.p95), ms(p.p99), ms(p.max)];

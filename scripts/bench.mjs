@@ -204,6 +204,7 @@ export async function measureStartup(runs = STARTUP_RUNS) {
 const SUITES = [
   'bench/agents-api.ts',
   'bench/calls-api.ts',
+  'bench/call-export.ts',
   'bench/editor.ts',
   'bench/csv-parse.ts',
   'bench/hostile-uploads.ts',

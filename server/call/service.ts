@@ -408,7 +408,7 @@ export function runLineCall(
     if (options.phone) c.usage.telephony_minutes = Math.round(((performance.now() - startedAt) / 60_000) * 100) / 100;
     const carrier = await options.endOf?.(c, end).catch(() => undefined);
     const reason = (carrier?.reason ?? end.reason) as CallEndReason;
-    await finishCallSession(deps.db.db, row, {
+    const stored = await finishCallSession(deps.db.db, row, {
       status: reason.startsWith('error_') ? 'error' : 'ended',
       reason,
       errorMessage: end.errorMessage,
@@ -419,7 +419,7 @@ export function runLineCall(
       recording: recording && recording.durationMs > 0 ? recordingName : null,
       endedAt: now(deps),
     });
-    emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id });
+    if (stored) emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id });
     deps.logger.info(`${options.label} ended`, { callId: row.id, reason, turns: c.transcript.length });
   };
   const running = run().catch((e) =>

@@ -32,6 +32,10 @@ export const DELIVERY_TIMEOUT_MS = 5000;
 export const LEASE_MS = 60_000;
 export const POLL_MS = 1000;
 const CLAIM_BATCH = 8;
+/** delivered and failed deliveries are kept this long in the log, then removed (hourly, in batches) */
+export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
+const PRUNE_EVERY_MS = 3600_000;
+const PRUNE_BATCH = 1000;
 
 type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 
@@ -48,6 +52,8 @@ export interface WebhookWorkerOptions {
 export interface WebhookWorker {
   /** Claims the due deliveries (up to a batch) and sends them; resolves with how many were attempted. */
   runOnce(): Promise<number>;
+  /** Removes up to a batch of delivered and failed deliveries older than DELIVERY_RETENTION_MS; how many. */
+  prune(): Promise<number>;
   start(): void;
   stop(): Promise<void>;
   readonly id: string;
@@ -205,6 +211,19 @@ export function createWebhookWorker(deps: AppDeps, opts: WebhookWorkerOptions = 
     deps.logger.debug('webhook attempt', { delivery: row.id, event: row.event, attempt: row.attempts });
   }
 
+  async function prune(): Promise<number> {
+    const before = iso(-DELIVERY_RETENTION_MS);
+    const old = db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', 'in', ['delivered', 'failed'])
+      .where('updated_at', '<', before)
+      .limit(PRUNE_BATCH);
+    const res = await db.deleteFrom('webhook_deliveries').where('id', 'in', old).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+  let prunedAt = 0;
+
   async function runOnce(): Promise<number> {
     const rows = await claim();
     await Promise.all(rows.map((r) => send(r)));
@@ -228,6 +247,11 @@ export function createWebhookWorker(deps: AppDeps, opts: WebhookWorkerOptions = 
       try {
         // drain what is due, a batch at a time
         while (!stopped && (await runOnce()) > 0) {}
+        const now = deps.clock.now().getTime();
+        if (now - prunedAt >= PRUNE_EVERY_MS) {
+          prunedAt = now;
+          await prune();
+        }
       } catch (e) {
         deps.logger.error('webhook worker failed', { error: e instanceof Error ? e.message : String(e) });
       }
@@ -244,6 +268,7 @@ export function createWebhookWorker(deps: AppDeps, opts: WebhookWorkerOptions = 
   return {
     id,
     runOnce,
+    prune,
     start() {
       if (!stopped) return;
       stopped = false;

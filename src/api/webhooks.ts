@@ -17,7 +17,8 @@ import {
 
 export const WEBHOOK_CACHE_PREFIX = 'webhook';
 export const WEBHOOK_SETTINGS_KEY = 'webhook-settings';
-export const deliveriesKey = (page: number) => `webhook-deliveries?page=${page}`;
+export const deliveriesKey = (page: number, webhook?: string) =>
+  `webhook-deliveries?page=${page}${webhook ? `&webhook=${encodeURIComponent(webhook)}` : ''}`;
 
 export function webhooksApi(client: ApiClient, cache: QueryCache) {
   const changed = <T>(result: T): T => {
@@ -31,10 +32,11 @@ export function webhooksApi(client: ApiClient, cache: QueryCache) {
       changed(await client.put(WEBHOOK_PATHS.settings, WebhookSaveResponseSchema, { url }, options)),
     rotateSecret: async (options?: CallOptions) =>
       changed(await client.post(WEBHOOK_PATHS.secret, WebhookSecretResponseSchema, {}, options)),
-    deliveries: (page: number, options?: CallOptions) =>
-      cache.load(deliveriesKey(page), () =>
+    /** the delivery log, newest first, 10 a page; `webhook`: 'company' or an agent id (all when absent) */
+    deliveries: (page: number, webhook?: string, options?: CallOptions) =>
+      cache.load(deliveriesKey(page, webhook), () =>
         client.get(WEBHOOK_PATHS.deliveries, DeliveryListResponseSchema, {
-          query: { page: String(page), limit: '10' },
+          query: { page: String(page), limit: '10', ...(webhook ? { webhook } : {}) },
           ...options,
         }),
       ),

@@ -103,6 +103,11 @@ describe('Webhooks section of the Providers screen in Chromium', () => {
       return log.getByRole('cell', { name: '1', exact: true }).count();
     }).toBeGreaterThan(0);
     expect(await log.getByRole('cell', { name: 'batch_completed' }).count()).toBe(1);
+    expect(await log.getByRole('cell', { name: 'Company webhook' }).count()).toBe(1);
+    // the log of one webhook
+    await s.getByRole('combobox', { name: 'Webhook' }).click();
+    await page.getByRole('option', { name: 'Company webhook' }).click();
+    await poll(() => log.getByRole('row').count()).toBe(2);
 
     await log.getByRole('button', { name: `View delivery ${id}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Delivery' });

@@ -6,6 +6,7 @@ import {
   WEBHOOK_MESSAGES,
   WebhookUrlBodySchema,
 } from '../../../src/api/contract/webhook.js';
+import { parseJson } from '../../call/store.js';
 import type { WebhookDeliveriesTable } from '../../db/schema.js';
 import { requireAuth } from '../../lib/auth.js';
 import { JSON_BODY_MAX, limitBody } from '../../lib/body-limit.js';
@@ -69,6 +70,24 @@ export async function checkWebhookUrl(deps: AppDeps, url: string, field = 'url')
   }
 }
 
+/** The company's webhooks: its own URL, then each agent with an 'Agent Level Webhook' (at most 200). */
+async function webhooksOf(deps: AppDeps, companyId: string, companyUrl: string) {
+  const agents = await deps.db.db
+    .selectFrom('agents')
+    .select(['id', 'agent_name', 'doc'])
+    .where('company_id', '=', companyId)
+    .where('doc', 'like', '%"agentLevelWebhook":"http%')
+    .orderBy('agent_name_lower')
+    .limit(200)
+    .execute();
+  const out = companyUrl ? [{ id: 'company', label: 'Company webhook', url: companyUrl }] : [];
+  for (const a of agents) {
+    const url = parseJson<{ editor?: { agentLevelWebhook?: string } }>(a.doc, {}).editor?.agentLevelWebhook ?? '';
+    if (url) out.push({ id: a.id, label: a.agent_name, url });
+  }
+  return out;
+}
+
 /** /webhook: the company-wide webhook, the signing secret, the delivery log and Resend (contract/webhook.ts). */
 export function webhookRoutes(deps: AppDeps) {
   const r = new Hono<AppEnv>();
@@ -76,8 +95,16 @@ export function webhookRoutes(deps: AppDeps) {
   r.use('*', requireAuth(deps));
 
   r.get('/', async (c) => {
-    const row = await companyWebhook(db, c.get('auth').companyId);
-    return ok(c, { data: { url: row?.url ?? '', has_secret: Boolean(row?.secret), secret_hint: row?.secret_hint ?? null } });
+    const { companyId } = c.get('auth');
+    const row = await companyWebhook(db, companyId);
+    return ok(c, {
+      data: {
+        url: row?.url ?? '',
+        webhooks: await webhooksOf(deps, companyId, row?.url ?? ''),
+        has_secret: Boolean(row?.secret),
+        secret_hint: row?.secret_hint ?? null,
+      },
+    });
   });
 
   r.put('/', limitBody(JSON_BODY_MAX), async (c) => {
@@ -89,7 +116,12 @@ export function webhookRoutes(deps: AppDeps) {
     deps.logger.info('webhook saved', { companyId, removed: url === '' });
     return ok(c, {
       msg: url === '' ? WEBHOOK_MESSAGES.removed : WEBHOOK_MESSAGES.saved,
-      data: { url, has_secret: Boolean(row?.secret), secret_hint: row?.secret_hint ?? null },
+      data: {
+        url,
+        webhooks: await webhooksOf(deps, companyId, url),
+        has_secret: Boolean(row?.secret),
+        secret_hint: row?.secret_hint ?? null,
+      },
     });
   });
 

@@ -56,8 +56,14 @@ export const WebhookUrlBodySchema = v.object({
 });
 export type WebhookUrlBody = v.InferOutput<typeof WebhookUrlBodySchema>;
 
+/** A webhook the company has: 'company' (the company-wide URL) or an agent's id (its 'Agent Level Webhook'). */
+export const WebhookRefSchema = v.object({ id: v.string(), label: v.string(), url: v.string() });
+export type WebhookRef = v.InferOutput<typeof WebhookRefSchema>;
+
 export const WebhookSettingsSchema = v.object({
   url: v.string(),
+  /** every webhook of the company, for the delivery log's filter: the company's first, then the agents' */
+  webhooks: v.array(WebhookRefSchema),
   has_secret: v.boolean(),
   /** last 4 characters of the secret, or null */
   secret_hint: v.nullable(v.string()),

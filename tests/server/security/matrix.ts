@@ -98,6 +98,21 @@ export const ROUTES: Record<string, RouteClass> = {
     reason:
       '<audio> cannot send a bearer token: a signed URL (HMAC of call, company and expiry; an hour) authorises it; any other id or token answers 404 (tests/server/call)',
   },
+  'POST /api/v1/call/export': {
+    kind: 'self',
+    reason: "a download link signed for the caller's company (from the token); no id, no row written",
+  },
+  'GET /api/v1/call/export/download': {
+    kind: 'public',
+    reason:
+      'a plain download link cannot send a bearer token: the signed token (HMAC of company and expiry, 5 minutes) names the company; a forged or expired one answers 404 (tests/server/call-export.test.ts)',
+  },
+  'GET /api/v1/webhook': { kind: 'list' },
+  'PUT /api/v1/webhook': { kind: 'self', reason: "the caller's own company's webhook URL (company from the token)" },
+  'POST /api/v1/webhook/secret': { kind: 'self', reason: "rotates the caller's own company's signing secret" },
+  'GET /api/v1/webhook/deliveries': { kind: 'list' },
+  'GET /api/v1/webhook/deliveries/:id': { kind: 'byId' },
+  'POST /api/v1/webhook/deliveries/:id/resend': { kind: 'byId' },
   'POST /api/v1/chat': { kind: 'create', body: 'conversation' },
   'GET /api/v1/chat/:id': { kind: 'byId' },
   'POST /api/v1/chat/:id/message': { kind: 'byId', body: 'message' },
@@ -111,14 +126,6 @@ export const ROUTES: Record<string, RouteClass> = {
     kind: 'self',
     reason:
       "places a phone call from one of the caller's own numbers with the caller's own agent (another company's number or agent answers 404; tests/server/telephony)",
-  },
-  'POST /api/v1/call/export': {
-    kind: 'self',
-    reason: "a signed, expiring link to the caller's own company's filtered calls (tests/server/call-export)",
-  },
-  'GET /api/v1/call/export/download': {
-    kind: 'public',
-    reason: 'a download link cannot send a bearer token: a signed, expiring token names the company; any other token answers 404',
   },
   'POST /api/v1/telephony/twilio/voice': {
     kind: 'public',
@@ -138,16 +145,6 @@ export const ROUTES: Record<string, RouteClass> = {
   },
   'POST /api/v1/telephony/plivo/status/:id': { kind: 'public', reason: "Plivo's status callbacks: signed, else 403" },
   'POST /api/v1/telephony/plivo/xml/:id': { kind: 'public', reason: "Plivo's XML for a transfer: signed, else 403" },
-
-  'GET /api/v1/webhook': { kind: 'list' },
-  'PUT /api/v1/webhook': {
-    kind: 'self',
-    reason: "the caller's own company's webhook URL (no id; a private address is refused)",
-  },
-  'POST /api/v1/webhook/secret': { kind: 'self', reason: "rotates the caller's own company's signing secret (no id)" },
-  'GET /api/v1/webhook/deliveries': { kind: 'list' },
-  'GET /api/v1/webhook/deliveries/:id': { kind: 'byId' },
-  'POST /api/v1/webhook/deliveries/:id/resend': { kind: 'byId' },
 
   'GET /api/v1/knowledge-base': { kind: 'list' },
   'GET /api/v1/knowledge-base/:id': { kind: 'byId' },

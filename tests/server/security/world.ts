@@ -9,7 +9,8 @@ import { companyScopedTables } from '../../../server/routes/company/company.repo
 import { kbDir } from '../../../server/routes/knowledge-base/kb.repo.js';
 import { createKnowledgeWorker } from '../../../server/routes/knowledge-base/kb.worker.js';
 import { uploadsDir } from '../../../server/services/uploads.js';
-import { enqueueDeliveries } from '../../../server/webhooks/outbox.js';
+import { queueAnalysis } from '../../../server/webhooks/analysis.js';
+import { emitBatchEvent } from '../../../server/webhooks/outbox.js';
 import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../../src/api/contract/agent/editor-form.js';
 import { PROVIDERS } from '../../../src/api/contract/provider.js';
 import { type SignedUp, signUp, TINY_PNG } from '../auth-helpers.js';
@@ -42,7 +43,7 @@ export interface Tenant extends SignedUp {
   /** a Test LLM chat and a web call (registered, its socket never opened) */
   chatId: string;
   webCallId: string;
-  /** a webhook delivery in the company's outbox (its log) */
+  /** a webhook delivery in the outbox */
   deliveryId: string;
   photoUrl: string;
   /** the provider key values planted for this tenant, by provider name */
@@ -152,42 +153,11 @@ export async function buildTenant(t: TestApp, label: string): Promise<Tenant> {
     { time: '2026-11-03T10:00:00.000Z', duration: 90, cost: 0.75 },
   ]);
 
-  // the company's webhook settings (a signing secret), one delivery in its log and one post-call analysis
+  // webhooks (issue 20): the company-wide URL, its signing secret, a queued delivery, an analysis queued
+  await ok(t, 'PUT', '/webhook', { token, body: { url: `https://hooks.example.com/${marker}` } });
   await ok(t, 'POST', '/webhook/secret', { token });
-  const [deliveryId] = await enqueueDeliveries(t.deps, [
-    {
-      companyId,
-      target: 'company',
-      agentId: null,
-      url: `https://hooks.${marker.toLowerCase()}.example/parley`,
-      event: 'call_ended',
-      callId: webCall.data.call_id,
-      payload: JSON.stringify({ event: 'call_ended', call: { call_id: webCall.data.call_id, marker } }),
-    },
-  ]);
-  // delivered already, so no worker picks it up while the suite compares rows
-  await t.deps.db.db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'delivered', attempts: 1, status_code: 204 })
-    .where('id', '=', deliveryId as string)
-    .execute();
-  const at = t.clock.now().toISOString();
-  await t.deps.db.db
-    .insertInto('call_analyses')
-    .values({
-      call_id: webCall.data.call_id,
-      company_id: companyId,
-      status: 'done',
-      attempts: 1,
-      next_attempt_at: at,
-      lease_until: null,
-      worker: null,
-      result: JSON.stringify({ summary: `Summary ${marker}`, sentiment: 'positive', successful: true, custom: {} }),
-      error: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  const [deliveryId] = await emitBatchEvent(t.deps, companyId, { batch_id: batch.batch._id, name: `Batch ${marker}` });
+  await queueAnalysis(t.deps, { companyId, callId: webCall.data.call_id });
 
   return {
     ...user,

@@ -9,7 +9,7 @@ import { type AppDatabase, type DbKind, openDatabase } from '../../../server/db/
 import { settled } from '../../../server/lib/later.js';
 import { emitCallEvent } from '../../../server/webhooks/events.js';
 import { emitBatchEvent, enqueueDeliveries } from '../../../server/webhooks/outbox.js';
-import { createWebhookWorker, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../../server/webhooks/worker.js';
+import { createWebhookWorker, DELIVERY_RETENTION_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../../server/webhooks/worker.js';
 import { AGENT_EDITOR_DEFAULTS } from '../../../src/api/contract/agent/defaults.js';
 import type { AgentDoc } from '../../../src/api/contract/agent/save.js';
 import { DELIVERY_BODY_MAX } from '../../../src/api/contract/webhook.js';
@@ -118,6 +118,7 @@ describeEachDb('webhooks', (kind) => {
     const user = await signUp(t());
     expect((await api(t(), 'GET', '/webhook', { token: user.token })).body.data).toEqual({
       url: '',
+      webhooks: [],
       has_secret: false,
       secret_hint: null,
     });
@@ -126,7 +127,7 @@ describeEachDb('webhooks', (kind) => {
     const secret: string = first.body.data.secret;
     expect(secret).toMatch(/^whsec_[\w-]{43}$/);
     const shown = await api(t(), 'GET', '/webhook', { token: user.token });
-    expect(shown.body.data).toEqual({ url: '', has_secret: true, secret_hint: secret.slice(-4) });
+    expect(shown.body.data).toEqual({ url: '', webhooks: [], has_secret: true, secret_hint: secret.slice(-4) });
     expect(JSON.stringify(shown.body)).not.toContain(secret);
     const stored = await t().deps.db.db.selectFrom('company_webhooks').selectAll().executeTakeFirstOrThrow();
     expect(stored.secret).not.toContain(secret.slice(6));
@@ -189,6 +190,31 @@ describeEachDb('webhooks', (kind) => {
     // the operator's switch lets private addresses through
     allowPrivate();
     expect((await api(t(), 'PUT', '/webhook', { token: user.token, body: { url } })).status).toBe(200);
+  });
+
+  it("lists the company's webhooks: its own URL, then each agent's", async () => {
+    const user = await signUp(t());
+    await api(t(), 'PUT', '/webhook', { token: user.token, body: { url: 'https://hooks.example.com/company' } });
+    const agents = await api(t(), 'GET', '/agent?page=1&limit=1', { token: user.token });
+    const a = (await api(t(), 'GET', `/agent/${agents.body.data.agents[0]._id}`, { token: user.token })).body.data.agent;
+    const put = await api(t(), 'PUT', `/agent/${a._id}`, {
+      token: user.token,
+      body: {
+        name: a.name,
+        prompt: a.prompt,
+        message: a.message,
+        language: a.language,
+        settings: a.settings,
+        editor: { ...a.editor, agentLevelWebhook: 'https://hooks.example.com/agent' },
+      },
+    });
+    expect(put.status).toBe(200);
+    const other = await signUp(t());
+    expect((await api(t(), 'GET', '/webhook', { token: other.token })).body.data.webhooks).toEqual([]);
+    expect((await api(t(), 'GET', '/webhook', { token: user.token })).body.data.webhooks).toEqual([
+      { id: 'company', label: 'Company webhook', url: 'https://hooks.example.com/company' },
+      { id: a._id, label: a.name, url: 'https://hooks.example.com/agent' },
+    ]);
   });
 
   it('call_started and call_ended reach the agent and company webhooks, signed, with transcript, recording, cost and reason', async () => {
@@ -311,6 +337,25 @@ describeEachDb('webhooks', (kind) => {
     expect((await api(t(), 'GET', `/webhook/deliveries/${id}`, { token: other.token })).status).toBe(404);
     expect((await api(t(), 'POST', `/webhook/deliveries/${id}/resend`, { token: other.token })).status).toBe(404);
     expect((await api(t(), 'GET', '/webhook/deliveries', { token: other.token })).body.data.total).toBe(0);
+  });
+
+  it('delivered and failed deliveries leave the log after 30 days; pending ones stay', async () => {
+    allowPrivate();
+    const user = await signUp(t());
+    await companyHook(t(), user, receiver);
+    const delivered = await queueOne(t(), user);
+    const worker = createWebhookWorker(t().deps);
+    await worker.runOnce();
+    receiver.failNext(1);
+    const pending = await queueOne(t(), user);
+    await worker.runOnce();
+    t().clock.advance(DELIVERY_RETENTION_MS - 1000);
+    expect(await worker.prune()).toBe(0);
+    t().clock.advance(2000);
+    expect(await worker.prune()).toBe(1);
+    const left = await t().deps.db.db.selectFrom('webhook_deliveries').select(['id', 'status']).execute();
+    expect(left).toEqual([{ id: pending, status: 'pending' }]);
+    expect(left.some((r) => r.id === delivered)).toBe(false);
   });
 
   it('a receiver that never answers is cut at the time limit and retried', async () => {

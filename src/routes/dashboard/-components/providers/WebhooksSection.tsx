@@ -1,5 +1,11 @@
 import { useState } from 'react';
-import type { Delivery, DeliveryDetail, DeliveryListResponse, WebhookSettings } from '../../../../api/contract/webhook';
+import type {
+  Delivery,
+  DeliveryDetail,
+  DeliveryListResponse,
+  WebhookRef,
+  WebhookSettings,
+} from '../../../../api/contract/webhook';
 import { ApiError } from '../../../../api/errors';
 import { deliveriesKey, WEBHOOK_SETTINGS_KEY, webhooks } from '../../../../api/webhooks';
 import { toast } from '../../../../app/toaster';
@@ -7,6 +13,7 @@ import { Badge, type BadgeTone } from '../../../../ui/badge/badge';
 import { Button } from '../../../../ui/button/button';
 import { Dialog } from '../../../../ui/dialog/dialog';
 import * as pn from '../../../../ui/panel/panel.css';
+import { Select } from '../../../../ui/select/select';
 import { TextField } from '../../../../ui/text-field/text-field';
 import { useQuery } from '../../../-lib/useQuery';
 import * as p from '../page.css';
@@ -45,7 +52,7 @@ export function WebhooksSection() {
       </p>
       {settings.data ? <UrlForm key={settings.data.data.url} current={settings.data.data.url} /> : null}
       <SecretRow settings={settings.data?.data} />
-      <DeliveryLog />
+      <DeliveryLog webhooks={settings.data?.data.webhooks ?? []} />
     </section>
   );
 }
@@ -136,11 +143,20 @@ function SecretRow({ settings }: { settings: WebhookSettings | undefined }) {
   );
 }
 
-function DeliveryLog() {
+const ALL = 'all';
+
+function DeliveryLog({ webhooks: list }: { webhooks: WebhookRef[] }) {
   const [page, setPage] = useState(1);
-  const log = useQuery<DeliveryListResponse>(deliveriesKey(page), () => webhooks.deliveries(page, { notify: false }), {
-    keepPrevious: true,
-  });
+  const [which, setWhich] = useState(ALL);
+  const filter = which === ALL ? undefined : which;
+  const log = useQuery<DeliveryListResponse>(
+    deliveriesKey(page, filter),
+    () => webhooks.deliveries(page, filter, { notify: false }),
+    { keepPrevious: true },
+  );
+  const labelOf = (d: Delivery) =>
+    d.webhook === 'company' ? 'Company webhook' : (list.find((w) => w.id === d.agent_id)?.label ?? 'Agent webhook');
+  const options = [{ value: ALL, label: 'All webhooks' }, ...list.map((w) => ({ value: w.id, label: w.label }))];
   const [open, setOpen] = useState<DeliveryDetail | null>(null);
   const total = log.data?.data.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / 10));
@@ -164,6 +180,15 @@ function DeliveryLog() {
       <div className={p.row}>
         <h3 className={p.sectionTitle}>Delivery log</h3>
         <span className={p.spacer} />
+        <Select
+          label="Webhook"
+          value={which}
+          options={options}
+          onChange={(next) => {
+            setWhich(next);
+            setPage(1);
+          }}
+        />
         <Button variant="ghost" size="sm" onClick={log.reload}>
           Refresh
         </Button>
@@ -186,7 +211,7 @@ function DeliveryLog() {
               {log.data?.data.deliveries.map((d) => (
                 <tr key={d._id}>
                   <td className={pn.td}>{new Date(d.time).toLocaleString()}</td>
-                  <td className={pn.td}>{d.webhook === 'company' ? 'Company' : 'Agent'}</td>
+                  <td className={pn.td}>{labelOf(d)}</td>
                   <td className={pn.td}>{d.event}</td>
                   <td className={pn.td}>
                     <Badge tone={STATUS_TONE[d.status]}>{STATUS_LABEL[d.status]}</Badge>
