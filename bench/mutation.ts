@@ -83,6 +83,27 @@ export const EQUIVALENT: {
     reason: 'The `types` of setup() exist for TypeScript only.',
   },
   {
+    machine: 'providerConnection',
+    original: "['open', 'editing']",
+    replacement: '[]',
+    line: "tags: ['open', 'editing']",
+    reason: 'The tags of `validating`, a state left at once (eventless): no snapshot ever shows them. (Also its single strings.)',
+  },
+  ...["'open'", "'editing'"].map((original) => ({
+    machine: 'providerConnection',
+    original,
+    replacement: '""',
+    line: "tags: ['open', 'editing']",
+    reason: 'A tag of `validating`, a state left at once (eventless): no snapshot ever shows it.',
+  })),
+  {
+    machine: 'providerConnection',
+    original: "'disconnect'",
+    replacement: '""',
+    line: "id: 'disconnect'",
+    reason: 'The invoke id only names the child: its done/error handlers are declared with it and nothing else refers to it.',
+  },
+  {
     machine: 'forgotPassword',
     original: "'forgotPassword'",
     replacement: '""',
