@@ -103,6 +103,20 @@ export const EQUIVALENT: {
     line: "id: 'disconnect'",
     reason: 'The invoke id only names the child: its done/error handlers are declared with it and nothing else refers to it.',
   },
+  ...(
+    [
+      ['!issues', 'false'],
+      ['messages?.[0]', 'true'],
+      ['messages?.[0]', 'messages[0]'],
+      ['checked?.issues?.[0]?.message', 'checked?.issues?.[0].message'],
+    ] as const
+  ).map(([original, replacement]) => ({
+    machine: 'authDialog',
+    original,
+    replacement,
+    reason:
+      'Validation messages are read only from a failed parse: its issues exist and every flattened field has at least one message.',
+  })),
   {
     machine: 'forgotPassword',
     original: "'forgotPassword'",
