@@ -5,6 +5,7 @@
  * user chose; a different body gets a different Idempotency-Key.
  */
 import { expect } from 'vitest';
+import { ApiError } from '../../../src/api/errors.js';
 import { cameFrom, effectsNow, ev, expectPending, onlyRequest, paramsNow } from './lib.js';
 import { defineInvariants, type Snapshot, type World } from './types.js';
 
@@ -44,7 +45,77 @@ function finishedState(name: keyof typeof finished) {
 }
 
 export default defineInvariants({
+  refused: [
+    'options.retry',
+    'timing.now',
+    'timing.schedule',
+    'recipients.clear',
+    'recipients.progress',
+    'recipients.parsed',
+    'recipients.failed',
+    'field.change',
+  ],
+  explore: {
+    events: {
+      'xstate.done.actor.loadOptions': [
+        {
+          type: 'xstate.done.actor.loadOptions',
+          output: {
+            numbers: [
+              { _id: 'n1', phone: '+14155550101', provider: 'twilio' },
+              { _id: 'n2', phone: '+14155550102', provider: 'twilio' },
+            ],
+            numbersTotal: 2,
+            concurrencyLimit: 3,
+          },
+        },
+      ],
+      'xstate.error.actor.saveDraft': [
+        {
+          type: 'xstate.error.actor.saveDraft',
+          error: new ApiError({ kind: 'http', status: 400, serverMessage: 'Bad name', fieldErrors: { name: 'Too long' } }),
+        },
+      ],
+    },
+  },
   always: (s, w) => {
+    if (w.step === 0)
+      expect(s.context).toMatchObject({
+        values: { name: '', fromNumber: '', scheduledAt: '' },
+        errors: {},
+        numbers: [],
+        numbersTotal: 0,
+        file: null,
+        fileError: null,
+        progress: { loaded: 0, size: 0 },
+        summary: null,
+        table: null,
+        intent: 'draft',
+        sendMode: 'now',
+        idempotencyKey: 'k0',
+        failure: null,
+        saved: null,
+        timeZone: 'Europe/Paris',
+      });
+    const editable = Boolean(w.previous?.matches({ form: 'editing' }));
+    if (w.event.type === 'options.retry' && cameFrom(w, 'options.failed')) expect(s.matches({ options: 'loading' })).toBe(true);
+    if (w.event.type === 'timing.schedule' && editable && cameFrom(w, 'timing.now')) {
+      expect(s.matches({ timing: 'scheduled' })).toBe(true);
+      expect(s.context.errors).toEqual({ ...w.previous?.context.errors, scheduledAt: undefined });
+    }
+    if (w.event.type === 'timing.now' && editable && cameFrom(w, 'timing.scheduled')) {
+      expect(s.matches({ timing: 'now' })).toBe(true);
+      expect(s.context.errors).toEqual({ ...w.previous?.context.errors, scheduledAt: undefined });
+    }
+    if (!editable && ['timing.now', 'timing.schedule', 'recipients.pick', 'recipients.clear'].includes(w.event.type))
+      expect(s.context).toEqual(w.previous?.context);
+    if (w.event.type === 'recipients.clear' && editable) expect(s.matches({ recipients: 'empty' })).toBe(true);
+    if (w.event.type === 'recipients.parsed' && cameFrom(w, 'recipients.parsing'))
+      expect(s.matches({ recipients: 'ready' })).toBe(true);
+    if (w.event.type === 'recipients.failed' && cameFrom(w, 'recipients.parsing'))
+      expect(s.matches({ recipients: 'rejected' })).toBe(true);
+    if (w.event.type === 'field.change' && editable)
+      expect(s.context.errors).toEqual({ ...w.previous?.context.errors, [ev(w).field]: undefined });
     // the timing the user chose, as the form sends it
     expect(s.context.sendMode).toBe(s.matches({ timing: 'scheduled' }) ? 'scheduled' : 'now');
     expectPending(w, 'loadOptions', s.matches({ options: 'loading' }) ? 1 : 0);
@@ -99,7 +170,8 @@ export default defineInvariants({
     },
     'timing.now': (s) => expect(s.context.sendMode).toBe('now'),
     'timing.scheduled': (s) => expect(s.context.sendMode).toBe('scheduled'),
-    'recipients.empty': (s) => {
+    'recipients.empty': (s, w) => {
+      if (w.event.type === 'recipients.clear') expect(s.context.progress).toEqual({ loaded: 0, size: 0 });
       expect(s.context.file).toBeNull();
       expect(s.context.summary).toBeNull();
       expect(s.context.table).toBeNull();
@@ -113,17 +185,19 @@ export default defineInvariants({
       if (w.event.type === 'recipients.pick') {
         expect(s.context.file).toBe(ev(w).file);
         expect(s.context.progress).toEqual({ loaded: 0, size: ev(w).file.size });
-        expect(s.context.errors.recipients).toBeUndefined();
+        expect(s.context.errors).toEqual({ ...(w.previous as Snapshot).context.errors, recipients: undefined });
       }
-      if (w.event.type === 'recipients.progress') expect(s.context.progress).toEqual({ loaded: ev(w).loaded, size: ev(w).size });
+      if (w.event.type === 'recipients.progress' && cameFrom(w, 'recipients.parsing'))
+        expect(s.context.progress).toEqual({ loaded: ev(w).loaded, size: ev(w).size });
     },
     'recipients.ready': (s, w) => {
       expect(s.context.file).not.toBeNull();
       expect(s.context.summary).not.toBeNull();
-      if (w.event.type === 'recipients.parsed') {
+      if (w.event.type === 'recipients.parsed' && cameFrom(w, 'recipients.parsing')) {
         expect(s.context.summary).toEqual(ev(w).summary);
         expect(s.context.table).toBe(ev(w).table);
-        expect(s.context.progress.loaded).toBe(s.context.progress.size);
+        const size = (w.previous as Snapshot).context.progress.size;
+        expect(s.context.progress).toEqual({ loaded: size, size });
       }
     },
     'recipients.rejected': (s, w) => {
@@ -132,7 +206,8 @@ export default defineInvariants({
       expect(s.context.summary).toBeNull();
       expect(s.context.table).toBeNull();
       expect(typeof s.context.fileError).toBe('string');
-      if (w.event.type === 'recipients.failed') expect(s.context.fileError).toBe(ev(w).reason);
+      if (w.event.type === 'recipients.failed' && cameFrom(w, 'recipients.parsing'))
+        expect(s.context.fileError).toBe(ev(w).reason);
       if (w.event.type === 'recipients.pick') {
         const f = ev(w).file;
         expect(s.context.fileError).toBe(f.size > 50 * 1024 * 1024 ? 'The CSV file is larger than 50 MB' : s.context.fileError);
