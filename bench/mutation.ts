@@ -243,7 +243,8 @@ async function killedAtLoad(report: StrykerReport): Promise<Set<string>> {
   const candidates: { id: string; file: string; text: string }[] = [];
   for (const [file, { source, mutants }] of Object.entries(report.files))
     for (const m of mutants)
-      if (m.status === 'Survived' && m.testsCompleted === 0) candidates.push({ id: m.id, file, text: applyMutant(source, m) });
+      if (m.status === 'Survived' && m.testsCompleted === 0)
+        candidates.push({ id: `${file}#${m.id}`, file, text: applyMutant(source, m) });
   const killed = new Set<string>();
   if (candidates.length === 0) return killed;
   const dir = path.join(root, 'src/.mutant-load');
@@ -259,7 +260,7 @@ async function killedAtLoad(report: StrykerReport): Promise<Set<string>> {
       entries.push({ id: `original:${file}`, path: original });
     }
     for (const c of candidates) {
-      const p = path.join(dir, `m${c.id}-${path.basename(c.file)}`);
+      const p = path.join(dir, `m${c.id.split('#')[1]}-${path.basename(c.file)}`);
       fs.writeFileSync(p, sibling(c.text));
       entries.push({ id: c.id, path: p });
     }
@@ -305,8 +306,9 @@ export function summarise(report: StrykerReport, loadKilled: Set<string> = new S
     equivalent?: string;
   }[] = [];
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
-    const count = (status: string) => mutants.filter((m) => m.status === status && !loadKilled.has(m.id)).length;
-    const atLoad = mutants.filter((m) => loadKilled.has(m.id)).length;
+    const key = (m: Mutant) => `${file}#${m.id}`;
+    const count = (status: string) => mutants.filter((m) => m.status === status && !loadKilled.has(key(m))).length;
+    const atLoad = mutants.filter((m) => loadKilled.has(key(m))).length;
     const killed = count('Killed') + atLoad;
     const timeout = count('Timeout');
     const survived = count('Survived');
@@ -327,7 +329,7 @@ export function summarise(report: StrykerReport, loadKilled: Set<string> = new S
     });
     const lines = source.split('\n');
     for (const m of mutants) {
-      if ((m.status !== 'Survived' && m.status !== 'NoCoverage') || loadKilled.has(m.id)) continue;
+      if ((m.status !== 'Survived' && m.status !== 'NoCoverage') || loadKilled.has(key(m))) continue;
       const line = m.location.start.line;
       const original = originalOf(source, m);
       const flat = original.replace(/\s+/g, ' ');
