@@ -398,11 +398,12 @@ function readByFile(only?: Set<string>): { report: StrykerReport; measuredAt: Re
     const stored = JSON.parse(fs.readFileSync(path.join(BY_FILE, name), 'utf8')) as {
       file: string;
       measuredAt: string;
+      runDurationS: number;
       entry: StrykerReport['files'][string];
     };
     if (only && !only.has(stored.file)) continue;
     report.files[stored.file] = stored.entry;
-    measuredAt[machineOf(stored.file)] = stored.measuredAt;
+    measuredAt[machineOf(stored.file)] = `${stored.measuredAt.slice(0, 16).replace('T', ' ')} UTC, Stryker ${stored.runDurationS} s`;
   }
   return { report, measuredAt };
 }
