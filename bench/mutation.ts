@@ -83,6 +83,41 @@ export const EQUIVALENT: {
     reason: 'The `types` of setup() exist for TypeScript only.',
   },
   {
+    machine: 'providerConnection',
+    original: "['open', 'editing']",
+    replacement: '[]',
+    line: "tags: ['open', 'editing']",
+    reason: 'The tags of `validating`, a state left at once (eventless): no snapshot ever shows them. (Also its single strings.)',
+  },
+  ...["'open'", "'editing'"].map((original) => ({
+    machine: 'providerConnection',
+    original,
+    replacement: '""',
+    line: "tags: ['open', 'editing']",
+    reason: 'A tag of `validating`, a state left at once (eventless): no snapshot ever shows it.',
+  })),
+  {
+    machine: 'providerConnection',
+    original: "'disconnect'",
+    replacement: '""',
+    line: "id: 'disconnect'",
+    reason: 'The invoke id only names the child: its done/error handlers are declared with it and nothing else refers to it.',
+  },
+  ...(
+    [
+      ['!issues', 'false'],
+      ['messages?.[0]', 'true'],
+      ['messages?.[0]', 'messages[0]'],
+      ['checked?.issues?.[0]?.message', 'checked?.issues?.[0].message'],
+    ] as const
+  ).map(([original, replacement]) => ({
+    machine: 'authDialog',
+    original,
+    replacement,
+    reason:
+      'Validation messages are read only from a failed parse: its issues exist and every flattened field has at least one message.',
+  })),
+  {
     machine: 'forgotPassword',
     original: "'forgotPassword'",
     replacement: '""',
@@ -208,7 +243,8 @@ async function killedAtLoad(report: StrykerReport): Promise<Set<string>> {
   const candidates: { id: string; file: string; text: string }[] = [];
   for (const [file, { source, mutants }] of Object.entries(report.files))
     for (const m of mutants)
-      if (m.status === 'Survived' && m.testsCompleted === 0) candidates.push({ id: m.id, file, text: applyMutant(source, m) });
+      if (m.status === 'Survived' && m.testsCompleted === 0)
+        candidates.push({ id: `${file}#${m.id}`, file, text: applyMutant(source, m) });
   const killed = new Set<string>();
   if (candidates.length === 0) return killed;
   const dir = path.join(root, 'src/.mutant-load');
@@ -224,7 +260,7 @@ async function killedAtLoad(report: StrykerReport): Promise<Set<string>> {
       entries.push({ id: `original:${file}`, path: original });
     }
     for (const c of candidates) {
-      const p = path.join(dir, `m${c.id}-${path.basename(c.file)}`);
+      const p = path.join(dir, `m${c.id.split('#')[1]}-${path.basename(c.file)}`);
       fs.writeFileSync(p, sibling(c.text));
       entries.push({ id: c.id, path: p });
     }
@@ -270,8 +306,9 @@ export function summarise(report: StrykerReport, loadKilled: Set<string> = new S
     equivalent?: string;
   }[] = [];
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
-    const count = (status: string) => mutants.filter((m) => m.status === status && !loadKilled.has(m.id)).length;
-    const atLoad = mutants.filter((m) => loadKilled.has(m.id)).length;
+    const key = (m: Mutant) => `${file}#${m.id}`;
+    const count = (status: string) => mutants.filter((m) => m.status === status && !loadKilled.has(key(m))).length;
+    const atLoad = mutants.filter((m) => loadKilled.has(key(m))).length;
     const killed = count('Killed') + atLoad;
     const timeout = count('Timeout');
     const survived = count('Survived');
@@ -292,7 +329,7 @@ export function summarise(report: StrykerReport, loadKilled: Set<string> = new S
     });
     const lines = source.split('\n');
     for (const m of mutants) {
-      if ((m.status !== 'Survived' && m.status !== 'NoCoverage') || loadKilled.has(m.id)) continue;
+      if ((m.status !== 'Survived' && m.status !== 'NoCoverage') || loadKilled.has(key(m))) continue;
       const line = m.location.start.line;
       const original = originalOf(source, m);
       const flat = original.replace(/\s+/g, ' ');
@@ -361,11 +398,12 @@ function readByFile(only?: Set<string>): { report: StrykerReport; measuredAt: Re
     const stored = JSON.parse(fs.readFileSync(path.join(BY_FILE, name), 'utf8')) as {
       file: string;
       measuredAt: string;
+      runDurationS: number;
       entry: StrykerReport['files'][string];
     };
     if (only && !only.has(stored.file)) continue;
     report.files[stored.file] = stored.entry;
-    measuredAt[machineOf(stored.file)] = stored.measuredAt;
+    measuredAt[machineOf(stored.file)] = `${stored.measuredAt.slice(0, 16).replace('T', ' ')} UTC, Stryker ${stored.runDurationS} s`;
   }
   return { report, measuredAt };
 }

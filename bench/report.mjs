@@ -600,7 +600,7 @@ export function renderReport(results) {
     out.push('');
     out.push(
       table(
-        ['Machine', 'Score', 'Killed (at load)', 'Survived', 'Not covered', 'Target'],
+        ['Machine', 'Score', 'Killed (at load)', 'Survived', 'Not covered', 'Target', 'Measured'],
         mu.files.map((f) => [
           f.machine,
           `${f.score}%`,
@@ -608,10 +608,16 @@ export function renderReport(results) {
           String(f.survived),
           String(f.noCoverage),
           (mu.targeted ?? []).some((t) => t.machine === f.machine) ? `≥ ${mu.targetEach}%` : '',
+          mu.measuredAt?.[f.machine] ?? '',
         ]),
       ),
     );
     out.push('');
+    const notMeasured = (mu.targeted ?? []).filter((t) => t.score === null).map((t) => t.machine);
+    if (mu.scope !== 'all')
+      block(
+        `Not every machine was measured: ${mu.files.length} files here${notMeasured.length ? `; of the seven targeted, not measured: ${notMeasured.join(', ')}` : ''}. A run over all of src/machines is \`npm run mutation\`.`,
+      );
     const equivalent = (mu.survivors ?? []).filter((x) => x.equivalent);
     if (equivalent.length) {
       block('Survivors judged equivalent (no test can tell them from the original):');

@@ -477,7 +477,10 @@ export function replayPath(machine: AnyStateMachine, path: ModelPath, opts: Mode
         checkInvariants(table, actual, world, where);
         // the refusals the table judges: a refused event is a step that changed nothing
         if (table.refused?.length && actual.status === 'active') {
-          for (const e of givenEvents(opts, actual)) {
+          const given = givenEvents(opts, actual);
+          // a type the test gives no candidate for is probed bare, as the walk would send it
+          for (const type of table.refused) if (!given.some((e) => e.type === type)) given.push({ type });
+          for (const e of given) {
             if (!table.refused.includes(e.type) || safeCan(actual, e)) continue;
             const refusedWorld: World = {
               ...world,

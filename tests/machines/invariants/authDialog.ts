@@ -17,6 +17,7 @@ function valuesKept(s: Snapshot, w: World) {
     expect(s.context.values).toEqual({ ...w.previous.context.values, [ev(w).field]: ev(w).value });
     // typing in a field clears its error only
     expect(s.context.errors[ev(w).field]).toBeUndefined();
+    expect(s.context.errors).toEqual({ ...w.previous.context.errors, [ev(w).field]: undefined });
   } else if (!cameFrom(w, 'closed')) expect(s.context.values).toEqual(w.previous.context.values);
 }
 
@@ -50,7 +51,12 @@ export default defineInvariants({
     events: {
       // the picker cleared, a login refused without a message, a server fault while signing up
       'photo.pick': [{ type: 'photo.pick', file: null }],
-      'xstate.error.actor.login': [{ type: 'xstate.error.actor.login', error: new ApiError({ kind: 'http', status: 400 }) }],
+      'xstate.error.actor.login': [
+        {
+          type: 'xstate.error.actor.login',
+          error: new ApiError({ kind: 'http', status: 400, fieldErrors: { email: 'Unknown email' } }),
+        },
+      ],
       'xstate.error.actor.register': [
         { type: 'xstate.error.actor.register', error: new ApiError({ kind: 'http', status: 500 }) },
       ],

@@ -5,6 +5,7 @@
  * user chose; a different body gets a different Idempotency-Key.
  */
 import { expect } from 'vitest';
+import { ApiError } from '../../../src/api/errors.js';
 import { sendModeOf } from '../../../src/machines/batchCall.machine.js';
 import { cameFrom, effectsNow, ev, expectPending, onlyRequest, paramsNow } from './lib.js';
 import { defineInvariants, type Snapshot, type World } from './types.js';
@@ -45,7 +46,78 @@ function finishedState(name: keyof typeof finished) {
 }
 
 export default defineInvariants({
+  refused: [
+    'options.retry',
+    'timing.now',
+    'timing.schedule',
+    'recipients.clear',
+    'recipients.progress',
+    'recipients.parsed',
+    'recipients.failed',
+    'field.change',
+  ],
+  explore: {
+    events: {
+      'xstate.done.actor.loadOptions': [
+        {
+          type: 'xstate.done.actor.loadOptions',
+          output: {
+            numbers: [
+              { _id: 'n1', phone: '+14155550101', provider: 'twilio' },
+              { _id: 'n2', phone: '+14155550102', provider: 'twilio' },
+            ],
+            numbersTotal: 2,
+            concurrencyLimit: 3,
+          },
+        },
+      ],
+      'xstate.error.actor.saveDraft': [
+        {
+          type: 'xstate.error.actor.saveDraft',
+          error: new ApiError({ kind: 'http', status: 400, serverMessage: 'Bad name', fieldErrors: { name: 'Too long' } }),
+        },
+      ],
+    },
+  },
   always: (s, w) => {
+    if (w.step === 0)
+      expect(s.context).toMatchObject({
+        values: { name: '', fromNumber: '', scheduledAt: '' },
+        errors: {},
+        numbers: [],
+        numbersTotal: 0,
+        file: null,
+        fileError: null,
+        progress: { loaded: 0, size: 0 },
+        summary: null,
+        table: null,
+        intent: 'draft',
+        idempotencyKey: 'k0',
+        failure: null,
+        saved: null,
+        timeZone: 'Europe/Paris',
+      });
+    const editable = Boolean(w.previous?.matches({ form: 'editing' }));
+    if (w.event.type === 'options.retry' && cameFrom(w, 'options.failed')) expect(s.matches({ options: 'loading' })).toBe(true);
+    if (w.event.type === 'timing.schedule' && editable && cameFrom(w, 'timing.now')) {
+      expect(s.matches({ timing: 'scheduled' })).toBe(true);
+      expect(s.context.errors).toEqual({ ...w.previous?.context.errors, scheduledAt: undefined });
+    }
+    if (w.event.type === 'timing.now' && editable && cameFrom(w, 'timing.scheduled')) {
+      expect(s.matches({ timing: 'now' })).toBe(true);
+      expect(s.context.errors).toEqual({ ...w.previous?.context.errors, scheduledAt: undefined });
+    }
+    if (!editable && ['timing.now', 'timing.schedule', 'recipients.pick', 'recipients.clear'].includes(w.event.type))
+      expect(s.context).toEqual(w.previous?.context);
+    if (w.event.type === 'recipients.clear' && editable) expect(s.matches({ recipients: 'empty' })).toBe(true);
+    if (w.event.type === 'recipients.parsed' && cameFrom(w, 'recipients.parsing'))
+      expect(s.matches({ recipients: 'ready' })).toBe(true);
+    if (w.event.type === 'recipients.failed' && cameFrom(w, 'recipients.parsing'))
+      expect(s.matches({ recipients: 'rejected' })).toBe(true);
+    if (w.event.type === 'field.change' && editable)
+      expect(s.context.errors).toEqual({ ...w.previous?.context.errors, [ev(w).field]: undefined });
+    // the form's send mode is read from the timing region (sendModeOf), never kept beside it
+    expect(s.context).not.toHaveProperty('sendMode');
     expectPending(w, 'loadOptions', s.matches({ options: 'loading' }) ? 1 : 0);
     expectPending(w, 'parseRecipients', s.matches({ recipients: 'parsing' }) ? 1 : 0);
     expect(w.pending().filter((p) => p.id === 'saveDraft').length).toBe(s.matches({ form: 'saving' }) ? 1 : 0);
@@ -97,10 +169,24 @@ export default defineInvariants({
     'options.failed': (s, w) => {
       if (cameFrom(w, 'options.loading')) expect(s.context.numbers).toEqual((w.previous as Snapshot).context.numbers);
     },
-    // the form's send mode is read from the timing region (sendModeOf), never kept beside it
-    'timing.now': (s) => expect(s.context).not.toHaveProperty('sendMode'),
-    'timing.scheduled': (s) => expect(s.context).not.toHaveProperty('sendMode'),
-    'recipients.empty': (s) => {
+    // 'Send Now': no time is asked for or sent; 'Schedule': what is saved or sent is scheduled
+    'timing.now': (s, w) => {
+      expect(s.context.errors.scheduledAt).toBeUndefined();
+      for (const r of w.startedNow.filter((x) => x.id === 'saveDraft' || x.id === 'sendBatch')) {
+        // biome-ignore lint/suspicious/noExplicitAny: the persist input
+        const body = (r.input as any).body;
+        expect(body.sendMode).toBe('now');
+        expect(body.scheduledAt).toBeUndefined();
+      }
+    },
+    'timing.scheduled': (_s, w) => {
+      for (const r of w.startedNow.filter((x) => x.id === 'saveDraft' || x.id === 'sendBatch')) {
+        const body = (r.input as { body: { sendMode: string } }).body;
+        expect(body.sendMode).toBe('scheduled');
+      }
+    },
+    'recipients.empty': (s, w) => {
+      if (w.event.type === 'recipients.clear') expect(s.context.progress).toEqual({ loaded: 0, size: 0 });
       expect(s.context.file).toBeNull();
       expect(s.context.summary).toBeNull();
       expect(s.context.table).toBeNull();
@@ -114,17 +200,19 @@ export default defineInvariants({
       if (w.event.type === 'recipients.pick') {
         expect(s.context.file).toBe(ev(w).file);
         expect(s.context.progress).toEqual({ loaded: 0, size: ev(w).file.size });
-        expect(s.context.errors.recipients).toBeUndefined();
+        expect(s.context.errors).toEqual({ ...(w.previous as Snapshot).context.errors, recipients: undefined });
       }
-      if (w.event.type === 'recipients.progress') expect(s.context.progress).toEqual({ loaded: ev(w).loaded, size: ev(w).size });
+      if (w.event.type === 'recipients.progress' && cameFrom(w, 'recipients.parsing'))
+        expect(s.context.progress).toEqual({ loaded: ev(w).loaded, size: ev(w).size });
     },
     'recipients.ready': (s, w) => {
       expect(s.context.file).not.toBeNull();
       expect(s.context.summary).not.toBeNull();
-      if (w.event.type === 'recipients.parsed') {
+      if (w.event.type === 'recipients.parsed' && cameFrom(w, 'recipients.parsing')) {
         expect(s.context.summary).toEqual(ev(w).summary);
         expect(s.context.table).toBe(ev(w).table);
-        expect(s.context.progress.loaded).toBe(s.context.progress.size);
+        const size = (w.previous as Snapshot).context.progress.size;
+        expect(s.context.progress).toEqual({ loaded: size, size });
       }
     },
     'recipients.rejected': (s, w) => {
@@ -133,7 +221,8 @@ export default defineInvariants({
       expect(s.context.summary).toBeNull();
       expect(s.context.table).toBeNull();
       expect(typeof s.context.fileError).toBe('string');
-      if (w.event.type === 'recipients.failed') expect(s.context.fileError).toBe(ev(w).reason);
+      if (w.event.type === 'recipients.failed' && cameFrom(w, 'recipients.parsing'))
+        expect(s.context.fileError).toBe(ev(w).reason);
       if (w.event.type === 'recipients.pick') {
         const f = ev(w).file;
         expect(s.context.fileError).toBe(f.size > 50 * 1024 * 1024 ? 'The CSV file is larger than 50 MB' : s.context.fileError);
