@@ -1,4 +1,5 @@
 import { startCallSweeper } from './call/sweep.js';
+import { startBatchDispatcher } from './telephony/dispatcher.js';
 import type { Env } from './env.js';
 import type { AppDeps } from './lib/deps.js';
 import { createKnowledgeWorker } from './routes/knowledge-base/kb.worker.js';
@@ -40,9 +41,10 @@ export async function afterStart(
   const uploadSweeper = startUploadSweeper(deps);
   const expirySweeper = startSweeper(deps);
   const callSweeper = startCallSweeper(deps);
+  const dispatcher = deps.calls ? startBatchDispatcher(deps) : undefined;
   return {
     stop: async () => {
-      await Promise.all([knowledgeWorker.stop(), uploadSweeper.stop(), expirySweeper.stop(), callSweeper.stop()]);
+      await Promise.all([knowledgeWorker.stop(), uploadSweeper.stop(), expirySweeper.stop(), callSweeper.stop(), dispatcher?.stop()]);
     },
   };
 }

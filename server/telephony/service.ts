@@ -431,7 +431,13 @@ const TWILIO_END_STATUS: Record<
 };
 
 /** `POST /call/create`: places a call from one of the company's numbers with its agent. */
-export async function createPhoneCall(deps: AppDeps, caller: Caller, body: CreatePhoneCallBody) {
+export async function createPhoneCall(
+  deps: AppDeps,
+  caller: Caller,
+  body: CreatePhoneCallBody,
+  /** the batch dispatcher records the call on its recipient before the carrier dials (no double dial after a crash) */
+  beforeDial?: (callId: string) => Promise<void>,
+) {
   const number = await deps.db.db
     .selectFrom('phone_numbers')
     .selectAll()
@@ -475,6 +481,7 @@ export async function createPhoneCall(deps: AppDeps, caller: Caller, body: Creat
       now: now(deps),
     });
   });
+  await beforeDial?.(row.id);
   if (plivo) return placePlivoCall(deps, plivo, row, agent.doc, body);
   if (!account) throw new HttpError(400, TELEPHONY_MESSAGES.notConnected(label));
   const statusUrl = `${publicBase(deps)}${TELEPHONY_PATHS.twilioStatus(row.id)}`;
