@@ -27,13 +27,25 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // the batch's recipients are the dispatcher's durable queue: each is claimed with a lease before it is
   // dialled, and keeps its attempts, the next attempt's time, its call and its outcome
-  await db.schema.alterTable('batch_recipients').addColumn('state', 'text', (c) => c.notNull().defaultTo('queued')).execute();
-  await db.schema.alterTable('batch_recipients').addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('batch_recipients')
+    .addColumn('state', 'text', (c) => c.notNull().defaultTo('queued'))
+    .execute();
+  await db.schema
+    .alterTable('batch_recipients')
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('batch_recipients').addColumn('next_attempt_at', 'text').execute();
   await db.schema.alterTable('batch_recipients').addColumn('lease_owner', 'text').execute();
   await db.schema.alterTable('batch_recipients').addColumn('lease_until', 'text').execute();
   await db.schema.alterTable('batch_recipients').addColumn('call_id', 'text').execute();
   await db.schema.createIndex('batch_recipients_batch_state').on('batch_recipients').columns(['batch_id', 'state']).execute();
-  await db.schema.alterTable('batch_calls').addColumn('max_attempts', 'integer', (c) => c.notNull().defaultTo(2)).execute();
-  await db.schema.alterTable('batch_calls').addColumn('retry_delay_s', 'integer', (c) => c.notNull().defaultTo(120)).execute();
+  await db.schema
+    .alterTable('batch_calls')
+    .addColumn('max_attempts', 'integer', (c) => c.notNull().defaultTo(2))
+    .execute();
+  await db.schema
+    .alterTable('batch_calls')
+    .addColumn('retry_delay_s', 'integer', (c) => c.notNull().defaultTo(120))
+    .execute();
 }
