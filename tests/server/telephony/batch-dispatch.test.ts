@@ -193,4 +193,40 @@ describeEachDb('the batch dispatcher', (kind) => {
     await s.t.deps.db.db.updateTable('batch_calls').set({ status: 'canceled' }).where('id', '=', id).execute();
     expect(await a.tick()).toBe(0);
   });
+
+  it('Pause lets calls in progress finish and places no new ones; Resume goes on; Cancel stops dialling at once', async () => {
+    twilio.calleeHangsUpAfterMs = 100;
+    const phones = ['+14155550301', '+14155550302', '+14155550303', '+14155550304'];
+    const id = await sendingBatch(phones);
+    const dispatcher = new BatchDispatcher(s.t.deps, { dialsPerSecond: 50 });
+    await dispatcher.tick();
+    expect(twilio.calls).toHaveLength(1);
+    const paused = await s.t.req('POST', `/api/v1/batch-call/${id}/pause`, { token: s.user.token });
+    expect(paused.status).toBe(200);
+    expect(((await paused.json()) as { batch: { status: string } }).batch.status).toBe('paused');
+    await twilio.calls[0]?.done;
+    for (let i = 0; i < 5; i++) {
+      await dispatcher.tick();
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    expect(twilio.calls).toHaveLength(1);
+    // the call in progress finished and its outcome is recorded while paused
+    const first = (await recipients(id))[0];
+    expect(first?.state).toBe('completed');
+    const resumed = await s.t.req('POST', `/api/v1/batch-call/${id}/resume`, { token: s.user.token });
+    expect(resumed.status).toBe(200);
+    await dispatcher.tick();
+    expect(twilio.calls).toHaveLength(2);
+    const canceled = await s.t.req('POST', `/api/v1/batch-call/${id}/cancel`, { token: s.user.token });
+    expect(canceled.status).toBe(200);
+    for (let i = 0; i < 5; i++) {
+      await dispatcher.tick();
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    expect(twilio.calls).toHaveLength(2);
+    expect((await batchRow(id)).status).toBe('canceled');
+    // pausing a batch that is not sending is refused
+    const again = await s.t.req('POST', `/api/v1/batch-call/${id}/pause`, { token: s.user.token });
+    expect(again.status).toBe(409);
+  });
 });
