@@ -363,10 +363,13 @@ describeEachDb('phone calls through Twilio', (kind) => {
   it('the Inbound Call Webhook gives the call its variables; a slow or private one is passed over', async () => {
     const seen: unknown[] = [];
     let delayMs = 0;
+    let huge = false;
     const hook = await listen(async (req, res) => {
       seen.push(JSON.parse(await readBody(req)));
       await sleep(delayMs);
-      sendJson(res, 200, { call_inbound: { dynamic_variables: { name: 'Ruth', visits: 3 } } });
+      sendJson(res, 200, {
+        call_inbound: { dynamic_variables: { name: 'Ruth', visits: 3, ...(huge ? { pad: 'x'.repeat(200_000) } : {}) } },
+      });
     });
     try {
       await agentOnNumber({ message: 'Hello {{name}}.', editor: { inboundCallWebhook: `${hook.url}/inbound` } });
@@ -406,6 +409,17 @@ describeEachDb('phone calls through Twilio', (kind) => {
       await slow.call.stream?.opened;
       twilio.hangUpCaller(slow.call);
       await slow.call.done;
+
+      // an answer over 64 KB is not read: the call goes on without its variables
+      delayMs = 0;
+      huge = true;
+      const big = await twilio.inbound(voiceUrl(), CALLER, NUMBER);
+      expect(big.webhookStatus).toBe(200);
+      expect(JSON.parse((await sessionOf(big.call.sid))?.dynamic_variables ?? '{}').name).toBeUndefined();
+      await waitFor(() => big.call.stream, 'the stream');
+      await big.call.stream?.opened;
+      twilio.hangUpCaller(big.call);
+      await big.call.done;
     } finally {
       await hook.close();
     }
