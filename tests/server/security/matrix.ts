@@ -68,6 +68,8 @@ export const ROUTES: Record<string, RouteClass> = {
   'POST /api/v1/batch-call/:id/send': { kind: 'byId' },
   'POST /api/v1/batch-call/:id/schedule': { kind: 'byId', body: 'schedule' },
   'POST /api/v1/batch-call/:id/cancel': { kind: 'byId' },
+  'POST /api/v1/batch-call/:id/pause': { kind: 'byId' },
+  'POST /api/v1/batch-call/:id/resume': { kind: 'byId' },
 
   'GET /api/v1/billing/statements': { kind: 'list' },
   'GET /api/v1/billing/statements/:id': {
@@ -92,6 +94,35 @@ export const ROUTES: Record<string, RouteClass> = {
 
   'GET /api/v1/call': { kind: 'list', query: { limit: '100' } },
   'POST /api/v1/call/web': { kind: 'create', body: 'conversation' },
+  'POST /api/v1/call/create': {
+    kind: 'self',
+    reason:
+      "dials from one of the caller's own numbers with the caller's own agent: another company's number or agent_id answers 404 (tests/server/telephony/twilio.test.ts)",
+  },
+  'POST /api/v1/telephony/twilio/voice': {
+    kind: 'public',
+    reason: "Twilio's webhook: refused with 403 unless signed with the Auth Token of the company owning the number called",
+  },
+  'POST /api/v1/telephony/twilio/status/:id': {
+    kind: 'public',
+    reason: "Twilio's status callback: refused with 403 unless signed with the Auth Token of the call's company",
+  },
+  'POST /api/v1/telephony/plivo/answer': {
+    kind: 'public',
+    reason: "Plivo's answer webhook: refused with 403 unless signed (V3) with the Auth Token of the company owning the number",
+  },
+  'POST /api/v1/telephony/plivo/answer/:id': {
+    kind: 'public',
+    reason: "Plivo's answer callback of an outbound call: refused with 403 unless signed with the call's company's Auth Token",
+  },
+  'POST /api/v1/telephony/plivo/status/:id': {
+    kind: 'public',
+    reason: "Plivo's hangup and machine-detection callbacks: refused with 403 unless signed with the call's company's Auth Token",
+  },
+  'POST /api/v1/telephony/plivo/xml/:id': {
+    kind: 'public',
+    reason: "XML a live Plivo call is transferred to: refused with 403 unless signed with the call's company's Auth Token",
+  },
   'GET /api/v1/call/:id': { kind: 'byId' },
   'GET /api/v1/call/:id/recording': {
     kind: 'public',
