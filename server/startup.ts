@@ -5,6 +5,7 @@ import { createKnowledgeWorker } from './routes/knowledge-base/kb.worker.js';
 import { startUploadSweeper } from './services/pending-uploads.js';
 import { startSweeper } from './services/sweep.js';
 import { createDemoWorkspace, demoEnabled } from './services/workspace.js';
+import { startBatchDispatcher } from './telephony/dispatcher.js';
 import { createAnalysisWorker } from './webhooks/analysis.js';
 import { createWebhookWorker } from './webhooks/worker.js';
 
@@ -22,9 +23,11 @@ export interface Background {
  * - the expiry sweep (services/sweep.ts): expired sessions, refresh and reset tokens and rate-limit
  *   attempts are deleted now and every 5 minutes;
  * - the call sweeper (call/sweep.ts): heartbeats of this server's live calls, and the end of calls nobody
- *   will finish (a dead server's, idle chats).
+ *   will finish (a dead server's, idle chats);
  * - the webhook worker (webhooks/worker.ts): sends the outbox of webhook deliveries, retries, and takes
- *   over deliveries a dead server left mid-send; the post-call analysis worker (webhooks/analysis.ts).
+ *   over deliveries a dead server left mid-send; the post-call analysis worker (webhooks/analysis.ts);
+ * - the batch dispatcher (telephony/dispatcher.ts), and a warning when companies have a phone carrier
+ *   connected while PUBLIC_URL is on localhost (the carriers cannot call this server back).
  */
 export async function afterStart(
   deps: AppDeps,
@@ -48,6 +51,8 @@ export async function afterStart(
   webhookWorker.start();
   const analysisWorker = createAnalysisWorker(deps);
   analysisWorker.start();
+  const dispatcher = deps.calls ? startBatchDispatcher(deps) : undefined;
+  await warnUnreachableCallbacks(deps).catch(() => {});
   return {
     stop: async () => {
       await Promise.all([
@@ -56,7 +61,34 @@ export async function afterStart(
         expirySweeper.stop(),
         callSweeper.stop(),
         webhookWorker.stop(),
+        analysisWorker.stop(),
+        dispatcher?.stop(),
       ]);
     },
   };
+}
+
+/** PUBLIC_URL on this machine: the carriers' webhooks and media streams cannot reach the server. */
+export const isLocalPublicUrl = (publicUrl: string) => {
+  try {
+    const host = new URL(publicUrl).hostname;
+    return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host) || host === '0.0.0.0';
+  } catch {
+    return true;
+  }
+};
+
+async function warnUnreachableCallbacks(deps: AppDeps) {
+  if (!isLocalPublicUrl(deps.config.publicUrl)) return;
+  const row = await deps.db.db
+    .selectFrom('provider_connections')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('provider', 'in', ['twilio', 'plivo'])
+    .executeTakeFirst();
+  const companies = Number(row?.n ?? 0);
+  if (companies > 0)
+    deps.logger.warn(
+      'PUBLIC_URL is on localhost: Twilio and Plivo cannot reach this server, so inbound calls and call status will not arrive. Set PUBLIC_URL to the public https address of this server.',
+      { publicUrl: deps.config.publicUrl, connections: companies },
+    );
 }

@@ -2,7 +2,7 @@
  * Typed tables. Timestamps are ISO-8601 strings (UTC) and booleans are 0/1 integers so the same
  * queries run on SQLite and PostgreSQL. JSON documents are stored as text.
  */
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface CompaniesTable {
   id: string;
@@ -122,6 +122,9 @@ export interface BatchCallsTable {
   sent_count: number;
   created_at: string;
   updated_at: string;
+  /** dial attempts per recipient, and the wait before a retry (busy, no answer); migration 013 */
+  max_attempts: Generated<number>;
+  retry_delay_s: Generated<number>;
 }
 
 export interface BatchRecipientsTable {
@@ -131,6 +134,13 @@ export interface BatchRecipientsTable {
   row_number: number;
   phone_number: string;
   variables: string;
+  /** the dispatcher's queue (migration 013): queued | calling | completed | busy | no_answer | failed | voicemail */
+  state: Generated<string>;
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  call_id: string | null;
 }
 
 /** An agent: `doc` is the stored agent document (JSON); the other columns are projections the list uses. */

@@ -139,6 +139,27 @@ export function phoneVariables(deps: AppDeps, given: Record<string, string>, fro
   };
 }
 
+const WEBHOOK_ANSWER_MAX_BYTES = 64 * 1024;
+
+/** The body as text, or undefined (and the rest left unread) once it passes `max` bytes. */
+async function readCapped(res: Response, max: number): Promise<string | undefined> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 const DynamicVariablesAnswer = v.object({
   call_inbound: v.optional(v.object({ dynamic_variables: v.optional(v.record(v.string(), v.unknown())) })),
   dynamic_variables: v.optional(v.record(v.string(), v.unknown())),
@@ -169,8 +190,8 @@ export async function inboundWebhookVariables(
       deps.logger.info('inbound call webhook answered an error', { status: res.status });
       return {};
     }
-    const text = await res.text();
-    if (text.length > 64 * 1024) return {};
+    const text = await readCapped(res, WEBHOOK_ANSWER_MAX_BYTES);
+    if (text === undefined) return {};
     const parsed = v.safeParse(DynamicVariablesAnswer, JSON.parse(text));
     if (!parsed.success) return {};
     const vars = parsed.output.call_inbound?.dynamic_variables ?? parsed.output.dynamic_variables ?? {};
@@ -431,7 +452,13 @@ const TWILIO_END_STATUS: Record<
 };
 
 /** `POST /call/create`: places a call from one of the company's numbers with its agent. */
-export async function createPhoneCall(deps: AppDeps, caller: Caller, body: CreatePhoneCallBody) {
+export async function createPhoneCall(
+  deps: AppDeps,
+  caller: Caller,
+  body: CreatePhoneCallBody,
+  /** the batch dispatcher records the call on its recipient before the carrier dials (no double dial after a crash) */
+  beforeDial?: (callId: string) => Promise<void>,
+) {
   const number = await deps.db.db
     .selectFrom('phone_numbers')
     .selectAll()
@@ -475,6 +502,7 @@ export async function createPhoneCall(deps: AppDeps, caller: Caller, body: Creat
       now: now(deps),
     });
   });
+  await beforeDial?.(row.id);
   if (plivo) return placePlivoCall(deps, plivo, row, agent.doc, body);
   if (!account) throw new HttpError(400, TELEPHONY_MESSAGES.notConnected(label));
   const statusUrl = `${publicBase(deps)}${TELEPHONY_PATHS.twilioStatus(row.id)}`;

@@ -72,6 +72,12 @@ export function batchesApi(client: ApiClient, cache: QueryCache) {
 
     cancel: async (id: string, options?: BatchCallOptions) =>
       changed(await client.post(BATCH_PATHS.cancel(id), BatchResponseSchema, undefined, options)),
+    /** POST /batch-call/:id/pause: calls in progress finish, no new ones */
+    pause: async (id: string, options?: BatchCallOptions) =>
+      changed(await client.post(BATCH_PATHS.pause(id), BatchResponseSchema, undefined, options)),
+    /** POST /batch-call/:id/resume */
+    resume: async (id: string, options?: BatchCallOptions) =>
+      changed(await client.post(BATCH_PATHS.resume(id), BatchResponseSchema, undefined, options)),
   };
 }
 

@@ -182,6 +182,19 @@ describe('agent editor in Chromium', () => {
     await expect.poll(() => chat.count()).toBe(0);
   });
 
+  it('Call me: a phone number and a button in the right column; an unsaved agent says to save first', async () => {
+    const form = page.getByRole('form', { name: 'Call me' });
+    const field = form.getByRole('textbox', { name: 'Phone number' });
+    await field.fill('+14155550123');
+    await form.getByRole('button', { name: 'Call me' }).click();
+    await expect.poll(() => form.getByText('Save the agent first.').count()).toBe(1);
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    // editing the number clears the message
+    await field.fill('+14155550124');
+    await expect.poll(() => form.getByText('Save the agent first.').count()).toBe(0);
+    await field.fill('');
+  });
+
   it('saves: the create toast, back to /dashboard, and the agent holds every field', async () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('New agent created successfully!').waitFor();

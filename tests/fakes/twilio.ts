@@ -373,6 +373,11 @@ export class TwilioFake {
   readonly refusals: { status: number; reason: string }[] = [];
   /** ms between a call's progress steps (ringing, answer) */
   stepMs = 20;
+  /** an answered outbound call's callee hangs up after this long on the stream (undefined: never) */
+  calleeHangsUpAfterMs: number | undefined;
+  /** calls placed and not yet ended, now and at most */
+  active = 0;
+  maxActive = 0;
   private finishers = new Map<string, () => void>();
 
   private constructor(private readonly server: Listening) {}
@@ -465,6 +470,9 @@ export class TwilioFake {
       return this.refuse(res, 400, 21220, `Invalid TwiML: ${(e as Error).message}`);
     }
     const call = this.newCall('outbound-api', from, to, form);
+    this.active++;
+    this.maxActive = Math.max(this.maxActive, this.active);
+    void call.done.then(() => this.active--);
     call.statusCallback = get('StatusCallback');
     call.events = form.filter(([k]) => k === 'StatusCallbackEvent').map(([, v]) => v);
     call.machineDetection = get('MachineDetection');
@@ -516,7 +524,16 @@ export class TwilioFake {
     call.callbacks.push({ status, code: await this.post(call.statusCallback, params) });
   }
 
+  /** A signed callback; 0 when the server could not be reached (it closed at the end of a test). */
   private async post(url: string, params: [string, string][]) {
+    try {
+      return await this.postOnce(url, params);
+    } catch {
+      return 0;
+    }
+  }
+
+  private async postOnce(url: string, params: [string, string][]) {
     const res = await fetch(url, {
       method: 'POST',
       headers: {
@@ -587,6 +604,9 @@ export class TwilioFake {
         });
         call.stream = stream;
         await stream.opened.catch(() => {});
+        const hangUpAfter = this.calleeHangsUpAfterMs;
+        if (call.direction === 'outbound-api' && hangUpAfter !== undefined)
+          setTimeout(() => this.hangUpCaller(call), hangUpAfter);
         await stream.closed;
         // the server closed the stream (or it was stopped): the next verb runs, none ends the call
         if (!call.ended && !stream.stopped) continue;

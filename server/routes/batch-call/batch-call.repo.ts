@@ -67,6 +67,8 @@ export function newBatchRow(p: {
     sent_count: 0,
     created_at: at,
     updated_at: at,
+    max_attempts: 2,
+    retry_delay_s: 120,
   };
 }
 

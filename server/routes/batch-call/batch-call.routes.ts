@@ -284,8 +284,21 @@ export function batchCallRoutes(deps: AppDeps) {
 
   r.post('/:id/cancel', async (c) => {
     const row = await load(c.get('auth').companyId, c.req.param('id'));
-    const next = await transition(db, row, ['draft', 'scheduled', 'sending'], { status: 'canceled' });
+    const next = await transition(db, row, ['draft', 'scheduled', 'sending', 'paused'], { status: 'canceled' });
     return ok(c, { msg: BATCH_MESSAGES.canceled, batch: toBatch(next) });
+  });
+
+  // the dispatcher (server/telephony/dispatcher.ts) dials only batches that are sending
+  r.post('/:id/pause', async (c) => {
+    const row = await load(c.get('auth').companyId, c.req.param('id'));
+    const next = await transition(db, row, ['sending'], { status: 'paused' });
+    return ok(c, { msg: BATCH_MESSAGES.paused, batch: toBatch(next) });
+  });
+
+  r.post('/:id/resume', async (c) => {
+    const row = await load(c.get('auth').companyId, c.req.param('id'));
+    const next = await transition(db, row, ['paused'], { status: 'sending' });
+    return ok(c, { msg: BATCH_MESSAGES.resumed, batch: toBatch(next) });
   });
 
   return r;

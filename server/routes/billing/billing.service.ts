@@ -153,7 +153,7 @@ export async function committedSpend(
     .selectFrom('batch_calls')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(sql<number>`recipients_count - sent_count`), sql<number>`0`).as('dials'))
     .where('company_id', '=', companyId)
-    .where('status', 'in', ['scheduled', 'sending']);
+    .where('status', 'in', ['scheduled', 'sending', 'paused']);
   if (excludeBatchId) pending = pending.where('id', '!=', excludeBatchId);
   const [calls, batches] = await Promise.all([callCost(db, companyId, start, next), pending.executeTakeFirstOrThrow()]);
   return calls + Number(batches.dials) * BATCH_DIAL_COST;

@@ -4,7 +4,8 @@
  *
  * Flow: `POST /batch-call` (header `Idempotency-Key`, required) creates the batch; `POST /batch-call/:id/recipients`
  * (body: the CSV as text/csv, streamed, at most BATCH_CSV_MAX_BYTES, else 413) stores its valid recipients,
- * replacing an earlier upload; `POST /batch-call/:id/send`, `/schedule {scheduledAt}`, `/cancel` move it on.
+ * replacing an earlier upload; `POST /batch-call/:id/send`, `/schedule {scheduledAt}`, `/cancel` move it on;
+ * `/pause` (sending -> paused: calls in progress finish, no new ones) and `/resume` (paused -> sending).
  * The client saves a draft, uploads, then sends or schedules. A batch created directly as 'scheduled' or
  * 'sending' still accepts its recipients while nothing has been dialled.
  *
@@ -24,12 +25,13 @@ import { toCsv, unescapeCsvCell } from './csv';
 import { groupThousands } from './number';
 import { objectRequiring } from './required';
 
-export const BATCH_STATUSES = ['draft', 'scheduled', 'sending', 'completed', 'canceled'] as const;
+export const BATCH_STATUSES = ['draft', 'scheduled', 'sending', 'paused', 'completed', 'canceled'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 export const BATCH_STATUS_LABELS: Record<BatchStatus, string> = {
   draft: 'Draft',
   scheduled: 'Scheduled',
   sending: 'Sending',
+  paused: 'Paused',
   completed: 'Completed',
   canceled: 'Canceled',
 };
@@ -81,6 +83,8 @@ export const BATCH_MESSAGES = {
   sent: 'Batch call is sending.',
   scheduled: 'Batch call scheduled.',
   canceled: 'Batch call canceled.',
+  paused: 'Batch call paused. Calls in progress finish; no new calls are placed.',
+  resumed: 'Batch call resumed.',
   missingPhone: 'Missing phone number',
   invalidPhone: 'Invalid phone number',
   duplicatePhone: 'Duplicate phone number',
@@ -351,4 +355,6 @@ export const BATCH_PATHS = {
   send: (id: string) => `/batch-call/${encodeURIComponent(id)}/send`,
   schedule: (id: string) => `/batch-call/${encodeURIComponent(id)}/schedule`,
   cancel: (id: string) => `/batch-call/${encodeURIComponent(id)}/cancel`,
+  pause: (id: string) => `/batch-call/${encodeURIComponent(id)}/pause`,
+  resume: (id: string) => `/batch-call/${encodeURIComponent(id)}/resume`,
 } as const;

@@ -68,6 +68,8 @@ export const ROUTES: Record<string, RouteClass> = {
   'POST /api/v1/batch-call/:id/send': { kind: 'byId' },
   'POST /api/v1/batch-call/:id/schedule': { kind: 'byId', body: 'schedule' },
   'POST /api/v1/batch-call/:id/cancel': { kind: 'byId' },
+  'POST /api/v1/batch-call/:id/pause': { kind: 'byId' },
+  'POST /api/v1/batch-call/:id/resume': { kind: 'byId' },
 
   'GET /api/v1/billing/statements': { kind: 'list' },
   'GET /api/v1/billing/statements/:id': {
@@ -92,6 +94,35 @@ export const ROUTES: Record<string, RouteClass> = {
 
   'GET /api/v1/call': { kind: 'list', query: { limit: '100' } },
   'POST /api/v1/call/web': { kind: 'create', body: 'conversation' },
+  'POST /api/v1/call/create': {
+    kind: 'self',
+    reason:
+      "dials from one of the caller's own numbers with the caller's own agent: another company's number or agent_id answers 404 (tests/server/telephony/twilio.test.ts)",
+  },
+  'POST /api/v1/telephony/twilio/voice': {
+    kind: 'public',
+    reason: "Twilio's webhook: refused with 403 unless signed with the Auth Token of the company owning the number called",
+  },
+  'POST /api/v1/telephony/twilio/status/:id': {
+    kind: 'public',
+    reason: "Twilio's status callback: refused with 403 unless signed with the Auth Token of the call's company",
+  },
+  'POST /api/v1/telephony/plivo/answer': {
+    kind: 'public',
+    reason: "Plivo's answer webhook: refused with 403 unless signed (V3) with the Auth Token of the company owning the number",
+  },
+  'POST /api/v1/telephony/plivo/answer/:id': {
+    kind: 'public',
+    reason: "Plivo's answer callback of an outbound call: refused with 403 unless signed with the call's company's Auth Token",
+  },
+  'POST /api/v1/telephony/plivo/status/:id': {
+    kind: 'public',
+    reason: "Plivo's hangup and machine-detection callbacks: refused with 403 unless signed with the call's company's Auth Token",
+  },
+  'POST /api/v1/telephony/plivo/xml/:id': {
+    kind: 'public',
+    reason: "XML a live Plivo call is transferred to: refused with 403 unless signed with the call's company's Auth Token",
+  },
   'GET /api/v1/call/:id': { kind: 'byId' },
   'GET /api/v1/call/:id/recording': {
     kind: 'public',
@@ -121,30 +152,6 @@ export const ROUTES: Record<string, RouteClass> = {
     reason: "speaks with the caller's own agent (another company's agent_id answers 404) or the payload sent; stores nothing",
   },
   'POST /api/v1/provider/voices/preview': { kind: 'self', reason: 'the same route as POST /voices/preview (alias mount)' },
-
-  'POST /api/v1/call/create': {
-    kind: 'self',
-    reason:
-      "places a phone call from one of the caller's own numbers with the caller's own agent (another company's number or agent answers 404; tests/server/telephony)",
-  },
-  'POST /api/v1/telephony/twilio/voice': {
-    kind: 'public',
-    reason: "Twilio's voice webhook: X-Twilio-Signature with the auth token of the company the Account SID names, else 403",
-  },
-  'POST /api/v1/telephony/twilio/status/:id': {
-    kind: 'public',
-    reason: "Twilio's status callbacks: signed like the voice webhook, for the call's own company only, else 403",
-  },
-  'POST /api/v1/telephony/plivo/answer': {
-    kind: 'public',
-    reason: "Plivo's answer URL: X-Plivo-Signature-V3 with the auth token of the company the Auth ID names, else 403",
-  },
-  'POST /api/v1/telephony/plivo/answer/:id': {
-    kind: 'public',
-    reason: "Plivo's answer URL of an outbound call: signed, else 403",
-  },
-  'POST /api/v1/telephony/plivo/status/:id': { kind: 'public', reason: "Plivo's status callbacks: signed, else 403" },
-  'POST /api/v1/telephony/plivo/xml/:id': { kind: 'public', reason: "Plivo's XML for a transfer: signed, else 403" },
 
   'GET /api/v1/knowledge-base': { kind: 'list' },
   'GET /api/v1/knowledge-base/:id': { kind: 'byId' },

@@ -6,6 +6,7 @@ import { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import { listen, readBody, sendJson, sleep } from '../../fakes/listen.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';
 import { FakeMediaStream, TwilioFake, twilioSignature, twimlActions } from '../../fakes/twilio.js';
+import { signUp } from '../auth-helpers.js';
 import { type CallServer, connectProvider, sampleAgent, savePayload, startCallServer, waitFor } from '../call/harness.js';
 import { describeEachDb, LOG_LINES } from '../helpers.js';
 
@@ -363,10 +364,13 @@ describeEachDb('phone calls through Twilio', (kind) => {
   it('the Inbound Call Webhook gives the call its variables; a slow or private one is passed over', async () => {
     const seen: unknown[] = [];
     let delayMs = 0;
+    let huge = false;
     const hook = await listen(async (req, res) => {
       seen.push(JSON.parse(await readBody(req)));
       await sleep(delayMs);
-      sendJson(res, 200, { call_inbound: { dynamic_variables: { name: 'Ruth', visits: 3 } } });
+      sendJson(res, 200, {
+        call_inbound: { dynamic_variables: { name: 'Ruth', visits: 3, ...(huge ? { pad: 'x'.repeat(200_000) } : {}) } },
+      });
     });
     try {
       await agentOnNumber({ message: 'Hello {{name}}.', editor: { inboundCallWebhook: `${hook.url}/inbound` } });
@@ -406,6 +410,17 @@ describeEachDb('phone calls through Twilio', (kind) => {
       await slow.call.stream?.opened;
       twilio.hangUpCaller(slow.call);
       await slow.call.done;
+
+      // an answer over 64 KB is not read: the call goes on without its variables
+      delayMs = 0;
+      huge = true;
+      const big = await twilio.inbound(voiceUrl(), CALLER, NUMBER);
+      expect(big.webhookStatus).toBe(200);
+      expect(JSON.parse((await sessionOf(big.call.sid))?.dynamic_variables ?? '{}').name).toBeUndefined();
+      await waitFor(() => big.call.stream, 'the stream');
+      await big.call.stream?.opened;
+      twilio.hangUpCaller(big.call);
+      await big.call.done;
     } finally {
       await hook.close();
     }
@@ -441,5 +456,44 @@ describeEachDb('phone calls through Twilio', (kind) => {
     expect(out.status).toBe(429);
     twilio.hangUpCaller(first.call);
     await first.call.done;
+  });
+
+  it("another company cannot dial from this company's number or with its agent", async () => {
+    const agentId = await agentOnNumber({ message: '' });
+    const other = await signUp(s.t);
+    const fromOurs = await s.t.req('POST', '/api/v1/call/create', {
+      token: other.token,
+      body: { from_number: NUMBER, to_number: '+14155550123' },
+    });
+    expect(fromOurs.status).toBe(404);
+    const at = new Date().toISOString();
+    await s.t.deps.db.db
+      .insertInto('phone_numbers')
+      .values({
+        id: newId(),
+        company_id: other.companyId,
+        account_id: null,
+        origin: 'company',
+        phone_number: '+14155550188',
+        provider: 'twilio',
+        phone_number_type: 'local',
+        phone_number_pretty: '+14155550188',
+        area_code: 415,
+        nickname: null,
+        termination_uri: 'other.pstn.twilio.com',
+        assistant_id: null,
+        inbound_agent_id: null,
+        outbound_agent_id: null,
+        assigned_at: at,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    const withOurAgent = await s.t.req('POST', '/api/v1/call/create', {
+      token: other.token,
+      body: { from_number: '+14155550188', to_number: '+14155550123', agent_id: agentId },
+    });
+    expect(withOurAgent.status).toBe(404);
+    expect(twilio.calls).toEqual([]);
   });
 });

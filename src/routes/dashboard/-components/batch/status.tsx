@@ -5,11 +5,12 @@ const TONES: Record<BatchStatus, BadgeTone> = {
   draft: 'grey',
   scheduled: 'blue',
   sending: 'yellow',
+  paused: 'grey',
   completed: 'green',
   canceled: 'red',
 };
 
-/** Draft / Scheduled / Sending / Completed / Canceled. */
+/** Draft / Scheduled / Sending / Paused / Completed / Canceled. */
 export function BatchStatusBadge({ status }: { status: BatchStatus }) {
   return <Badge tone={TONES[status]}>{BATCH_STATUS_LABELS[status]}</Badge>;
 }

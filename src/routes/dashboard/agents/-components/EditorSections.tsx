@@ -55,25 +55,35 @@ const R = EDITOR_RANGES;
 // Functions
 
 const FUNCTION_LABELS: Record<FunctionType, string> = { end_call: 'End Call', transfer: 'Transfer Call' };
+const TRANSFER_NUMBER = /^\+[1-9]\d{7,14}$/;
+const TRANSFER_NUMBER_MESSAGE = 'Transfer number must be in E.164 format, like +14155550123';
 
 export const FunctionsSection = memo(function FunctionsSection() {
   const [functions, setFunctions] = useField('functions');
   const [adding, setAdding] = useState<FunctionType | null>(null);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
+  const [number, setNumber] = useState('');
   const [nameError, setNameError] = useState<string>();
+  const [numberError, setNumberError] = useState<string>();
   const has = (type: FunctionType) => functions.some((f) => f.type === type);
 
   const open = (type: FunctionType) => {
     setAdding(type);
     setName(type);
     setDescription('');
+    setNumber('');
     setNameError(undefined);
+    setNumberError(undefined);
   };
   const save = () => {
     if (!adding) return;
     if (!name.trim()) {
       setNameError(AGENT_MESSAGES.functionNameRequired);
+      return;
+    }
+    if (adding === 'transfer' && number.trim() && !TRANSFER_NUMBER.test(number.trim())) {
+      setNumberError(TRANSFER_NUMBER_MESSAGE);
       return;
     }
     const id = functions.reduce((max, f) => Math.max(max, f.id), 0) + 1;
@@ -82,6 +92,7 @@ export const FunctionsSection = memo(function FunctionsSection() {
       name: name.trim(),
       type: adding,
       ...(description.trim() ? { description: description.trim() } : {}),
+      ...(adding === 'transfer' && number.trim() ? { number: number.trim() } : {}),
     };
     setFunctions([...functions, added]);
     setAdding(null);
@@ -98,6 +109,7 @@ export const FunctionsSection = memo(function FunctionsSection() {
               <span>{f.name}</span>
               <span className={s.itemMeta}>
                 {FUNCTION_LABELS[f.type]}
+                {f.number ? ` · ${f.number}` : ''}
                 {f.description ? ` · ${f.description}` : ''}
               </span>
             </span>
@@ -157,6 +169,20 @@ export const FunctionsSection = memo(function FunctionsSection() {
             value={description}
             onChange={(e) => setDescription(e.target.value)}
           />
+          {adding === 'transfer' ? (
+            <TextField
+              label="Transfer to (phone number)"
+              type="tel"
+              placeholder="+14155550123"
+              hint="On phone calls the caller is transferred to this number."
+              value={number}
+              onChange={(e) => {
+                setNumber(e.target.value);
+                setNumberError(undefined);
+              }}
+              error={numberError}
+            />
+          ) : null}
         </form>
       </Dialog>
     </Section>
