@@ -403,7 +403,8 @@ function readByFile(only?: Set<string>): { report: StrykerReport; measuredAt: Re
     };
     if (only && !only.has(stored.file)) continue;
     report.files[stored.file] = stored.entry;
-    measuredAt[machineOf(stored.file)] = `${stored.measuredAt.slice(0, 16).replace('T', ' ')} UTC, Stryker ${stored.runDurationS} s`;
+    measuredAt[machineOf(stored.file)] =
+      `${stored.measuredAt.slice(0, 16).replace('T', ' ')} UTC, Stryker ${stored.runDurationS} s`;
   }
   return { report, measuredAt };
 }
