@@ -46,3 +46,15 @@ export function findDelivery(db: Kysely<DB>, companyId: string, id: string) {
     .where('id', '=', id)
     .executeTakeFirst();
 }
+
+/** The company's agents with an 'Agent Level Webhook' (at most 200, by name). */
+export function agentsWithWebhook(db: Kysely<DB>, companyId: string) {
+  return db
+    .selectFrom('agents')
+    .select(['id', 'agent_name', 'doc'])
+    .where('company_id', '=', companyId)
+    .where('doc', 'like', '%"agentLevelWebhook":"http%')
+    .orderBy('agent_name_lower')
+    .limit(200)
+    .execute();
+}

@@ -16,7 +16,7 @@ import { isId } from '../../lib/ids.js';
 import { assertPublicUrl, UnsafeUrlError } from '../../lib/net-guard.js';
 import type { AppEnv } from '../../types.js';
 import { companyWebhook, enqueueDeliveries, rotateSecret, saveCompanyWebhookUrl } from '../../webhooks/outbox.js';
-import { findDelivery, listDeliveries } from './webhook.repo.js';
+import { agentsWithWebhook, findDelivery, listDeliveries } from './webhook.repo.js';
 
 type Row = Pick<
   WebhookDeliveriesTable,
@@ -72,14 +72,7 @@ export async function checkWebhookUrl(deps: AppDeps, url: string, field = 'url')
 
 /** The company's webhooks: its own URL, then each agent with an 'Agent Level Webhook' (at most 200). */
 async function webhooksOf(deps: AppDeps, companyId: string, companyUrl: string) {
-  const agents = await deps.db.db
-    .selectFrom('agents')
-    .select(['id', 'agent_name', 'doc'])
-    .where('company_id', '=', companyId)
-    .where('doc', 'like', '%"agentLevelWebhook":"http%')
-    .orderBy('agent_name_lower')
-    .limit(200)
-    .execute();
+  const agents = await agentsWithWebhook(deps.db.db, companyId);
   const out = companyUrl ? [{ id: 'company', label: 'Company webhook', url: companyUrl }] : [];
   for (const a of agents) {
     const url = parseJson<{ editor?: { agentLevelWebhook?: string } }>(a.doc, {}).editor?.agentLevelWebhook ?? '';
