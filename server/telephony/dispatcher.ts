@@ -22,6 +22,7 @@ import type { AppDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/http.js';
 import { newId } from '../lib/ids.js';
 import { billingLimits } from '../routes/billing/billing.service.js';
+import { emitBatchEvent } from '../webhooks/outbox.js';
 import { createPhoneCall, liveCalls } from './service.js';
 
 export const LEASE_MS = 20 * 60_000;
@@ -166,15 +167,45 @@ export class BatchDispatcher {
       .where('state', 'in', ['queued', 'calling'])
       .executeTakeFirstOrThrow();
     if (Number(left.n) > 0) return false;
-    await this.db
+    const done = await this.db
       .updateTable('batch_calls')
       .set({ status: 'completed', updated_at: this.deps.clock.now().toISOString() })
       .where('id', '=', batchId)
       .where('company_id', '=', companyId)
       .where('status', '=', 'sending')
-      .execute();
-    this.deps.logger.info('batch call completed', { batchId });
+      .executeTakeFirst();
+    // only the server whose update completed the batch tells the company's webhook (issue 20), once
+    if (Number(done.numUpdatedRows) > 0) {
+      this.deps.logger.info('batch call completed', { batchId });
+      await this.announceCompleted(batchId, companyId).catch((e) =>
+        this.deps.logger.warn('batch_completed not queued', { batchId, reason: e instanceof Error ? e.message : String(e) }),
+      );
+    }
     return true;
+  }
+
+  /** `batch_completed` for the company-wide webhook: the batch and its recipients' outcomes. */
+  private async announceCompleted(batchId: string, companyId: string) {
+    const batch = await this.db
+      .selectFrom('batch_calls')
+      .select(['id', 'name', 'status', 'sent_count', 'updated_at'])
+      .where('id', '=', batchId)
+      .where('company_id', '=', companyId)
+      .executeTakeFirstOrThrow();
+    const states = await this.db
+      .selectFrom('batch_recipients')
+      .select(['state', sql<number>`count(*)`.as('n')])
+      .where('batch_id', '=', batchId)
+      .groupBy('state')
+      .execute();
+    await emitBatchEvent(this.deps, companyId, {
+      batch_id: batch.id,
+      name: batch.name,
+      status: batch.status,
+      sent_count: Number(batch.sent_count),
+      outcomes: Object.fromEntries(states.map((r) => [r.state, Number(r.n)])),
+      completed_at: batch.updated_at,
+    });
   }
 
   /** Claims the next recipient due, with a lease (see the header). */

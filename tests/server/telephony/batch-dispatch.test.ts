@@ -3,6 +3,7 @@ import { createProviderSet } from '../../../server/call/providers/index.js';
 import { newId } from '../../../server/lib/ids.js';
 import { newBatchRow } from '../../../server/routes/batch-call/batch-call.repo.js';
 import { BatchDispatcher } from '../../../server/telephony/dispatcher.js';
+import { saveCompanyWebhookUrl } from '../../../server/webhooks/outbox.js';
 import { DeepgramFake } from '../../fakes/deepgram.js';
 import { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';
@@ -138,6 +139,7 @@ describeEachDb('the batch dispatcher', (kind) => {
     twilio.outcomes.set(busy, 'busy');
     twilio.outcomes.set(noAnswer, 'no-answer');
     twilio.calleeHangsUpAfterMs = 150;
+    await saveCompanyWebhookUrl(s.t.deps, s.user.companyId, 'https://hooks.example.com/parley');
     const id = await sendingBatch([...answer, busy, noAnswer]);
     const dispatcher = new BatchDispatcher(s.t.deps, { dialsPerSecond: 50 });
     const until = Date.now() + 30_000;
@@ -148,6 +150,20 @@ describeEachDb('the batch dispatcher', (kind) => {
     }
     expect((await batchRow(id)).status).toBe('completed');
     expect((await batchRow(id)).sent_count).toBe(7);
+    // the company's webhook is told once, with the outcomes (issue 20's batch_completed)
+    await dispatcher.tick();
+    const told = await s.t.deps.db.db
+      .selectFrom('webhook_deliveries')
+      .select(['event', 'payload', 'url'])
+      .where('company_id', '=', s.user.companyId)
+      .where('event', '=', 'batch_completed')
+      .execute();
+    expect(told).toHaveLength(1);
+    expect(told[0]?.url).toBe('https://hooks.example.com/parley');
+    expect(JSON.parse(told[0]?.payload ?? '{}')).toMatchObject({
+      event: 'batch_completed',
+      batch: { batch_id: id, status: 'completed', sent_count: 7, outcomes: { completed: 5, busy: 1, no_answer: 1 } },
+    });
     // never more calls at once than the company's limit
     expect(twilio.maxActive).toBeLessThanOrEqual(2);
     expect(twilio.maxActive).toBeGreaterThan(0);
