@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { HttpError } from '../lib/http.js';
 
@@ -79,6 +79,25 @@ async function record(db: Kysely<DB>, key: string, windowMs: number, now: Date):
   return entry;
 }
 
+/**
+ * Records one attempt of `key` and ranks it among the live ones, as ONE step per key: on PostgreSQL the
+ * two statements run in a transaction holding an advisory lock on the key, so parallel attempts (other
+ * connections, other servers) are ranked in the order they commit and none can miss one that precedes
+ * it (without it, an attempt whose insert was still in flight was not counted by a later-ranked one, and
+ * 6 of 10 parallel guesses got through a limit of 5). SQLite runs Kysely's one connection in call order.
+ */
+async function ranked(db: Kysely<DB>, key: string, windowMs: number, now: Date) {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    const entry = await record(db, key, windowMs, now);
+    return { entry, ...(await before(db, key, entry, now)) };
+  }
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+    const entry = await record(trx, key, windowMs, now);
+    return { entry, ...(await before(trx, key, entry, now)) };
+  });
+}
+
 /** The live attempts of `key` that precede `entry`: how many, and the latest one. */
 async function before(db: Kysely<DB>, key: string, entry: string, now: Date) {
   const row = await db
@@ -116,8 +135,7 @@ async function waitMs(db: Kysely<DB>, key: string, max: number, now: Date): Prom
 /** Counts one attempt and says whether it is over the limit (an attempt over it is not counted). */
 export async function hit(db: Kysely<DB>, limit: Limit, subject: string, now: Date): Promise<Hit> {
   const key = keyOf(limit.name, subject);
-  const entry = await record(db, key, limit.windowMs, now);
-  const { n } = await before(db, key, entry, now);
+  const { entry, n } = await ranked(db, key, limit.windowMs, now);
   if (n < limit.max) return { count: n + 1, limited: false, retryAfterS: 0, entry };
   await remove(db, key, entry);
   return { count: n + 1, limited: true, retryAfterS: seconds(await waitMs(db, key, limit.max, now)) };
@@ -221,8 +239,7 @@ export function backoffDelayMs(b: Backoff, failures: number): number {
 export async function enterBackoff(db: Kysely<DB>, b: Backoff, subject: string, now: Date): Promise<string> {
   const key = keyOf(b.name, subject);
   refuseIfBlocked(db, b, subject, now);
-  const entry = await record(db, key, b.windowMs, now);
-  const { n, last } = await before(db, key, entry, now);
+  const { entry, n, last } = await ranked(db, key, b.windowMs, now);
   const wait = last === null ? 0 : timeOf(last) + backoffDelayMs(b, n) - now.getTime();
   if (wait <= 0) return entry;
   await remove(db, key, entry);
