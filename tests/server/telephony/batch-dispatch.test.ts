@@ -1,15 +1,12 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createProviderSet } from '../../../server/call/providers/index.js';
 import { newId } from '../../../server/lib/ids.js';
 import { newBatchRow } from '../../../server/routes/batch-call/batch-call.repo.js';
 import { BatchDispatcher } from '../../../server/telephony/dispatcher.js';
 import { saveCompanyWebhookUrl } from '../../../server/webhooks/outbox.js';
-import { DeepgramFake } from '../../fakes/deepgram.js';
-import { ElevenLabsFake } from '../../fakes/elevenlabs.js';
-import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';
 import { TwilioFake } from '../../fakes/twilio.js';
-import { type CallServer, connectProvider, sampleAgent, startCallServer } from '../call/harness.js';
+import { type CallServer, sampleAgent } from '../call/harness.js';
 import { describeEachDb } from '../helpers.js';
+import { type PhoneWorld, startPhoneWorld } from './phone-world.js';
 
 /**
  * The batch dispatcher (issue 19) dialling a batch through the fake Twilio on both databases: the
@@ -17,36 +14,23 @@ import { describeEachDb } from '../helpers.js';
  * outcomes, completion; and two dispatchers claiming from one batch without a double claim.
  */
 describeEachDb('the batch dispatcher', (kind) => {
-  let deepgram: DeepgramFake;
-  let openai: FakeOpenAi;
-  let eleven: ElevenLabsFake;
   let twilio: TwilioFake;
   let s: CallServer;
   const FROM = '+14155550100';
 
+  let world: PhoneWorld<TwilioFake>;
+
   beforeEach(async () => {
-    [deepgram, openai, eleven, twilio] = await Promise.all([
-      DeepgramFake.start(),
-      startFakeOpenAi(),
-      ElevenLabsFake.start(),
-      TwilioFake.start(),
-    ]);
-    s = await startCallServer(kind, createProviderSet(), { deepgram: deepgram.url, openai: openai.url, elevenlabs: eleven.url });
-    s.t.deps.config.publicUrl = s.baseUrl;
-    s.t.deps.config.telephonyUrls = { twilio: twilio.url };
-    await connectProvider(s, 'deepgram', deepgram.key);
-    await connectProvider(s, 'openai', openai.apiKey);
-    await connectProvider(s, 'elevenlabs', eleven.key);
-    await s.t.req('POST', '/api/v1/provider/values', {
-      token: s.user.token,
-      body: {
-        name: 'twilio',
-        keys: [
-          { name: 'Account SID', value: twilio.accountSid },
-          { name: 'Auth Token', value: twilio.authToken },
-        ],
-      },
-    });
+    world = await startPhoneWorld(
+      kind,
+      'twilio',
+      () => TwilioFake.start(),
+      (c) => [
+        { name: 'Account SID', value: c.accountSid },
+        { name: 'Auth Token', value: c.authToken },
+      ],
+    );
+    ({ carrier: twilio, s } = world);
     const agent = await sampleAgent(s);
     const at = new Date().toISOString();
     await s.t.deps.db.db
@@ -85,11 +69,7 @@ describeEachDb('the batch dispatcher', (kind) => {
       })
       .execute();
   });
-  afterEach(async () => {
-    await twilio.close();
-    await s.close();
-    await Promise.all([deepgram.close(), openai.close(), eleven.close()]);
-  });
+  afterEach(() => world.close());
 
   /** A batch being sent, with `phones` as its recipients (a `name` column each). */
   async function sendingBatch(phones: string[], retryDelayS = 0) {

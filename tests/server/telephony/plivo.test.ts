@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createProviderSet } from '../../../server/call/providers/index.js';
 import { newId } from '../../../server/lib/ids.js';
-import { DeepgramFake } from '../../fakes/deepgram.js';
-import { ElevenLabsFake } from '../../fakes/elevenlabs.js';
-import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';
+import type { DeepgramFake } from '../../fakes/deepgram.js';
+import type { ElevenLabsFake } from '../../fakes/elevenlabs.js';
+import type { FakeOpenAi } from '../../fakes/openai.js';
 import { PlivoFake, PlivoMediaStream, plivoActions } from '../../fakes/plivo.js';
-import { type CallServer, connectProvider, sampleAgent, savePayload, startCallServer, waitFor } from '../call/harness.js';
+import { type CallServer, sampleAgent, savePayload, waitFor } from '../call/harness.js';
 import { describeEachDb, LOG_LINES } from '../helpers.js';
+import { type PhoneWorld, startPhoneWorld } from './phone-world.js';
 
 /**
  * Phone calls through Plivo (issue 19), end to end on real sockets against the fake Plivo
@@ -22,37 +22,22 @@ describeEachDb('phone calls through Plivo', (kind) => {
   const NUMBER = '+14155550101';
   const CALLER = '+14155550177';
 
+  let world: PhoneWorld<PlivoFake>;
+
   beforeEach(async () => {
-    [deepgram, openai, eleven, plivo] = await Promise.all([
-      DeepgramFake.start(),
-      startFakeOpenAi(),
-      ElevenLabsFake.start(),
-      PlivoFake.start(),
-    ]);
+    world = await startPhoneWorld(
+      kind,
+      'plivo',
+      () => PlivoFake.start(),
+      (c) => [
+        { name: 'Auth ID', value: c.authId },
+        { name: 'Auth Token', value: c.authToken },
+      ],
+    );
+    ({ deepgram, openai, eleven, carrier: plivo, s } = world);
     eleven.msPerChar = 6;
-    s = await startCallServer(kind, createProviderSet(), { deepgram: deepgram.url, openai: openai.url, elevenlabs: eleven.url });
-    s.t.deps.config.publicUrl = s.baseUrl;
-    s.t.deps.config.telephonyUrls = { plivo: plivo.url };
-    await connectProvider(s, 'deepgram', deepgram.key);
-    await connectProvider(s, 'openai', openai.apiKey);
-    await connectProvider(s, 'elevenlabs', eleven.key);
-    const res = await s.t.req('POST', '/api/v1/provider/values', {
-      token: s.user.token,
-      body: {
-        name: 'plivo',
-        keys: [
-          { name: 'Auth ID', value: plivo.authId },
-          { name: 'Auth Token', value: plivo.authToken },
-        ],
-      },
-    });
-    expect(res.status).toBeLessThan(300);
   });
-  afterEach(async () => {
-    await plivo.close();
-    await s.close();
-    await Promise.all([deepgram.close(), openai.close(), eleven.close()]);
-  });
+  afterEach(() => world.close());
 
   const answerUrl = () => `${s.baseUrl}/api/v1/telephony/plivo/answer`;
 

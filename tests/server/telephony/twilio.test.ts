@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createProviderSet } from '../../../server/call/providers/index.js';
 import { newId } from '../../../server/lib/ids.js';
-import { DeepgramFake } from '../../fakes/deepgram.js';
-import { ElevenLabsFake } from '../../fakes/elevenlabs.js';
+import type { DeepgramFake } from '../../fakes/deepgram.js';
+import type { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import { listen, readBody, sendJson, sleep } from '../../fakes/listen.js';
-import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';
+import type { FakeOpenAi } from '../../fakes/openai.js';
 import { FakeMediaStream, TwilioFake, twilioSignature, twimlActions } from '../../fakes/twilio.js';
 import { signUp } from '../auth-helpers.js';
-import { type CallServer, connectProvider, sampleAgent, savePayload, startCallServer, waitFor } from '../call/harness.js';
+import { type CallServer, sampleAgent, savePayload, waitFor } from '../call/harness.js';
 import { describeEachDb, LOG_LINES } from '../helpers.js';
+import { type PhoneWorld, startPhoneWorld } from './phone-world.js';
 
 /**
  * Phone calls through Twilio (issue 19), end to end on real sockets: the fake Twilio (tests/fakes/twilio.ts)
@@ -25,37 +25,22 @@ describeEachDb('phone calls through Twilio', (kind) => {
   const NUMBER = '+14155550100';
   const CALLER = '+14155550177';
 
+  let world: PhoneWorld<TwilioFake>;
+
   beforeEach(async () => {
-    [deepgram, openai, eleven, twilio] = await Promise.all([
-      DeepgramFake.start(),
-      startFakeOpenAi(),
-      ElevenLabsFake.start(),
-      TwilioFake.start(),
-    ]);
+    world = await startPhoneWorld(
+      kind,
+      'twilio',
+      () => TwilioFake.start(),
+      (c) => [
+        { name: 'Account SID', value: c.accountSid },
+        { name: 'Auth Token', value: c.authToken },
+      ],
+    );
+    ({ deepgram, openai, eleven, carrier: twilio, s } = world);
     eleven.msPerChar = 6;
-    s = await startCallServer(kind, createProviderSet(), { deepgram: deepgram.url, openai: openai.url, elevenlabs: eleven.url });
-    s.t.deps.config.publicUrl = s.baseUrl;
-    s.t.deps.config.telephonyUrls = { twilio: twilio.url };
-    await connectProvider(s, 'deepgram', deepgram.key);
-    await connectProvider(s, 'openai', openai.apiKey);
-    await connectProvider(s, 'elevenlabs', eleven.key);
-    const res = await s.t.req('POST', '/api/v1/provider/values', {
-      token: s.user.token,
-      body: {
-        name: 'twilio',
-        keys: [
-          { name: 'Account SID', value: twilio.accountSid },
-          { name: 'Auth Token', value: twilio.authToken },
-        ],
-      },
-    });
-    expect(res.status).toBeLessThan(300);
   });
-  afterEach(async () => {
-    await twilio.close();
-    await s.close();
-    await Promise.all([deepgram.close(), openai.close(), eleven.close()]);
-  });
+  afterEach(() => world.close());
 
   const voiceUrl = () => `${s.baseUrl}/api/v1/telephony/twilio/voice`;
 
