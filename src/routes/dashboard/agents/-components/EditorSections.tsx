@@ -291,6 +291,101 @@ interface PronunciationDraft {
   phoneme: string;
 }
 
+/**
+ * A list of entries edited in a dialog (pronunciations, analysis fields): each entry with Edit and
+ * Delete icon buttons, an Add button, and the dialog whose form the caller gives.
+ */
+function ListEditor<T>({
+  heading,
+  listLabel,
+  emptyText,
+  addLabel,
+  items,
+  keyOf,
+  text,
+  meta,
+  name,
+  editLabel,
+  deleteLabel,
+  onEdit,
+  onDelete,
+  onAdd,
+  dialog,
+}: {
+  heading: string;
+  listLabel: string;
+  emptyText: string;
+  addLabel: string;
+  items: T[];
+  keyOf: (item: T, index: number) => string;
+  text: (item: T) => ReactNode;
+  meta: (item: T) => ReactNode;
+  /** what the Edit/Delete buttons name */
+  name: (item: T) => string;
+  editLabel: string;
+  deleteLabel: string;
+  onEdit: (item: T, index: number) => void;
+  onDelete: (index: number) => void;
+  onAdd: () => void;
+  dialog: { open: boolean; title: string; submitLabel: string; onClose: () => void; onSave: () => void; form: ReactNode };
+}) {
+  return (
+    <div className={s.stack}>
+      <h3 className={s.lead}>{heading}</h3>
+      {items.length === 0 ? <p className={s.muted}>{emptyText}</p> : null}
+      <ul className={s.list} aria-label={listLabel}>
+        {items.map((item, i) => (
+          <li key={keyOf(item, i)} className={s.listItem}>
+            <span className={s.itemText}>
+              <span>{text(item)}</span>
+              <span className={s.itemMeta}>{meta(item)}</span>
+            </span>
+            <span>
+              <Button variant="ghost" size="iconSm" aria-label={`${editLabel} ${name(item)}`} onClick={() => onEdit(item, i)}>
+                <PencilIcon />
+              </Button>
+              <Button variant="ghost" size="iconSm" aria-label={`${deleteLabel} ${name(item)}`} onClick={() => onDelete(i)}>
+                <TrashIcon />
+              </Button>
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div>
+        <Button size="sm" variant="secondary" onClick={onAdd}>
+          <PlusIcon />
+          {addLabel}
+        </Button>
+      </div>
+      <Dialog
+        open={dialog.open}
+        onClose={dialog.onClose}
+        title={dialog.title}
+        footer={
+          <>
+            <Button variant="secondary" onClick={dialog.onClose}>
+              Cancel
+            </Button>
+            <Button onClick={dialog.onSave}>{dialog.submitLabel}</Button>
+          </>
+        }
+      >
+        {dialog.open ? (
+          <form
+            className={s.stack}
+            onSubmit={(e) => {
+              e.preventDefault();
+              dialog.onSave();
+            }}
+          >
+            {dialog.form}
+          </form>
+        ) : null}
+      </Dialog>
+    </div>
+  );
+}
+
 function Pronunciations() {
   const [list, setList] = useField('pronunciations');
   const [edit, setEdit] = useState<PronunciationDraft | null>(null);
@@ -320,61 +415,29 @@ function Pronunciations() {
   };
   const editing = edit?.id != null;
   return (
-    <div className={s.stack}>
-      <h3 className={s.lead}>Pronunciations</h3>
-      {list.length === 0 ? <p className={s.muted}>No pronunciations yet.</p> : null}
-      <ul className={s.list} aria-label="Pronunciations">
-        {list.map((p) => (
-          <li key={p.id} className={s.listItem}>
-            <span className={s.itemText}>
-              <span>{p.word}</span>
-              <span className={s.itemMeta}>
-                {p.type} · {p.phoneme}
-              </span>
-            </span>
-            <span>
-              <Button variant="ghost" size="iconSm" aria-label={`Edit pronunciation of ${p.word}`} onClick={() => start(p)}>
-                <PencilIcon />
-              </Button>
-              <Button
-                variant="ghost"
-                size="iconSm"
-                aria-label={`Delete pronunciation of ${p.word}`}
-                onClick={() => setList(list.filter((x) => x.id !== p.id))}
-              >
-                <TrashIcon />
-              </Button>
-            </span>
-          </li>
-        ))}
-      </ul>
-      <div>
-        <Button size="sm" variant="secondary" onClick={() => start()}>
-          <PlusIcon />
-          Add pronunciation
-        </Button>
-      </div>
-      <Dialog
-        open={edit !== null}
-        onClose={() => setEdit(null)}
-        title={editing ? 'Edit Pronunciation' : 'Add Pronunciation'}
-        footer={
+    <ListEditor
+      heading="Pronunciations"
+      listLabel="Pronunciations"
+      emptyText="No pronunciations yet."
+      addLabel="Add pronunciation"
+      items={list}
+      keyOf={(p) => p.id}
+      text={(p) => p.word}
+      meta={(p) => `${p.type} · ${p.phoneme}`}
+      name={(p) => p.word}
+      editLabel="Edit pronunciation of"
+      deleteLabel="Delete pronunciation of"
+      onEdit={(p) => start(p)}
+      onDelete={(i) => setList(list.filter((_, j) => j !== i))}
+      onAdd={() => start()}
+      dialog={{
+        open: edit !== null,
+        title: editing ? 'Edit Pronunciation' : 'Add Pronunciation',
+        submitLabel: editing ? 'Update' : 'Save',
+        onClose: () => setEdit(null),
+        onSave: save,
+        form: edit ? (
           <>
-            <Button variant="secondary" onClick={() => setEdit(null)}>
-              Cancel
-            </Button>
-            <Button onClick={save}>{editing ? 'Update' : 'Save'}</Button>
-          </>
-        }
-      >
-        {edit ? (
-          <form
-            className={s.stack}
-            onSubmit={(e) => {
-              e.preventDefault();
-              save();
-            }}
-          >
             <TextField
               label="Word"
               value={edit.word}
@@ -394,10 +457,10 @@ function Pronunciations() {
               onChange={(e) => setEdit({ ...edit, phoneme: e.target.value })}
               error={errors.phoneme}
             />
-          </form>
-        ) : null}
-      </Dialog>
-    </div>
+          </>
+        ) : null,
+      }}
+    />
   );
 }
 
@@ -551,63 +614,31 @@ function AnalysisFields() {
     setEdit(null);
   };
   return (
-    <div className={s.stack}>
-      <h3 className={s.lead}>Analysis Fields</h3>
-      {list.length === 0 ? <p className={s.muted}>No custom fields yet.</p> : null}
-      <ul className={s.list} aria-label="Analysis fields">
-        {list.map((f, i) => (
-          <li key={f.name} className={s.listItem}>
-            <span className={s.itemText}>
-              <span>{f.name}</span>
-              <span className={s.itemMeta}>
-                {ANALYSIS_FIELD_TYPE_LABELS[f.type]}
-                {f.type === 'enum' ? `: ${f.choices.join(', ')}` : ''}
-                {f.description ? ` · ${f.description}` : ''}
-              </span>
-            </span>
-            <span>
-              <Button variant="ghost" size="iconSm" aria-label={`Edit analysis field ${f.name}`} onClick={() => start(f, i)}>
-                <PencilIcon />
-              </Button>
-              <Button
-                variant="ghost"
-                size="iconSm"
-                aria-label={`Delete analysis field ${f.name}`}
-                onClick={() => setList(list.filter((_, j) => j !== i))}
-              >
-                <TrashIcon />
-              </Button>
-            </span>
-          </li>
-        ))}
-      </ul>
-      <div>
-        <Button size="sm" variant="secondary" onClick={() => start()}>
-          <PlusIcon />
-          Add field
-        </Button>
-      </div>
-      <Dialog
-        open={edit !== null}
-        onClose={() => setEdit(null)}
-        title={edit?.index != null ? 'Edit Analysis Field' : 'Add Analysis Field'}
-        footer={
+    <ListEditor
+      heading="Analysis Fields"
+      listLabel="Analysis fields"
+      emptyText="No custom fields yet."
+      addLabel="Add field"
+      items={list}
+      keyOf={(f) => f.name}
+      text={(f) => f.name}
+      meta={(f) =>
+        `${ANALYSIS_FIELD_TYPE_LABELS[f.type]}${f.type === 'enum' ? `: ${f.choices.join(', ')}` : ''}${f.description ? ` · ${f.description}` : ''}`
+      }
+      name={(f) => f.name}
+      editLabel="Edit analysis field"
+      deleteLabel="Delete analysis field"
+      onEdit={(f, i) => start(f, i)}
+      onDelete={(i) => setList(list.filter((_, j) => j !== i))}
+      onAdd={() => start()}
+      dialog={{
+        open: edit !== null,
+        title: edit?.index != null ? 'Edit Analysis Field' : 'Add Analysis Field',
+        submitLabel: edit?.index != null ? 'Update' : 'Save',
+        onClose: () => setEdit(null),
+        onSave: save,
+        form: edit ? (
           <>
-            <Button variant="secondary" onClick={() => setEdit(null)}>
-              Cancel
-            </Button>
-            <Button onClick={save}>{edit?.index != null ? 'Update' : 'Save'}</Button>
-          </>
-        }
-      >
-        {edit ? (
-          <form
-            className={s.stack}
-            onSubmit={(e) => {
-              e.preventDefault();
-              save();
-            }}
-          >
             <TextField
               label="Field name"
               value={edit.name}
@@ -636,10 +667,10 @@ function AnalysisFields() {
               placeholder="What the model should look for"
               onChange={(e) => setEdit({ ...edit, description: e.target.value })}
             />
-          </form>
-        ) : null}
-      </Dialog>
-    </div>
+          </>
+        ) : null,
+      }}
+    />
   );
 }
 
