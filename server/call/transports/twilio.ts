@@ -19,8 +19,8 @@
 import type WebSocket from 'ws';
 import type { WebCallServerEvent } from '../../../src/api/contract/call-runtime.js';
 import { PHONE_AUDIO } from '../providers/types.js';
-import { Playout } from './playout.js';
-import type { Transport, TransportHandlers } from './types.js';
+import { SocketLine } from './socket-line.js';
+import type { Transport } from './types.js';
 
 /** a media payload larger than this (bytes of mu-law) is dropped: Twilio sends 160-byte (20 ms) chunks */
 export const PHONE_FRAME_MAX_BYTES = 160 * 16;
@@ -120,14 +120,9 @@ export const TWILIO_DIALECT: StreamDialect = {
  * A carrier's bidirectional media stream as a call's line; the carrier's protocol is its dialect
  * (TWILIO_DIALECT here, PLIVO_DIALECT in plivo.ts).
  */
-export class CarrierStreamTransport implements Transport {
+export class CarrierStreamTransport extends SocketLine implements Transport {
   readonly kind = 'phone' as const;
   readonly format = PHONE_AUDIO;
-  private readonly playout: Playout;
-  private handlers: TransportHandlers | undefined;
-  private closed = false;
-  private closedEarly = false;
-  private early: { frame: Uint8Array; at: number }[] = [];
   private streamSid = '';
   /** bytes sent to Twilio since the stream began (the playout's timeline) */
   private sentBytes = 0;
@@ -148,36 +143,19 @@ export class CarrierStreamTransport implements Transport {
   private rejectStart!: (e: Error) => void;
 
   constructor(
-    private readonly socket: WebSocket,
+    socket: WebSocket,
     private readonly control: PhoneLineControl,
     private readonly dialect: StreamDialect = TWILIO_DIALECT,
   ) {
+    super(socket, PHONE_AUDIO, (frame) => this.sendFrame(frame));
     this.started = new Promise((resolve, reject) => {
       this.resolveStart = resolve;
       this.rejectStart = reject;
     });
     this.started.catch(() => {});
-    this.playout = new Playout(PHONE_AUDIO, { sendFrame: (frame) => this.sendFrame(frame) });
     socket.on('message', (data, isBinary) => {
       if (!isBinary) this.receive(String(data));
     });
-    socket.on('close', () => this.finish());
-    socket.on('error', () => this.finish());
-  }
-
-  get agentPlayout() {
-    return this.playout;
-  }
-
-  get lateFrames() {
-    return this.playout.lateFrames;
-  }
-
-  start(handlers: TransportHandlers): void {
-    this.handlers = handlers;
-    for (const { frame, at } of this.early) handlers.audio(frame, at);
-    this.early = [];
-    if (this.closedEarly) handlers.closed();
   }
 
   private receive(text: string) {
@@ -207,9 +185,7 @@ export class CarrierStreamTransport implements Transport {
         if (e.payload.length > (PHONE_FRAME_MAX_BYTES * 4) / 3 + 4) return;
         const frame = new Uint8Array(Buffer.from(e.payload, 'base64'));
         if (frame.byteLength === 0) return;
-        const at = performance.now();
-        if (this.handlers) this.handlers.audio(frame, at);
-        else if (this.early.length < 150) this.early.push({ frame, at });
+        this.deliver(frame, performance.now());
         return;
       }
       case 'mark': {
@@ -284,16 +260,6 @@ export class CarrierStreamTransport implements Transport {
     return this.heardBytes / 8;
   }
 
-  sentMs(): number {
-    return this.playout.sentMs();
-  }
-
-  queuedEndMs(): number {
-    return this.playout.queuedEndMs();
-  }
-
-  text(): void {}
-
   notify(_event: WebCallServerEvent): void {}
 
   /** transfer_call: the carrier moves the caller to `number` (the stream then stops). */
@@ -304,23 +270,15 @@ export class CarrierStreamTransport implements Transport {
 
   hangUp(reason: string): void {
     if (this.closed) return;
-    this.closed = true;
-    this.playout.close();
     // a caller who hung up, or a transferred call, needs no hang-up from us
     if (!this.stoppedByCaller && reason !== 'call_transfer')
       this.control.hangUpCall().catch((e) => this.control.warn('hang-up through the carrier failed', { reason: String(e) }));
-    if (this.socket.readyState === this.socket.OPEN) this.socket.close(1000, 'call ended');
-    this.handlers?.closed();
+    this.close();
   }
 
-  private finish() {
+  protected override finish() {
     this.rejectStart(new Error('the stream closed before it started'));
-    if (this.closed) return;
-    this.closed = true;
-    this.playout.close();
-    if (this.socket.readyState === this.socket.OPEN) this.socket.close(1000, 'call ended');
-    if (this.handlers) this.handlers.closed();
-    else this.closedEarly = true;
+    super.finish();
   }
 
   private bytesOf(ms: number) {

@@ -13,50 +13,21 @@ import {
   type WebCallServerEvent,
 } from '../../../src/api/contract/call-runtime.js';
 import { BROWSER_AUDIO } from '../providers/types.js';
-import { Playout } from './playout.js';
-import type { Transport, TransportHandlers } from './types.js';
+import { SocketLine } from './socket-line.js';
+import type { Transport } from './types.js';
 
 /** A caller frame larger than this is refused (a 20 ms frame is 640 bytes; a browser may batch a few). */
 export const WEB_FRAME_MAX_BYTES = WEB_CALL_FRAME_BYTES * 16;
-/** Caller frames kept until the call starts (about 3 s of 20 ms frames). */
-const EARLY_FRAMES_MAX = 150;
-
-export class WebTransport implements Transport {
+export class WebTransport extends SocketLine implements Transport {
   readonly kind = 'web' as const;
   readonly format = BROWSER_AUDIO;
-  private readonly playout: Playout;
-  private handlers: TransportHandlers | undefined;
-  private closed = false;
-  /** caller frames that came before start() (the call's keys and recording were being prepared) */
-  private early: { frame: Uint8Array; at: number }[] = [];
-  private closedEarly = false;
 
-  constructor(private readonly socket: WebSocket) {
-    this.playout = new Playout(BROWSER_AUDIO, {
-      sendFrame: (frame) => {
-        if (socket.readyState === socket.OPEN) socket.send(frame, { binary: true });
-      },
+  constructor(socket: WebSocket) {
+    super(socket, BROWSER_AUDIO, (frame) => {
+      if (socket.readyState === socket.OPEN) socket.send(frame, { binary: true });
     });
     // listen at once: the browser starts sending as soon as the socket opens
     socket.on('message', (data, isBinary) => this.receive(data, isBinary));
-    socket.on('close', () => this.finish());
-    socket.on('error', () => this.finish());
-  }
-
-  /** the playout, for the recorder (agent audio as it is sent) */
-  get agentPlayout() {
-    return this.playout;
-  }
-
-  get lateFrames() {
-    return this.playout.lateFrames;
-  }
-
-  start(handlers: TransportHandlers): void {
-    this.handlers = handlers;
-    for (const { frame, at } of this.early) handlers.audio(frame, at);
-    this.early = [];
-    if (this.closedEarly) handlers.closed();
   }
 
   private receive(data: WebSocket.RawData, isBinary: boolean) {
@@ -65,8 +36,7 @@ export class WebTransport implements Transport {
       const bytes = toBytes(data);
       // whole 16-bit samples only; an oversized frame is a misbehaving client
       if (bytes.byteLength === 0 || bytes.byteLength % 2 !== 0 || bytes.byteLength > WEB_FRAME_MAX_BYTES) return;
-      if (this.handlers) this.handlers.audio(bytes, performance.now());
-      else if (this.early.length < EARLY_FRAMES_MAX) this.early.push({ frame: bytes, at: performance.now() });
+      this.deliver(bytes, performance.now());
       return;
     }
     let parsed: unknown;
@@ -99,16 +69,6 @@ export class WebTransport implements Transport {
     return this.playout.heardMs();
   }
 
-  sentMs(): number {
-    return this.playout.sentMs();
-  }
-
-  queuedEndMs(): number {
-    return this.playout.queuedEndMs();
-  }
-
-  text(): void {}
-
   notify(event: WebCallServerEvent): void {
     if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(event));
   }
@@ -116,20 +76,7 @@ export class WebTransport implements Transport {
   hangUp(reason: string, message?: string): void {
     if (this.closed) return;
     this.notify({ type: 'ended', reason, ...(message ? { message } : {}) });
-    this.closed = true;
-    this.playout.close();
-    this.socket.close(1000, 'call ended');
-    this.handlers?.closed();
-  }
-
-  /** The browser closed or hung up. */
-  private finish() {
-    if (this.closed) return;
-    this.closed = true;
-    this.playout.close();
-    if (this.socket.readyState === this.socket.OPEN) this.socket.close(1000, 'call ended');
-    if (this.handlers) this.handlers.closed();
-    else this.closedEarly = true;
+    this.close();
   }
 }
 
