@@ -61,6 +61,8 @@ describeModel('assignAgent', assignAgentMachine, {
       },
     ],
   },
+  // 2,021 traversal steps: the largest graph of the machines
+  limit: 5000,
 });
 
 /** A started assignAgent actor whose agent list answers `found` and whose save answers `answer`. */

@@ -101,5 +101,5 @@ describeModel('callSession', callSessionMachine, {
   events,
   defaults: 'timers',
   serializeState,
-  limit: 20_000,
+  limit: 2500,
 });
