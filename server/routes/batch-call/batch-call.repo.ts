@@ -4,6 +4,7 @@ import {
   BATCH_MAX_ATTEMPTS,
   BATCH_RETRY_DELAY_SECONDS,
   type BatchStatus,
+  type CallingWindow,
 } from '../../../src/api/contract/batch.js';
 import type { BatchCallsTable, DB } from '../../db/schema.js';
 import { yieldToLoop } from '../../lib/cooperative.js';
@@ -81,6 +82,17 @@ export function newBatchRow(p: {
     paused_reason: null,
     resumed_at: null,
   };
+}
+
+/** The stored calling window (JSON), or null (any time). */
+export function parseWindow(json: string | null): CallingWindow | null {
+  if (!json) return null;
+  try {
+    const w = JSON.parse(json) as CallingWindow;
+    return Array.isArray(w.days) && typeof w.start === 'string' && typeof w.end === 'string' ? w : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The dialling rules of a batch as stored (migrations 013 and 015). */

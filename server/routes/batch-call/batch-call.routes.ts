@@ -44,6 +44,7 @@ import {
   listBatches,
   listRecipients,
   newBatchRow,
+  parseWindow,
   setBatchStatus,
   swapBatchUpload,
   UPLOADABLE,
@@ -74,17 +75,6 @@ export function toBatch(row: Row): Batch {
     retryDelaySeconds: Number(row.retry_delay_s),
     pausedReason: row.paused_reason,
   };
-}
-
-/** The stored calling window (JSON), or null (any time). */
-export function parseWindow(json: string | null): CallingWindow | null {
-  if (!json) return null;
-  try {
-    const w = JSON.parse(json) as CallingWindow;
-    return Array.isArray(w.days) && typeof w.start === 'string' && typeof w.end === 'string' ? w : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The dialling rules of a create or update body, as columns (only the fields given). */

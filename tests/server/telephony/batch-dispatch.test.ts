@@ -125,6 +125,7 @@ describeEachDb('the batch dispatcher', (kind) => {
     const until = Date.now() + 30_000;
     while ((await batchRow(id)).status === 'sending') {
       if (Date.now() > until) throw new Error(`batch not completed: ${JSON.stringify(await recipients(id))}`);
+      s.t.clock.advance(20);
       await dispatcher.tick();
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -174,8 +175,8 @@ describeEachDb('the batch dispatcher', (kind) => {
     const claimed: string[] = [];
     const claimAll = async (d: BatchDispatcher) => {
       for (;;) {
-        const r = await d.claim(id, s.user.companyId);
-        if (!r) return;
+        const r = await d.claim(id, s.user.companyId, { pace: false });
+        if (!r || r === 'paced') return;
         claimed.push(r.phone_number);
       }
     };
@@ -194,15 +195,20 @@ describeEachDb('the batch dispatcher', (kind) => {
     twilio.calleeHangsUpAfterMs = 100;
     const phones = ['+14155550301', '+14155550302', '+14155550303', '+14155550304'];
     const id = await sendingBatch(phones);
-    const dispatcher = new BatchDispatcher(s.t.deps, { dialsPerSecond: 50 });
-    await dispatcher.tick();
+    const dispatcher = new BatchDispatcher(s.t.deps);
+    // one tick per second of the test clock (the default pace: one new call per second)
+    const tick = () => {
+      s.t.clock.advance(1000);
+      return dispatcher.tick();
+    };
+    await tick();
     expect(twilio.calls).toHaveLength(1);
     const paused = await s.t.req('POST', `/api/v1/batch-call/${id}/pause`, { token: s.user.token });
     expect(paused.status).toBe(200);
     expect(((await paused.json()) as { batch: { status: string } }).batch.status).toBe('paused');
     await twilio.calls[0]?.done;
     for (let i = 0; i < 5; i++) {
-      await dispatcher.tick();
+      await tick();
       await new Promise((r) => setTimeout(r, 30));
     }
     expect(twilio.calls).toHaveLength(1);
@@ -211,12 +217,12 @@ describeEachDb('the batch dispatcher', (kind) => {
     expect(first?.state).toBe('completed');
     const resumed = await s.t.req('POST', `/api/v1/batch-call/${id}/resume`, { token: s.user.token });
     expect(resumed.status).toBe(200);
-    await dispatcher.tick();
+    await tick();
     expect(twilio.calls).toHaveLength(2);
     const canceled = await s.t.req('POST', `/api/v1/batch-call/${id}/cancel`, { token: s.user.token });
     expect(canceled.status).toBe(200);
     for (let i = 0; i < 5; i++) {
-      await dispatcher.tick();
+      await tick();
       await new Promise((r) => setTimeout(r, 30));
     }
     expect(twilio.calls).toHaveLength(2);
