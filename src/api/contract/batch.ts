@@ -296,7 +296,8 @@ export const CallingWindowSchema = v.pipe(
     end: HHMM(true),
   }),
   v.forward(
-    v.check((w) => minutesOf(w.start) < minutesOf(w.end), BATCH_MESSAGES.callingWindowOrder),
+    // only once both times are readable (their own message says what is wrong otherwise)
+    v.check((w) => !(minutesOf(w.start) >= minutesOf(w.end)), BATCH_MESSAGES.callingWindowOrder),
     ['end'],
   ),
 );
