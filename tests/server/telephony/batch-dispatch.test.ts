@@ -218,6 +218,8 @@ describeEachDb('the batch dispatcher', (kind) => {
       await new Promise((r) => setTimeout(r, 30));
     }
     expect(twilio.calls).toHaveLength(1);
+    // a paused batch is not claimed from, even by a tick that read it as sending just before the pause
+    expect(await dispatcher.claim(id, s.user.companyId, { pace: false })).toBeUndefined();
     // the call in progress finished and its outcome is recorded while paused
     const first = (await recipients(id))[0];
     expect(first?.state).toBe('completed');
@@ -240,6 +242,9 @@ describeEachDb('the batch dispatcher', (kind) => {
 
   /** The batch API as the company's user; signed in again once the test clock has moved on (tokens expire). */
   let signedIn: { token: string; at: number } | undefined;
+  beforeEach(() => {
+    signedIn = undefined;
+  });
   const api = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
     const now = s.t.clock.now().getTime();
     if (!signedIn || Math.abs(now - signedIn.at) > 60_000) {
