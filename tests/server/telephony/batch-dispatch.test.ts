@@ -378,6 +378,38 @@ describeEachDb('the batch dispatcher', (kind) => {
     expect([manual.status, manual.pausedReason]).toEqual(['paused', null]);
   });
 
+  it('a busy recipient whose call ends while the batch is paused keeps its retry; once canceled, it does not', async () => {
+    const [busy, busy2] = ['+14155555001', '+14155555002'];
+    twilio.outcomes.set(busy, 'busy');
+    twilio.outcomes.set(busy2, 'busy');
+    const id = await apiBatch({ retryDelaySeconds: 60 }, [busy, busy2]);
+    const dispatcher = new BatchDispatcher(s.t.deps);
+    const tick = () => {
+      s.t.clock.advance(1000);
+      return dispatcher.tick();
+    };
+    await tick();
+    expect(twilio.calls.map((c) => c.to)).toEqual([busy]);
+    expect((await api('POST', `/${id}/pause`)).status).toBe(200);
+    await twilio.calls[0]?.done;
+    await tick();
+    const [first] = await recipients(id);
+    expect([first?.state, Number(first?.attempts)]).toEqual(['queued', 1]);
+    expect(first?.next_attempt_at).toBe(new Date(s.t.clock.now().getTime() + 60_000).toISOString());
+    expect((await api('POST', `/${id}/resume`)).status).toBe(200);
+    await tick();
+    // the other recipient first (the retry waits for its delay), then the retry after 60 s
+    expect(twilio.calls.map((c) => c.to)).toEqual([busy, busy2]);
+    expect((await api('POST', `/${id}/cancel`)).status).toBe(200);
+    await twilio.calls[1]?.done;
+    for (let i = 0; i < 70; i++) await tick();
+    expect(twilio.calls).toHaveLength(2);
+    expect((await recipients(id)).map((r) => [r.phone_number, r.state, Number(r.attempts)])).toEqual([
+      [busy, 'queued', 1],
+      [busy2, 'busy', 1],
+    ]);
+  });
+
   it('a batch of 30 with scripted outcomes: the window under a test clock, the concurrency limit, retries, pause, resume, cancel', async () => {
     await s.t.deps.db.db.updateTable('company_billing').set({ concurrency_limit: 3 }).execute();
     const agent = await sampleAgent(s);
