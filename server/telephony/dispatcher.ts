@@ -251,7 +251,8 @@ export class BatchDispatcher {
       .where('company_id', '=', batch.company_id)
       .where('status', '=', 'sending')
       .executeTakeFirst();
-    if (Number(res.numUpdatedRows) > 0) this.deps.logger.warn('batch call paused itself', { batchId: batch.id, failed, finished });
+    if (Number(res.numUpdatedRows) > 0)
+      this.deps.logger.warn('batch call paused itself', { batchId: batch.id, failed, finished });
     return true;
   }
 
@@ -346,11 +347,7 @@ export class BatchDispatcher {
    * (see the header), if the batch is still sending and the company's pace allows a dial now ('paced'
    * when it does not).
    */
-  async claim(
-    batchId: string,
-    companyId: string,
-    opts: { zones?: OpenZones | null; now?: Date; pace?: boolean } = {},
-  ) {
+  async claim(batchId: string, companyId: string, opts: { zones?: OpenZones | null; now?: Date; pace?: boolean } = {}) {
     const { zones = null, now = this.deps.clock.now(), pace = true } = opts;
     const pg = this.deps.db.kind === 'postgres';
     return this.db.transaction().execute(async (trx) => {

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { openZones } from '../../server/telephony/dispatcher.js';
+import { NUMBER_ZONES, zoneOfNumber } from '../../server/telephony/number-zones.js';
 import {
   BATCH_MESSAGES,
   CreateBatchBodySchema,
@@ -8,8 +10,6 @@ import {
   localTime,
   UpdateBatchBodySchema,
 } from '../../src/api/contract/batch';
-import { openZones } from '../../server/telephony/dispatcher.js';
-import { NUMBER_ZONES, zoneOfNumber } from '../../server/telephony/number-zones.js';
 
 /** Issue 19's calling window: a number's time zone, the window in a zone, and the contract's fields. */
 describe('a number’s time zone', () => {
@@ -101,7 +101,9 @@ describe('the batch contract’s dialling rules', () => {
     expect(issues(CreateBatchBodySchema, { ...base, callingWindow: { days: [], start: '09:00', end: '17:00' } })).toEqual([
       BATCH_MESSAGES.callingWindowDays,
     ]);
-    expect(issues(CreateBatchBodySchema, { ...base, callingWindow: { days: [7], start: '09:00', end: '17:00' } })).toHaveLength(1);
+    expect(issues(CreateBatchBodySchema, { ...base, callingWindow: { days: [7], start: '09:00', end: '17:00' } })).toHaveLength(
+      1,
+    );
     expect(issues(CreateBatchBodySchema, { ...base, callingWindow: { days: [1], start: '9am', end: '17:00' } })).toEqual([
       BATCH_MESSAGES.callingWindowTime,
     ]);

@@ -285,7 +285,12 @@ export const CallingWindowSchema = v.pipe(
   v.object({
     days: v.pipe(
       v.array(
-        v.pipe(v.number(BATCH_MESSAGES.callingWindowDays), v.integer(BATCH_MESSAGES.callingWindowDays), v.minValue(0), v.maxValue(6)),
+        v.pipe(
+          v.number(BATCH_MESSAGES.callingWindowDays),
+          v.integer(BATCH_MESSAGES.callingWindowDays),
+          v.minValue(0),
+          v.maxValue(6),
+        ),
         BATCH_MESSAGES.callingWindowDays,
       ),
       v.minLength(1, BATCH_MESSAGES.callingWindowDays),
@@ -302,11 +307,7 @@ export const CallingWindowSchema = v.pipe(
   ),
 );
 
-export const TimeZoneSchema = v.pipe(
-  v.string(BATCH_MESSAGES.timeZone),
-  v.trim(),
-  v.check(isTimeZone, BATCH_MESSAGES.timeZone),
-);
+export const TimeZoneSchema = v.pipe(v.string(BATCH_MESSAGES.timeZone), v.trim(), v.check(isTimeZone, BATCH_MESSAGES.timeZone));
 
 /** The dialling rules a batch is created or updated with; every one optional. */
 const DialRules = {

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { BATCH_MESSAGES, type Batch } from '../../../src/api/contract/batch.js';
 import { newId } from '../../../server/lib/ids.js';
 import { newBatchRow } from '../../../server/routes/batch-call/batch-call.repo.js';
 import { BatchDispatcher } from '../../../server/telephony/dispatcher.js';
 import { liveCalls } from '../../../server/telephony/service.js';
 import { saveCompanyWebhookUrl } from '../../../server/webhooks/outbox.js';
+import { BATCH_MESSAGES, type Batch } from '../../../src/api/contract/batch.js';
 import { TwilioFake } from '../../fakes/twilio.js';
 import { logIn } from '../auth-helpers.js';
 import { type CallServer, sampleAgent, savePayload } from '../call/harness.js';
@@ -257,7 +257,12 @@ describeEachDb('the batch dispatcher', (kind) => {
 
   /** A batch through the API: created with `rules`, its recipients uploaded as CSV, sent. */
   async function apiBatch(rules: Record<string, unknown>, phones: string[]) {
-    const created = await api('POST', '', { name: 'Rules', fromNumber: FROM, sendMode: 'now', ...rules }, { 'Idempotency-Key': newId() });
+    const created = await api(
+      'POST',
+      '',
+      { name: 'Rules', fromNumber: FROM, sendMode: 'now', ...rules },
+      { 'Idempotency-Key': newId() },
+    );
     expect(created.status, await created.clone().text()).toBe(201);
     const id = (await batchOf(created))._id;
     const csv = `phone_number,name\n${phones.map((p, i) => `${p},Person ${i + 1}`).join('\n')}\n`;
@@ -273,28 +278,65 @@ describeEachDb('the batch dispatcher', (kind) => {
     const res = await api(
       'POST',
       '',
-      { name: 'Rules', fromNumber: FROM, sendMode: 'now', callingWindow: window, timeZone: 'Europe/London', maxAttempts: 3, retryDelaySeconds: 300 },
+      {
+        name: 'Rules',
+        fromNumber: FROM,
+        sendMode: 'now',
+        callingWindow: window,
+        timeZone: 'Europe/London',
+        maxAttempts: 3,
+        retryDelaySeconds: 300,
+      },
       { 'Idempotency-Key': newId() },
     );
     expect(res.status).toBe(201);
     const batch = await batchOf(res);
-    expect(batch).toMatchObject({ callingWindow: window, timeZone: 'Europe/London', maxAttempts: 3, retryDelaySeconds: 300, pausedReason: null });
+    expect(batch).toMatchObject({
+      callingWindow: window,
+      timeZone: 'Europe/London',
+      maxAttempts: 3,
+      retryDelaySeconds: 300,
+      pausedReason: null,
+    });
     // the defaults: any time, UTC, one retry after 120 s
-    const plain = await batchOf(await api('POST', '', { name: 'Plain', fromNumber: FROM, sendMode: 'now' }, { 'Idempotency-Key': newId() }));
-    expect(plain).toMatchObject({ callingWindow: null, timeZone: 'UTC', maxAttempts: 2, retryDelaySeconds: 120, pausedReason: null });
+    const plain = await batchOf(
+      await api('POST', '', { name: 'Plain', fromNumber: FROM, sendMode: 'now' }, { 'Idempotency-Key': newId() }),
+    );
+    expect(plain).toMatchObject({
+      callingWindow: null,
+      timeZone: 'UTC',
+      maxAttempts: 2,
+      retryDelaySeconds: 120,
+      pausedReason: null,
+    });
     // stored as given: the dispatcher reads the same row
     const row = await batchRow(batch._id);
-    expect([JSON.parse(row.calling_window ?? 'null'), row.time_zone, row.max_attempts, row.retry_delay_s]).toEqual([window, 'Europe/London', 3, 300]);
+    expect([JSON.parse(row.calling_window ?? 'null'), row.time_zone, row.max_attempts, row.retry_delay_s]).toEqual([
+      window,
+      'Europe/London',
+      3,
+      300,
+    ]);
 
     const patched = await api('PATCH', `/${batch._id}`, { callingWindow: null, maxAttempts: 1 });
     expect(patched.status).toBe(200);
-    expect(await batchOf(patched)).toMatchObject({ callingWindow: null, timeZone: 'Europe/London', maxAttempts: 1, retryDelaySeconds: 300 });
+    expect(await batchOf(patched)).toMatchObject({
+      callingWindow: null,
+      timeZone: 'Europe/London',
+      maxAttempts: 1,
+      retryDelaySeconds: 300,
+    });
     const read = await api('GET', `/${batch._id}`);
     expect(await batchOf(read)).toMatchObject({ callingWindow: null, maxAttempts: 1 });
 
     const bad = await api('PATCH', `/${batch._id}`, { timeZone: 'Mars/Olympus', retryDelaySeconds: 5 });
     expect(bad.status).toBe(400);
-    const refused = await api('POST', '', { name: 'Bad', fromNumber: FROM, sendMode: 'now', maxAttempts: 9 }, { 'Idempotency-Key': newId() });
+    const refused = await api(
+      'POST',
+      '',
+      { name: 'Bad', fromNumber: FROM, sendMode: 'now', maxAttempts: 9 },
+      { 'Idempotency-Key': newId() },
+    );
     expect(refused.status).toBe(400);
     expect(JSON.stringify(await refused.json())).toContain(BATCH_MESSAGES.maxAttempts);
     // a batch that has ended keeps its rules
@@ -316,7 +358,12 @@ describeEachDb('the batch dispatcher', (kind) => {
       await Promise.all([a.tick(), b.tick()]);
     }
     const starts = (
-      await s.t.deps.db.db.selectFrom('call_sessions').select('created_at').where('company_id', '=', s.user.companyId).orderBy('created_at').execute()
+      await s.t.deps.db.db
+        .selectFrom('call_sessions')
+        .select('created_at')
+        .where('company_id', '=', s.user.companyId)
+        .orderBy('created_at')
+        .execute()
     ).map((r) => Date.parse(r.created_at));
     expect(starts.length).toBeGreaterThanOrEqual(5);
     expect(starts.length).toBeLessThanOrEqual(7);
@@ -415,7 +462,14 @@ describeEachDb('the batch dispatcher', (kind) => {
     const agent = await sampleAgent(s);
     const saved = await s.t.req('PUT', `/api/v1/agent/${agent._id}`, {
       token: s.user.token,
-      body: savePayload(agent, { editor: { ...(agent.editor as object), voicemailDetection: true, voicemailAction: 'leave', voicemailMessage: 'Hi {{name}}, please call us back.' } }),
+      body: savePayload(agent, {
+        editor: {
+          ...(agent.editor as object),
+          voicemailDetection: true,
+          voicemailAction: 'leave',
+          voicemailMessage: 'Hi {{name}}, please call us back.',
+        },
+      }),
     });
     expect(saved.status, await saved.clone().text()).toBe(200);
     twilio.calleeHangsUpAfterMs = 400;
@@ -435,7 +489,12 @@ describeEachDb('the batch dispatcher', (kind) => {
     // Monday 23 November 2026, 13:00 UTC: 13:00 in London, 08:00 in New York, 05:00 in Los Angeles
     s.t.clock.current = new Date('2026-11-23T13:00:00Z');
     const id = await apiBatch(
-      { callingWindow: { days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00' }, timeZone: 'America/New_York', maxAttempts: 2, retryDelaySeconds: 60 },
+      {
+        callingWindow: { days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00' },
+        timeZone: 'America/New_York',
+        maxAttempts: 2,
+        retryDelaySeconds: 60,
+      },
       [...london, ...newYork, ...tollFree, ...losAngeles],
     );
     expect(await recipients(id)).toHaveLength(30);
@@ -460,7 +519,8 @@ describeEachDb('the batch dispatcher', (kind) => {
       const rows = await recipients(id);
       return rows.filter((r) => phones.includes(r.phone_number));
     };
-    const settled = async (phones: string[]) => (await stateOf(phones)).every((r) => r.state !== 'queued' && r.state !== 'calling');
+    const settled = async (phones: string[]) =>
+      (await stateOf(phones)).every((r) => r.state !== 'queued' && r.state !== 'calling');
     const tickUntil = async (done: () => Promise<boolean>, what: string) => {
       const until = Date.now() + 40_000;
       while (!(await done())) {
@@ -491,7 +551,10 @@ describeEachDb('the batch dispatcher', (kind) => {
     expect((await api('POST', `/${id}/pause`)).status).toBe(200);
     const atPause = twilio.calls.length;
     // paused: the calls in progress finish (a busy one is kept for its retry), nothing new is placed
-    await tickUntil(async () => (await stateOf([...newYork, ...tollFree])).every((r) => r.state !== 'calling'), 'calls in progress');
+    await tickUntil(
+      async () => (await stateOf([...newYork, ...tollFree])).every((r) => r.state !== 'calling'),
+      'calls in progress',
+    );
     for (let i = 0; i < 70; i++) await tick();
     expect(twilio.calls.length).toBe(atPause);
     expect(dialled(losAngeles)).toEqual([]);
@@ -536,7 +599,9 @@ describeEachDb('the batch dispatcher', (kind) => {
     ]);
     const dials = (p: string) => twilio.calls.filter((c) => c.to === p).length;
     expect([...london, ...newYork, ...tollFree, ...losAngeles].map(dials)).toEqual(
-      [...london, ...newYork, ...tollFree, ...losAngeles].map((p) => (expected(p)[2] === 2 ? 2 : calledLa.includes(p) || !losAngeles.includes(p) ? 1 : 0)),
+      [...london, ...newYork, ...tollFree, ...losAngeles].map((p) =>
+        expected(p)[2] === 2 ? 2 : calledLa.includes(p) || !losAngeles.includes(p) ? 1 : 0,
+      ),
     );
     expect((await batchRow(id)).sent_count).toBe(25);
   });
