@@ -24,8 +24,10 @@
  * - Pacing: at most `dialsPerSecond` new calls per second per company (BATCH_DIALS_PER_SECOND, default 1),
  *   across every server sharing the database: the company's next dial time is a row of
  *   `batch_dial_pacing`, taken in the claim's transaction with a compare-and-set (GCRA: a dial is allowed
- *   once the stored time has come, and moves it on by 1/rate; at a rate above 1 a burst of up to the
- *   rate may go in one tick). With one call per second, two dials of a company are always >= 1 s apart.
+ *   once the stored time has come, and moves it on by 1/rate). Up to one dial per tick's length (4 a
+ *   second with 250 ms ticks), two dials of a company are always at least 1/rate apart (1 s by default);
+ *   at a higher rate a tick may place its share of the rate at once (rate x tick length, e.g. 2 at 10 a
+ *   second), so a second may hold that burst minus one more than the rate, never more on average.
  * - Self-pause: when at least BATCH_FAILURE_PAUSE.minFinished calls of the batch finished in the last two
  *   minutes (since the last resume) and half or more failed (carrier or technical failures, and dials the
  *   carrier or Parley refused; busy and no answer are not failures), the batch pauses itself and keeps the
@@ -263,7 +265,8 @@ export class BatchDispatcher {
   private async takeDialSlot(trx: Kysely<DB>, companyId: string, nowMs: number): Promise<boolean> {
     const rate = this.dialsPerSecond;
     const gap = 1000 / rate;
-    const burst = Math.max(1, Math.floor(rate));
+    // as many as one tick's share of the rate at once (1 up to 4 a second with 250 ms ticks)
+    const burst = Math.max(1, Math.floor((rate * (this.options.tickMs ?? DISPATCH_TICK_MS)) / 1000));
     await trx
       .insertInto('batch_dial_pacing')
       .values({ company_id: companyId, next_dial_ms: 0 })
