@@ -36,7 +36,14 @@
  *   claim itself checks that the batch is still sending), and the recipients not called stay queued.
  */
 import { type Kysely, sql } from 'kysely';
-import { BATCH_FAILURE_PAUSE, BATCH_MESSAGES, type CallingWindow, insideCallingWindow } from '../../src/api/contract/batch.js';
+import {
+  BATCH_DEFAULT_TIME_ZONE,
+  BATCH_FAILURE_PAUSE,
+  BATCH_MESSAGES,
+  type CallingWindow,
+  insideCallingWindow,
+  isTimeZone,
+} from '../../src/api/contract/batch.js';
 import type { DB } from '../db/schema.js';
 import type { AppDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/http.js';
@@ -67,8 +74,13 @@ export function openZones(window: CallingWindow | null, batchZone: string, at: D
   if (!window) return null;
   return {
     zones: NUMBER_ZONES.filter((z) => insideCallingWindow(window, z, at)),
-    batchZone: insideCallingWindow(window, batchZone, at),
+    batchZone: insideBatchZone(window, batchZone, at),
   };
+}
+
+/** The batch's zone was checked on the way in; one this platform's Intl no longer knows reads as UTC. */
+function insideBatchZone(window: CallingWindow, zone: string, at: Date): boolean {
+  return insideCallingWindow(window, isTimeZone(zone) ? zone : BATCH_DEFAULT_TIME_ZONE, at);
 }
 
 interface SendingBatch {

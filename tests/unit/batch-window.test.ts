@@ -74,6 +74,8 @@ describe('the calling window', () => {
     expect(open?.zones).not.toContain('America/Los_Angeles');
     expect(open?.batchZone).toBe(false);
     expect(openZones(null, 'UTC', at)).toBeNull();
+    // a stored zone Intl does not know reads as UTC (14:30 on a Monday: open)
+    expect(openZones(weekdays9to5, 'Nowhere/Gone', at)?.batchZone).toBe(true);
   });
 });
 

@@ -426,6 +426,22 @@ describeEachDb('the batch dispatcher', (kind) => {
     expect([manual.status, manual.pausedReason]).toEqual(['paused', null]);
   });
 
+  it('dials the carrier refuses count as failures: the batch pauses itself after four of them', async () => {
+    const phones = Array.from({ length: 10 }, (_, i) => `+1415555${String(6000 + i)}`);
+    const id = await apiBatch({}, phones);
+    // the carrier's credentials no longer match: every dial is refused (401)
+    twilio.authToken = 'rotated-elsewhere';
+    const dispatcher = new BatchDispatcher(s.t.deps);
+    for (let i = 0; i < 10 && (await batchRow(id)).status === 'sending'; i++) {
+      s.t.clock.advance(1000);
+      await dispatcher.tick();
+    }
+    expect(twilio.refusals.length).toBe(4);
+    const batch = await batchOf(await api('GET', `/${id}`));
+    expect([batch.status, batch.pausedReason]).toEqual(['paused', BATCH_MESSAGES.pausedAutomatically(4, 4)]);
+    expect((await recipients(id)).map((r) => r.state)).toEqual([...Array(4).fill('failed'), ...Array(6).fill('queued')]);
+  });
+
   it('a busy recipient whose call ends while the batch is paused keeps its retry; once canceled, it does not', async () => {
     const [busy, busy2] = ['+14155555001', '+14155555002'];
     twilio.outcomes.set(busy, 'busy');
