@@ -49,6 +49,16 @@ const EnvSchema = v.object({
   SIGNUPS_PER_HOUR: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')),
   ),
+  /** New batch calls per second per company, across all servers sharing the database (unset = 1). */
+  BATCH_DIALS_PER_SECOND: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+(\.\d+)?$/, 'must be a number of calls per second'),
+      v.transform(Number),
+      v.minValue(0.01, 'must be at least 0.01'),
+      v.maxValue(100, 'must be at most 100'),
+    ),
+  ),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   // where the providers' APIs are (tests and self-hosted gateways); unset = the providers' own
   OPENAI_BASE_URL: ProviderBase,

@@ -60,6 +60,7 @@ const deps = {
     allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS === 'true',
     allowPrivateWebhookUrls: env.ALLOW_PRIVATE_WEBHOOK_URLS === 'true',
     signUpsPerHour: env.SIGNUPS_PER_HOUR,
+    batchDialsPerSecond: env.BATCH_DIALS_PER_SECOND,
   },
   logger,
   http: realHttpClient,

@@ -125,6 +125,12 @@ export interface BatchCallsTable {
   /** dial attempts per recipient, and the wait before a retry (busy, no answer); migration 013 */
   max_attempts: Generated<number>;
   retry_delay_s: Generated<number>;
+  /** migration 015: the calling window (JSON {days, start, end}; null = any time), the IANA time zone */
+  calling_window: string | null;
+  time_zone: Generated<string>;
+  /** why the batch paused itself (null: not paused, or paused by hand) and when it was last resumed */
+  paused_reason: string | null;
+  resumed_at: string | null;
 }
 
 export interface BatchRecipientsTable {
@@ -141,6 +147,15 @@ export interface BatchRecipientsTable {
   lease_owner: string | null;
   lease_until: string | null;
   call_id: string | null;
+  /** migration 015: the zone of the number (null: the batch's), when the last attempt finished */
+  time_zone: string | null;
+  finished_at: string | null;
+}
+
+/** The per-company pace of new batch calls (migration 015): the earliest time of the next, ms since the epoch. */
+export interface BatchDialPacingTable {
+  company_id: string;
+  next_dial_ms: number | string;
 }
 
 /** An agent: `doc` is the stored agent document (JSON); the other columns are projections the list uses. */
@@ -352,6 +367,7 @@ export interface DB {
   company_billing: CompanyBillingTable;
   batch_calls: BatchCallsTable;
   batch_recipients: BatchRecipientsTable;
+  batch_dial_pacing: BatchDialPacingTable;
   phone_numbers: PhoneNumbersTable;
   number_requests: NumberRequestsTable;
   calls: CallsTable;

@@ -67,6 +67,8 @@ export interface AppConfig {
   signUpsPerHour?: number;
   /** An upload answered 408 after this long without a byte; undefined = UPLOAD_IDLE_MS (30 s). */
   uploadIdleMs?: number;
+  /** New batch calls per second per company, across all servers (BATCH_DIALS_PER_SECOND); undefined = 1. */
+  batchDialsPerSecond?: number | undefined;
 }
 
 /** Everything the app needs from the outside world, injected so tests build one app per test. */

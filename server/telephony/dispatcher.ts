@@ -10,27 +10,86 @@
  * a recipient with a call waits for that call's end (the call sweeper ends calls that never connected),
  * and only a lease whose recipient has no call is released when it expires (20 minutes).
  *
- * Each tick (every second): outcomes of ended calls are recorded (busy and no answer are retried after the
- * batch's delay while attempts remain), expired leases are released, finished batches are marked
- * completed, and each company with a batch sending gets at most one new call (pacing: 1 per second per
- * company by default) while it has fewer calls than its concurrency limit (Billing > Limits, counting all its
- * calls: batches, single calls, web calls); createPhoneCall checks the limit and the spend limit again under
- * the company lock.
+ * Each tick (every 250 ms): outcomes of ended calls are recorded (busy and no answer are retried after the
+ * batch's delay while attempts remain, also while the batch is paused; not once it is canceled), expired
+ * leases are released, finished batches are marked completed, a batch whose calls fail too often pauses
+ * itself, and each company with a batch sending gets new calls while it has fewer calls than its
+ * concurrency limit (Billing > Limits, counting all its calls: batches, single calls, web calls);
+ * createPhoneCall checks the limit and the spend limit again under the company lock.
+ *
+ * Rules:
+ * - Calling window: a recipient is claimed only while the batch's window (days, hours) is open in the
+ *   recipient's time zone (from the number at upload, server/telephony/number-zones.ts), else the batch's
+ *   time zone. Recipients waiting for their window stay queued, and the batch stays sending.
+ * - Pacing: at most `dialsPerSecond` new calls per second per company (BATCH_DIALS_PER_SECOND, default 1),
+ *   across every server sharing the database: the company's next dial time is a row of
+ *   `batch_dial_pacing`, taken in the claim's transaction with a compare-and-set (GCRA: a dial is allowed
+ *   once the stored time has come, and moves it on by 1/rate). Up to one dial per tick's length (4 a
+ *   second with 250 ms ticks), two dials of a company are always at least 1/rate apart (1 s by default);
+ *   at a higher rate a tick may place its share of the rate at once (rate x tick length, e.g. 2 at 10 a
+ *   second), so a second may hold that burst minus one more than the rate, never more on average.
+ * - Self-pause: when at least BATCH_FAILURE_PAUSE.minFinished calls of the batch finished in the last two
+ *   minutes (since the last resume) and half or more failed (carrier or technical failures, and dials the
+ *   carrier or Parley refused; busy and no answer are not failures), the batch pauses itself and keeps the
+ *   reason ("Paused automatically: 6 of 8 calls in the last 2 minutes failed.").
+ * - Pause lets calls in progress finish and claims nothing new; cancel claims nothing new either (the
+ *   claim itself checks that the batch is still sending), and the recipients not called stay queued.
  */
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import {
+  BATCH_DEFAULT_TIME_ZONE,
+  BATCH_FAILURE_PAUSE,
+  BATCH_MESSAGES,
+  type CallingWindow,
+  insideCallingWindow,
+  isTimeZone,
+} from '../../src/api/contract/batch.js';
+import type { DB } from '../db/schema.js';
 import type { AppDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/http.js';
 import { newId } from '../lib/ids.js';
+import { parseWindow } from '../routes/batch-call/batch-call.repo.js';
 import { billingLimits } from '../routes/billing/billing.service.js';
 import { emitBatchEvent } from '../webhooks/outbox.js';
+import { NUMBER_ZONES } from './number-zones.js';
 import { createPhoneCall, liveCalls } from './service.js';
 
 export const LEASE_MS = 20 * 60_000;
+export const DISPATCH_TICK_MS = 250;
 
 export interface DispatcherOptions {
-  /** new calls per second per company (default 1) */
+  /** new calls per second per company (default: BATCH_DIALS_PER_SECOND, else 1) */
   dialsPerSecond?: number;
   tickMs?: number;
+}
+
+/** Which recipients' windows are open now: zones listed, and whether the batch's own zone is. */
+interface OpenZones {
+  zones: string[];
+  batchZone: boolean;
+}
+
+/** The zones whose local time is inside the window now (null: no window, every recipient may be called). */
+export function openZones(window: CallingWindow | null, batchZone: string, at: Date): OpenZones | null {
+  if (!window) return null;
+  return {
+    zones: NUMBER_ZONES.filter((z) => insideCallingWindow(window, z, at)),
+    batchZone: insideBatchZone(window, batchZone, at),
+  };
+}
+
+/** The batch's zone was checked on the way in; one this platform's Intl no longer knows reads as UTC. */
+function insideBatchZone(window: CallingWindow, zone: string, at: Date): boolean {
+  return insideCallingWindow(window, isTimeZone(zone) ? zone : BATCH_DEFAULT_TIME_ZONE, at);
+}
+
+interface SendingBatch {
+  id: string;
+  company_id: string;
+  from_number: string;
+  calling_window: string | null;
+  time_zone: string;
+  resumed_at: string | null;
 }
 
 export type RecipientOutcome = 'completed' | 'busy' | 'no_answer' | 'failed' | 'voicemail';
@@ -46,7 +105,8 @@ export function outcomeOf(status: string, reason: string): RecipientOutcome {
 
 export class BatchDispatcher {
   readonly owner = `dispatch-${newId()}`;
-  private lastDial = new Map<string, number>();
+  /** each company's next dial time as this server last saw it (a lower bound: skips a company early) */
+  private nextDial = new Map<string, number>();
   private running = false;
 
   constructor(
@@ -95,10 +155,11 @@ export class BatchDispatcher {
       .execute();
     for (const r of rows) {
       const outcome = outcomeOf(r.status, r.disconnection_reason);
+      // a paused batch keeps its retries for the resume; a canceled one does not
       const retry =
         (outcome === 'busy' || outcome === 'no_answer') &&
         Number(r.attempts) < Number(r.max_attempts) &&
-        r.batch_status === 'sending';
+        (r.batch_status === 'sending' || r.batch_status === 'paused');
       await this.db
         .updateTable('batch_recipients')
         .set(
@@ -109,8 +170,9 @@ export class BatchDispatcher {
                 lease_owner: null,
                 lease_until: null,
                 next_attempt_at: new Date(now.getTime() + Number(r.retry_delay_s) * 1000).toISOString(),
+                finished_at: now.toISOString(),
               }
-            : { state: outcome, lease_owner: null, lease_until: null },
+            : { state: outcome, lease_owner: null, lease_until: null, finished_at: now.toISOString() },
         )
         .where('upload_id', '=', r.upload_id)
         .where('row_number', '=', r.row_number)
@@ -131,42 +193,131 @@ export class BatchDispatcher {
       .execute();
   }
 
+  private get dialsPerSecond() {
+    return this.options.dialsPerSecond ?? this.deps.config.batchDialsPerSecond ?? 1;
+  }
+
   private async dial(): Promise<number> {
-    const batches = await this.db
+    const batches: SendingBatch[] = await this.db
       .selectFrom('batch_calls')
-      .select(['id', 'company_id', 'from_number'])
+      .select(['id', 'company_id', 'from_number', 'calling_window', 'time_zone', 'resumed_at'])
       .where('status', '=', 'sending')
       .orderBy('created_at')
       .limit(200)
       .execute();
     let placed = 0;
-    const gap = 1000 / (this.options.dialsPerSecond ?? 1);
-    const companiesDone = new Set<string>();
+    const now = this.deps.clock.now();
+    // per company this tick: calls it may still start (its limit minus its live calls), or done (paced)
+    const room = new Map<string, number>();
     for (const batch of batches) {
       if (await this.completeIfDone(batch.id, batch.company_id)) continue;
-      if (companiesDone.has(batch.company_id)) continue;
-      const last = this.lastDial.get(batch.company_id) ?? 0;
-      if (performance.now() - last < gap) continue;
-      const limits = await billingLimits(this.deps, batch.company_id);
-      if ((await liveCalls(this.db, batch.company_id)) >= limits.concurrencyLimit) continue;
-      const claimed = await this.claim(batch.id, batch.company_id);
-      if (!claimed) continue;
-      companiesDone.add(batch.company_id);
-      this.lastDial.set(batch.company_id, performance.now());
-      if (await this.place(batch, claimed)) placed++;
+      if (await this.pauseIfFailing(batch, now)) continue;
+      const company = batch.company_id;
+      if ((this.nextDial.get(company) ?? 0) > now.getTime() || room.get(company) === 0) continue;
+      const zones = openZones(parseWindow(batch.calling_window), batch.time_zone, now);
+      // every recipient is waiting for the window: the batch stays sending
+      if (zones && zones.zones.length === 0 && !zones.batchZone) continue;
+      if (!room.has(company)) {
+        const limits = await billingLimits(this.deps, company);
+        room.set(company, Math.max(0, limits.concurrencyLimit - (await liveCalls(this.db, company))));
+      }
+      while ((room.get(company) ?? 0) > 0) {
+        const claimed = await this.claim(batch.id, company, { zones, now });
+        if (claimed === 'paced') {
+          room.set(company, 0);
+          break;
+        }
+        if (!claimed) break;
+        room.set(company, (room.get(company) ?? 1) - 1);
+        const result = await this.place(batch, claimed);
+        if (result === 'placed') placed++;
+        // over a limit at the company lock: no more for this company this tick
+        if (result === 'over-limit') room.set(company, 0);
+      }
     }
     return placed;
   }
 
+  /**
+   * The self-pause: of the calls of the batch finished in the last two minutes (since its last resume),
+   * half or more failed, and at least BATCH_FAILURE_PAUSE.minFinished finished: the batch pauses itself.
+   */
+  private async pauseIfFailing(batch: SendingBatch, now: Date): Promise<boolean> {
+    const windowStart = new Date(now.getTime() - BATCH_FAILURE_PAUSE.windowMs).toISOString();
+    const since = batch.resumed_at && batch.resumed_at > windowStart ? batch.resumed_at : windowStart;
+    const row = await this.db
+      .selectFrom('batch_recipients')
+      .select([
+        sql<number>`count(*)`.as('finished'),
+        sql<number>`coalesce(sum(case when state = 'failed' then 1 else 0 end), 0)`.as('failed'),
+      ])
+      .where('batch_id', '=', batch.id)
+      .where('finished_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    const finished = Number(row.finished);
+    const failed = Number(row.failed);
+    if (finished < BATCH_FAILURE_PAUSE.minFinished || failed < finished * BATCH_FAILURE_PAUSE.share) return false;
+    const reason = BATCH_MESSAGES.pausedAutomatically(failed, finished);
+    const res = await this.db
+      .updateTable('batch_calls')
+      .set({ status: 'paused', paused_reason: reason, updated_at: now.toISOString() })
+      .where('id', '=', batch.id)
+      .where('company_id', '=', batch.company_id)
+      .where('status', '=', 'sending')
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) > 0)
+      this.deps.logger.warn('batch call paused itself', { batchId: batch.id, failed, finished });
+    return true;
+  }
+
+  /**
+   * The company's pace (see the header): takes the next dial slot with a compare-and-set on its row of
+   * batch_dial_pacing, inside the claim's transaction; false when the slot has not come yet.
+   */
+  private async takeDialSlot(trx: Kysely<DB>, companyId: string, nowMs: number): Promise<boolean> {
+    const rate = this.dialsPerSecond;
+    const gap = 1000 / rate;
+    // as many as one tick's share of the rate at once (1 up to 4 a second with 250 ms ticks)
+    const burst = Math.max(1, Math.floor((rate * (this.options.tickMs ?? DISPATCH_TICK_MS)) / 1000));
+    await trx
+      .insertInto('batch_dial_pacing')
+      .values({ company_id: companyId, next_dial_ms: 0 })
+      .onConflict((oc) => oc.column('company_id').doNothing())
+      .execute();
+    const row = await trx
+      .selectFrom('batch_dial_pacing')
+      .select('next_dial_ms')
+      .where('company_id', '=', companyId)
+      .executeTakeFirstOrThrow();
+    const next = Number(row.next_dial_ms);
+    if (next > nowMs) {
+      this.nextDial.set(companyId, next);
+      return false;
+    }
+    const after = Math.ceil(Math.max(next + gap, nowMs + gap - (burst - 1) * gap));
+    const res = await trx
+      .updateTable('batch_dial_pacing')
+      .set({ next_dial_ms: after })
+      .where('company_id', '=', companyId)
+      .where('next_dial_ms', '=', next)
+      .executeTakeFirst();
+    // another server took it first
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    this.nextDial.set(companyId, after);
+    return true;
+  }
+
   /** No recipient left to call or being called: the batch is completed. */
   private async completeIfDone(batchId: string, companyId: string): Promise<boolean> {
+    // one row is enough (a count would read every queued row of a large batch on every tick)
     const left = await this.db
       .selectFrom('batch_recipients')
-      .select(sql<number>`count(*)`.as('n'))
+      .select('row_number')
       .where('batch_id', '=', batchId)
       .where('state', 'in', ['queued', 'calling'])
-      .executeTakeFirstOrThrow();
-    if (Number(left.n) > 0) return false;
+      .limit(1)
+      .executeTakeFirst();
+    if (left) return false;
     const done = await this.db
       .updateTable('batch_calls')
       .set({ status: 'completed', updated_at: this.deps.clock.now().toISOString() })
@@ -208,9 +359,13 @@ export class BatchDispatcher {
     });
   }
 
-  /** Claims the next recipient due, with a lease (see the header). */
-  async claim(batchId: string, companyId: string) {
-    const now = this.deps.clock.now();
+  /**
+   * Claims the next recipient due whose calling window is open (`zones`; null = no window), with a lease
+   * (see the header), if the batch is still sending and the company's pace allows a dial now ('paced'
+   * when it does not).
+   */
+  async claim(batchId: string, companyId: string, opts: { zones?: OpenZones | null; now?: Date; pace?: boolean } = {}) {
+    const { zones = null, now = this.deps.clock.now(), pace = true } = opts;
     const pg = this.deps.db.kind === 'postgres';
     return this.db.transaction().execute(async (trx) => {
       let next = trx
@@ -220,11 +375,31 @@ export class BatchDispatcher {
         .where('company_id', '=', companyId)
         .where('state', '=', 'queued')
         .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now.toISOString())]))
+        // a paused or canceled batch is never claimed from, even by a tick that listed it as sending
+        .where('batch_id', 'in', (eb) =>
+          eb
+            .selectFrom('batch_calls')
+            .select('id')
+            .where('id', '=', batchId)
+            .where('company_id', '=', companyId)
+            .where('status', '=', 'sending'),
+        )
         .orderBy('row_number')
         .limit(1);
+      if (zones) {
+        const { zones: open, batchZone } = zones;
+        next = next.where((eb) =>
+          eb.or([
+            ...(open.length > 0 ? [eb('time_zone', 'in', open)] : []),
+            // no zone of its own (or one this version does not know): the batch's
+            ...(batchZone ? [eb('time_zone', 'is', null), eb('time_zone', 'not in', [...NUMBER_ZONES])] : []),
+          ]),
+        );
+      }
       if (pg) next = next.forUpdate().skipLocked();
       const row = await next.executeTakeFirst();
       if (!row) return undefined;
+      if (pace && !(await this.takeDialSlot(trx, companyId, now.getTime()))) return 'paced' as const;
       const res = await trx
         .updateTable('batch_recipients')
         .set({
@@ -252,13 +427,14 @@ export class BatchDispatcher {
   private async place(
     batch: { id: string; company_id: string; from_number: string },
     r: { upload_id: string; row_number: number; phone_number: string; variables: string; attempts: number },
-  ): Promise<boolean> {
+  ): Promise<'placed' | 'over-limit' | 'refused'> {
     const update = (set: {
       state?: string;
       attempts?: number;
       lease_owner?: null;
       lease_until?: null;
       call_id?: string | null;
+      finished_at?: string;
     }) =>
       this.db
         .updateTable('batch_recipients')
@@ -283,17 +459,18 @@ export class BatchDispatcher {
           await update({ call_id: callId });
         },
       );
-      return true;
+      return 'placed';
     } catch (e) {
       if (e instanceof HttpError && (e.status === 429 || e.status === 402)) {
         // over a limit right now: back to the queue, this attempt not counted
         await update({ state: 'queued', attempts: Number(r.attempts), lease_owner: null, lease_until: null, call_id: null });
-        return false;
+        return 'over-limit';
       }
-      // the call was refused (no agent on the number, carrier not connected, ...) or failed at the carrier
-      await update({ state: 'failed', lease_owner: null, lease_until: null });
+      // the call was refused (no agent on the number, carrier not connected, ...) or failed at the carrier:
+      // a failure the self-pause counts
+      await update({ state: 'failed', lease_owner: null, lease_until: null, finished_at: this.deps.clock.now().toISOString() });
       this.deps.logger.warn('batch dial failed', { batchId: batch.id, reason: e instanceof Error ? e.message : String(e) });
-      return false;
+      return 'refused';
     }
   }
 }
@@ -306,7 +483,7 @@ export function startBatchDispatcher(deps: AppDeps, options: DispatcherOptions =
       void dispatcher
         .tick()
         .catch((e) => deps.logger.warn('batch dispatch failed', { reason: e instanceof Error ? e.message : String(e) })),
-    options.tickMs ?? 1000,
+    options.tickMs ?? DISPATCH_TICK_MS,
   );
   timer.unref();
   return {

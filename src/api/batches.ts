@@ -11,6 +11,7 @@ import {
   BatchResponseSchema,
   type CreateBatchBody,
   RecipientsResponseSchema,
+  type UpdateBatchBody,
   UploadResponseSchema,
 } from './contract/batch';
 
@@ -69,6 +70,10 @@ export function batchesApi(client: ApiClient, cache: QueryCache) {
     /** `scheduledAt`: ISO-8601 with an offset, in the future */
     schedule: async (id: string, scheduledAt: string, options?: BatchCallOptions) =>
       changed(await client.post(BATCH_PATHS.schedule(id), BatchResponseSchema, { scheduledAt }, options)),
+
+    /** PATCH /batch-call/{id}: the dialling rules (calling window, time zone, attempts, retry delay) */
+    update: async (id: string, body: UpdateBatchBody, options?: BatchCallOptions) =>
+      changed(await client.patch(BATCH_PATHS.one(id), BatchResponseSchema, { ...body }, options)),
 
     cancel: async (id: string, options?: BatchCallOptions) =>
       changed(await client.post(BATCH_PATHS.cancel(id), BatchResponseSchema, undefined, options)),

@@ -45,6 +45,11 @@ const batch = (status: Batch['status']): Batch => ({
   sent: 0,
   createdAt: '2026-11-22T10:00:00.000Z',
   updatedAt: '2026-11-22T10:00:00.000Z',
+  callingWindow: null,
+  timeZone: 'UTC',
+  maxAttempts: 2,
+  retryDelaySeconds: 120,
+  pausedReason: null,
 });
 
 const ctx = (s: AnyMachineSnapshot) => s.context as BatchCallContext;

@@ -118,6 +118,11 @@ describeEachDb('batch calls', (kind) => {
         sent: 0,
         createdAt: '2026-11-22T10:00:00.000Z',
         updatedAt: '2026-11-22T10:00:00.000Z',
+        callingWindow: null,
+        timeZone: 'UTC',
+        maxAttempts: 2,
+        retryDelaySeconds: 120,
+        pausedReason: null,
       },
     });
     expect(res.headers.get('Idempotent-Replayed')).toBeNull();

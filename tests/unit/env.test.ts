@@ -17,6 +17,14 @@ describe('parseEnv', () => {
     expect(parseEnv({ SIGNUPS_PER_HOUR: '500' }).SIGNUPS_PER_HOUR).toBe(500);
   });
 
+  it('reads BATCH_DIALS_PER_SECOND as a number of calls per second, unset by default (then 1)', () => {
+    expect(parseEnv({}).BATCH_DIALS_PER_SECOND).toBeUndefined();
+    expect(parseEnv({ BATCH_DIALS_PER_SECOND: '5' }).BATCH_DIALS_PER_SECOND).toBe(5);
+    expect(parseEnv({ BATCH_DIALS_PER_SECOND: '0.5' }).BATCH_DIALS_PER_SECOND).toBe(0.5);
+    expect(() => parseEnv({ BATCH_DIALS_PER_SECOND: 'fast' })).toThrow('Invalid environment variable BATCH_DIALS_PER_SECOND');
+    expect(() => parseEnv({ BATCH_DIALS_PER_SECOND: '0' })).toThrow('Invalid environment variable BATCH_DIALS_PER_SECOND');
+  });
+
   it('treats empty strings as unset', () => {
     const env = parseEnv({ PORT: '', DATABASE_URL: '' });
     expect(env.PORT).toBe(3000);

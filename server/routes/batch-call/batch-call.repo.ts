@@ -1,8 +1,15 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { BatchStatus } from '../../../src/api/contract/batch.js';
+import {
+  BATCH_DEFAULT_TIME_ZONE,
+  BATCH_MAX_ATTEMPTS,
+  BATCH_RETRY_DELAY_SECONDS,
+  type BatchStatus,
+  type CallingWindow,
+} from '../../../src/api/contract/batch.js';
 import type { BatchCallsTable, DB } from '../../db/schema.js';
 import { yieldToLoop } from '../../lib/cooperative.js';
 import { newestFirstPage } from '../../lib/list-query.js';
+import { zoneOfNumber } from '../../telephony/number-zones.js';
 
 /**
  * Batch calls and their recipients: every query of the batch-call routes and of the recipients ingest.
@@ -48,6 +55,7 @@ export function newBatchRow(p: {
   idempotencyKey: string;
   requestHash: string;
   now: Date;
+  rules?: Partial<BatchRules>;
 }): BatchRow {
   const at = p.now.toISOString();
   return {
@@ -67,10 +75,49 @@ export function newBatchRow(p: {
     sent_count: 0,
     created_at: at,
     updated_at: at,
-    max_attempts: 2,
-    retry_delay_s: 120,
+    max_attempts: p.rules?.max_attempts ?? BATCH_MAX_ATTEMPTS.default,
+    retry_delay_s: p.rules?.retry_delay_s ?? BATCH_RETRY_DELAY_SECONDS.default,
+    calling_window: p.rules?.calling_window ?? null,
+    time_zone: p.rules?.time_zone ?? BATCH_DEFAULT_TIME_ZONE,
+    paused_reason: null,
+    resumed_at: null,
   };
 }
+
+/** The stored calling window (JSON), or null (any time). */
+export function parseWindow(json: string | null): CallingWindow | null {
+  if (!json) return null;
+  try {
+    const w = JSON.parse(json) as CallingWindow;
+    return Array.isArray(w.days) && typeof w.start === 'string' && typeof w.end === 'string' ? w : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The dialling rules of a batch as stored (migrations 013 and 015). */
+export type BatchRules = Pick<BatchRow, 'max_attempts' | 'retry_delay_s' | 'calling_window' | 'time_zone'>;
+
+/** Changes the dialling rules of a batch that has not ended; false when it has (or is not the company's). */
+export async function updateBatchRules(
+  db: Kysely<DB>,
+  companyId: string,
+  id: string,
+  rules: Partial<BatchRules>,
+  now: Date,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('batch_calls')
+    .set({ ...rules, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .where('status', 'in', RULES_EDITABLE)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** The statuses in which the dialling rules may change. */
+export const RULES_EDITABLE: BatchStatus[] = ['draft', 'scheduled', 'sending', 'paused'];
 
 /** Inserts a new batch; a unique violation means its Idempotency-Key was used before (the caller maps it). */
 export async function insertBatch(db: Kysely<DB>, row: BatchRow): Promise<void> {
@@ -86,7 +133,7 @@ export async function setBatchStatus(
   companyId: string,
   id: string,
   from: BatchStatus[],
-  set: Partial<Pick<BatchRow, 'status' | 'send_mode' | 'scheduled_at'>>,
+  set: Partial<Pick<BatchRow, 'status' | 'send_mode' | 'scheduled_at' | 'paused_reason' | 'resumed_at'>>,
   now: Date,
 ): Promise<boolean> {
   const res = await db
@@ -170,6 +217,7 @@ export async function insertRecipients(
         row_number: p.row,
         phone_number: p.phone,
         variables: p.variables,
+        time_zone: zoneOfNumber(p.phone),
       })),
     )
     .onConflict((oc) => oc.columns(['upload_id', 'phone_number']).doNothing())

@@ -11,12 +11,14 @@ import {
   type Batch,
   BatchListQuerySchema,
   type BatchStatus,
+  type CallingWindow,
   CreateBatchBodySchema,
   normalizePhone,
   RECIPIENTS_PREVIEW,
   RecipientsQuerySchema,
   ScheduleBatchBodySchema,
   type SendMode,
+  UpdateBatchBodySchema,
 } from '../../../src/api/contract/batch.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_MESSAGES } from '../../../src/api/contract/idempotency.js';
 import { withCompanyLock } from '../../db/company-lock.js';
@@ -35,15 +37,18 @@ import { isAssignedNumber } from './assigned-number.js';
 import { ingestRecipients, TooLargeError } from './batch.ingest.js';
 import {
   type BatchRow,
+  type BatchRules,
   deleteUploadRecipients,
   findBatch,
   insertBatch,
   listBatches,
   listRecipients,
   newBatchRow,
+  parseWindow,
   setBatchStatus,
   swapBatchUpload,
   UPLOADABLE,
+  updateBatchRules,
 } from './batch-call.repo.js';
 
 type Row = BatchRow;
@@ -64,7 +69,28 @@ export function toBatch(row: Row): Batch {
     sent: Number(row.sent_count),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    callingWindow: parseWindow(row.calling_window),
+    timeZone: row.time_zone,
+    maxAttempts: Number(row.max_attempts),
+    retryDelaySeconds: Number(row.retry_delay_s),
+    pausedReason: row.paused_reason,
   };
+}
+
+/** The dialling rules of a create or update body, as columns (only the fields given). */
+function rulesOf(body: {
+  callingWindow?: CallingWindow | null | undefined;
+  timeZone?: string | undefined;
+  maxAttempts?: number | undefined;
+  retryDelaySeconds?: number | undefined;
+}): Partial<BatchRules> {
+  const rules: Partial<BatchRules> = {};
+  if (body.callingWindow !== undefined)
+    rules.calling_window = body.callingWindow === null ? null : JSON.stringify(body.callingWindow);
+  if (body.timeZone !== undefined) rules.time_zone = body.timeZone;
+  if (body.maxAttempts !== undefined) rules.max_attempts = body.maxAttempts;
+  if (body.retryDelaySeconds !== undefined) rules.retry_delay_s = body.retryDelaySeconds;
+  return rules;
 }
 
 const fieldError = (field: string, msg: string, status: 400 | 422 = 400) =>
@@ -169,6 +195,7 @@ export function batchCallRoutes(deps: AppDeps) {
       idempotencyKey: key,
       requestHash: createHash('sha256').update(JSON.stringify(input)).digest('hex'),
       now: deps.clock.now(),
+      rules: rulesOf(input),
     });
     try {
       await insertBatch(db, row);
@@ -191,6 +218,15 @@ export function batchCallRoutes(deps: AppDeps) {
       estimatedCost: Math.round(Number(row.recipients_count) * BATCH_DIAL_COST * 100) / 100,
       concurrencyLimit: limits.concurrencyLimit,
     });
+  });
+
+  // the dialling rules (calling window, time zone, attempts, retry delay) of a batch that has not ended
+  r.patch('/:id', async (c) => {
+    const body = await jsonBody(c, UpdateBatchBodySchema);
+    const row = await load(c.get('auth').companyId, c.req.param('id'));
+    if (!(await updateBatchRules(db, row.company_id, row.id, rulesOf(body), deps.clock.now())))
+      throw notEditable(await load(row.company_id, row.id));
+    return ok(c, { batch: toBatch(await load(row.company_id, row.id)) });
   });
 
   r.get('/:id/recipients', async (c) => {
@@ -291,13 +327,19 @@ export function batchCallRoutes(deps: AppDeps) {
   // the dispatcher (server/telephony/dispatcher.ts) dials only batches that are sending
   r.post('/:id/pause', async (c) => {
     const row = await load(c.get('auth').companyId, c.req.param('id'));
-    const next = await transition(db, row, ['sending'], { status: 'paused' });
+    // paused by hand: no reason (the dispatcher's self-pause says why)
+    const next = await transition(db, row, ['sending'], { status: 'paused', paused_reason: null });
     return ok(c, { msg: BATCH_MESSAGES.paused, batch: toBatch(next) });
   });
 
   r.post('/:id/resume', async (c) => {
     const row = await load(c.get('auth').companyId, c.req.param('id'));
-    const next = await transition(db, row, ['paused'], { status: 'sending' });
+    // failures before the resume no longer count towards the self-pause
+    const next = await transition(db, row, ['paused'], {
+      status: 'sending',
+      paused_reason: null,
+      resumed_at: deps.clock.now().toISOString(),
+    });
     return ok(c, { msg: BATCH_MESSAGES.resumed, batch: toBatch(next) });
   });
 

@@ -88,6 +88,14 @@ export const BATCH_MESSAGES = {
   missingPhone: 'Missing phone number',
   invalidPhone: 'Invalid phone number',
   duplicatePhone: 'Duplicate phone number',
+  callingWindowDays: 'Choose at least one day of the week to call on',
+  callingWindowTime: 'Times must be written HH:MM (24-hour clock)',
+  callingWindowOrder: 'The calling window must end after it starts',
+  timeZone: 'Please choose a known time zone',
+  maxAttempts: 'Attempts must be a whole number from 1 to 5',
+  retryDelay: 'The retry delay must be a whole number of seconds from 30 to 86,400',
+  pausedAutomatically: (failed: number, finished: number) =>
+    `Paused automatically: ${groupThousands(failed)} of ${groupThousands(finished)} calls in the last 2 minutes failed.`,
 } as const;
 
 /**
@@ -198,6 +206,139 @@ export function batchEstimate(recipients: number, concurrency: number): { second
 }
 
 // ---------------------------------------------------------------------------------------------
+// Dialling rules (issue 19): the calling window, the time zone, attempts and the retry delay
+
+/** One try, or retries of busy and no answer: 2 = one retry. */
+export const BATCH_MAX_ATTEMPTS = { min: 1, max: 5, default: 2 } as const;
+/** Seconds before a busy or unanswered recipient is called again. */
+export const BATCH_RETRY_DELAY_SECONDS = { min: 30, max: 86_400, default: 120 } as const;
+export const BATCH_DEFAULT_TIME_ZONE = 'UTC';
+/** The self-pause (server/telephony/dispatcher.ts): this share of failed calls ... */
+export const BATCH_FAILURE_PAUSE = { share: 0.5, minFinished: 4, windowMs: 2 * 60_000 } as const;
+
+/**
+ * When a batch may dial: days of the week (0 = Sunday ... 6 = Saturday) and hours, start inclusive, end
+ * exclusive ('HH:MM', end may be '24:00'), read in the recipient's time zone (from the number), else the
+ * batch's. null = any time.
+ */
+export interface CallingWindow {
+  days: number[];
+  start: string;
+  end: string;
+}
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** An IANA time zone name the platform's Intl knows ('Europe/London', 'UTC'). */
+export function isTimeZone(zone: string): boolean {
+  if (zone === '' || zone.length > 64 || /^[+-]/.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const zoneClocks = new Map<string, Intl.DateTimeFormat>();
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** The day of the week (0 = Sunday) and the minute of the day at `at` in `zone`. */
+export function localTime(zone: string, at: Date): { day: number; minute: number } {
+  let clock = zoneClocks.get(zone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    zoneClocks.set(zone, clock);
+  }
+  let day = 0;
+  let hour = 0;
+  let minute = 0;
+  for (const part of clock.formatToParts(at)) {
+    if (part.type === 'weekday') day = WEEKDAYS.indexOf(part.value);
+    else if (part.type === 'hour') hour = Number(part.value) % 24;
+    else if (part.type === 'minute') minute = Number(part.value);
+  }
+  return { day, minute: hour * 60 + minute };
+}
+
+/** Whether `at` falls inside the window in `zone` (no window: always). */
+export function insideCallingWindow(window: CallingWindow | null, zone: string, at: Date): boolean {
+  if (!window) return true;
+  const local = localTime(zone, at);
+  return window.days.includes(local.day) && local.minute >= minutesOf(window.start) && local.minute < minutesOf(window.end);
+}
+
+const HHMM = (max24: boolean) =>
+  v.pipe(
+    v.string(BATCH_MESSAGES.callingWindowTime),
+    v.trim(),
+    v.regex(max24 ? /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/ : /^([01]\d|2[0-3]):[0-5]\d$/, BATCH_MESSAGES.callingWindowTime),
+  );
+
+export const CallingWindowSchema = v.pipe(
+  v.object({
+    days: v.pipe(
+      v.array(
+        v.pipe(
+          v.number(BATCH_MESSAGES.callingWindowDays),
+          v.integer(BATCH_MESSAGES.callingWindowDays),
+          v.minValue(0),
+          v.maxValue(6),
+        ),
+        BATCH_MESSAGES.callingWindowDays,
+      ),
+      v.minLength(1, BATCH_MESSAGES.callingWindowDays),
+      v.maxLength(7, BATCH_MESSAGES.callingWindowDays),
+      v.transform((days) => [...new Set(days)].sort((a, b) => a - b)),
+    ),
+    start: HHMM(false),
+    end: HHMM(true),
+  }),
+  v.forward(
+    // only once both times are readable (their own message says what is wrong otherwise)
+    v.check((w) => !(minutesOf(w.start) >= minutesOf(w.end)), BATCH_MESSAGES.callingWindowOrder),
+    ['end'],
+  ),
+);
+
+export const TimeZoneSchema = v.pipe(v.string(BATCH_MESSAGES.timeZone), v.trim(), v.check(isTimeZone, BATCH_MESSAGES.timeZone));
+
+/** The dialling rules a batch is created or updated with; every one optional. */
+const DialRules = {
+  callingWindow: v.optional(v.nullable(CallingWindowSchema)),
+  timeZone: v.optional(TimeZoneSchema),
+  maxAttempts: v.optional(
+    v.pipe(
+      v.number(BATCH_MESSAGES.maxAttempts),
+      v.integer(BATCH_MESSAGES.maxAttempts),
+      v.minValue(BATCH_MAX_ATTEMPTS.min, BATCH_MESSAGES.maxAttempts),
+      v.maxValue(BATCH_MAX_ATTEMPTS.max, BATCH_MESSAGES.maxAttempts),
+    ),
+  ),
+  retryDelaySeconds: v.optional(
+    v.pipe(
+      v.number(BATCH_MESSAGES.retryDelay),
+      v.integer(BATCH_MESSAGES.retryDelay),
+      v.minValue(BATCH_RETRY_DELAY_SECONDS.min, BATCH_MESSAGES.retryDelay),
+      v.maxValue(BATCH_RETRY_DELAY_SECONDS.max, BATCH_MESSAGES.retryDelay),
+    ),
+  ),
+};
+
+/**
+ * `PATCH /batch-call/:id`: changes the dialling rules of a batch that has not ended (draft, scheduled,
+ * sending, paused); a field left out keeps its value, `callingWindow: null` removes the window.
+ */
+export const UpdateBatchBodySchema = v.object(DialRules);
+export type UpdateBatchBody = v.InferInput<typeof UpdateBatchBodySchema>;
+
+// ---------------------------------------------------------------------------------------------
 // Requests
 
 const IsoDateTime = v.pipe(
@@ -227,6 +368,7 @@ export const CreateBatchBodySchema = v.pipe(
       sendMode: v.picklist(SEND_MODES, BATCH_MESSAGES.sendMode),
       scheduledAt: v.optional(v.nullable(IsoDateTime)),
       status: v.optional(v.picklist(['draft', 'scheduled', 'sending'], BATCH_MESSAGES.status), 'draft'),
+      ...DialRules,
     },
     { name: BATCH_MESSAGES.nameRequired, fromNumber: BATCH_MESSAGES.fromRequired, sendMode: BATCH_MESSAGES.sendMode },
   ),
@@ -296,6 +438,14 @@ export const BatchSchema = v.object({
   sent: v.number(),
   createdAt: v.string(),
   updatedAt: v.string(),
+  /** dialling rules (issue 19): null = any time */
+  callingWindow: v.nullable(v.object({ days: v.array(v.number()), start: v.string(), end: v.string() })),
+  /** IANA zone for recipients whose number tells none */
+  timeZone: v.string(),
+  maxAttempts: v.number(),
+  retryDelaySeconds: v.number(),
+  /** why the batch paused itself ("Paused automatically: ..."); null when not, or paused by hand */
+  pausedReason: v.nullable(v.string()),
 });
 export type Batch = v.InferOutput<typeof BatchSchema>;
 

@@ -65,6 +65,8 @@ function byIdBody(
       return { body: 'phone_number\n+14155550199\n', headers: { 'Content-Type': 'text/csv' } };
     case 'schedule':
       return { body: { scheduledAt: FUTURE, ...extra } };
+    case 'rules':
+      return { body: { maxAttempts: 5, retryDelaySeconds: 30, callingWindow: null, ...extra } };
     case 'password':
       return { body: { password: b.password, ...extra } };
     case 'message':

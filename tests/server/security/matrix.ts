@@ -10,7 +10,7 @@
  */
 
 export type RouteClass =
-  | { kind: 'byId'; body?: 'agent' | 'number' | 'provider' | 'csv' | 'schedule' | 'password' | 'message' }
+  | { kind: 'byId'; body?: 'agent' | 'number' | 'provider' | 'csv' | 'schedule' | 'rules' | 'password' | 'message' }
   | { kind: 'list'; query?: Record<string, string> }
   | {
       kind: 'create';
@@ -63,6 +63,7 @@ export const ROUTES: Record<string, RouteClass> = {
   'GET /api/v1/batch-call': { kind: 'list' },
   'POST /api/v1/batch-call': { kind: 'create', body: 'batch' },
   'GET /api/v1/batch-call/:id': { kind: 'byId' },
+  'PATCH /api/v1/batch-call/:id': { kind: 'byId', body: 'rules' },
   'GET /api/v1/batch-call/:id/recipients': { kind: 'byId' },
   'POST /api/v1/batch-call/:id/recipients': { kind: 'byId', body: 'csv' },
   'POST /api/v1/batch-call/:id/send': { kind: 'byId' },

@@ -158,6 +158,8 @@ export async function buildTenant(t: TestApp, label: string): Promise<Tenant> {
   await ok(t, 'POST', '/webhook/secret', { token });
   const [deliveryId] = await emitBatchEvent(t.deps, companyId, { batch_id: batch.batch._id, name: `Batch ${marker}` });
   await queueAnalysis(t.deps, { companyId, callId: webCall.data.call_id });
+  // the company's pace of batch dials (the dispatcher writes it when it dials one of its batches)
+  await t.deps.db.db.insertInto('batch_dial_pacing').values({ company_id: companyId, next_dial_ms: 0 }).execute();
 
   return {
     ...user,
