@@ -1,5 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { BatchStatus } from '../../../src/api/contract/batch.js';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import { type BatchStatus, RECIPIENT_STATES, type RecipientState } from '../../../src/api/contract/batch.js';
 import type { BatchCallsTable, DB } from '../../db/schema.js';
 import { yieldToLoop } from '../../lib/cooperative.js';
 import { newestFirstPage } from '../../lib/list-query.js';
@@ -203,3 +203,113 @@ export async function deleteUploadRecipients(db: Kysely<DB>, uploadId: string): 
     if (from + DELETE_ROWS <= last) await yieldToLoop();
   }
 }
+
+/** Recipients of the batch's current list per state (the dispatcher's queue), every state present. */
+export async function recipientStateCounts(db: Kysely<DB>, row: BatchRow): Promise<Record<RecipientState, number>> {
+  const counts = Object.fromEntries(RECIPIENT_STATES.map((s) => [s, 0])) as Record<RecipientState, number>;
+  if (!row.upload_id) return counts;
+  const rows = await db
+    .selectFrom('batch_recipients')
+    .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('upload_id', '=', row.upload_id)
+    .where('batch_id', '=', row.id)
+    .where('company_id', '=', row.company_id)
+    .groupBy('state')
+    .execute();
+  for (const r of rows) if (r.state in counts) counts[r.state as RecipientState] = Number(r.n);
+  return counts;
+}
+
+/** The recipients of the batch's list joined with their last call (company-scoped on both sides). */
+const withCalls = (db: Kysely<DB>, row: BatchRow, uploadId: string) =>
+  db
+    .selectFrom('batch_recipients as r')
+    .leftJoin('call_sessions as s', (j) => j.onRef('s.id', '=', 'r.call_id').onRef('s.company_id', '=', 'r.company_id'))
+    .leftJoin('calls as c', (j) => j.onRef('c.id', '=', 'r.call_id').onRef('c.company_id', '=', 'r.company_id'))
+    .where('r.upload_id', '=', uploadId)
+    .where('r.batch_id', '=', row.id)
+    .where('r.company_id', '=', row.company_id);
+
+export interface RecipientOutcomeRow {
+  row_number: number;
+  phone_number: string;
+  variables: string;
+  state: string;
+  attempts: number;
+  call_id: string | null;
+  call_status: string | null;
+  duration: number | null;
+  disconnection_reason: string | null;
+}
+
+const outcomeColumns = [
+  'r.row_number',
+  'r.phone_number',
+  'r.variables',
+  'r.state',
+  'r.attempts',
+  'r.call_id',
+  // the finished call's row when it has one, else the live session's
+  sql<string | null>`coalesce(c.status, s.status)`.as('call_status'),
+  'c.duration',
+  sql<string | null>`coalesce(c.disconnection_reason, nullif(s.disconnection_reason, ''))`.as('disconnection_reason'),
+] as const;
+
+const dialled = (eb: ExpressionBuilder<DB & { r: DB['batch_recipients'] }, 'r'>) =>
+  eb.or([eb('r.state', '!=', 'queued'), eb('r.attempts', '>', 0), eb('r.call_id', 'is not', null)]);
+
+/** The batch's recipients that have been dialled (the batch's calls), in row order: the first `limit` and how many. */
+export async function listBatchCalls(
+  db: Kysely<DB>,
+  row: BatchRow,
+  limit: number,
+): Promise<{ rows: RecipientOutcomeRow[]; total: number }> {
+  if (!row.upload_id) return { rows: [], total: 0 };
+  const base = withCalls(db, row, row.upload_id).where(dialled);
+  const [rows, count] = await Promise.all([
+    base.select(outcomeColumns).orderBy('r.row_number').limit(limit).execute(),
+    db
+      .selectFrom('batch_recipients as r')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('r.upload_id', '=', row.upload_id)
+      .where('r.batch_id', '=', row.id)
+      .where('r.company_id', '=', row.company_id)
+      .where(dialled)
+      .executeTakeFirst(),
+  ]);
+  return { rows: rows.map(outcomeRow), total: Number(count?.n ?? 0) };
+}
+
+/** Every recipient of the batch with its outcome, `size` at a time by row number (keyset), for the export. */
+export async function recipientOutcomesAfter(
+  db: Kysely<DB>,
+  row: BatchRow,
+  afterRow: number,
+  size: number,
+): Promise<RecipientOutcomeRow[]> {
+  if (!row.upload_id) return [];
+  const rows = await withCalls(db, row, row.upload_id)
+    .where('r.row_number', '>', afterRow)
+    .select(outcomeColumns)
+    .orderBy('r.row_number')
+    .limit(size)
+    .execute();
+  return rows.map(outcomeRow);
+}
+
+const outcomeRow = (x: {
+  row_number: number;
+  phone_number: string;
+  variables: string;
+  state: string;
+  attempts: number;
+  call_id: string | null;
+  call_status: string | null;
+  duration: number | null;
+  disconnection_reason: string | null;
+}): RecipientOutcomeRow => ({
+  ...x,
+  row_number: Number(x.row_number),
+  attempts: Number(x.attempts),
+  duration: x.duration === null ? null : Number(x.duration),
+});
