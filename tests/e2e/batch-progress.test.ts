@@ -122,6 +122,12 @@ describe('a dialling batch in Chromium', () => {
     await detail(page).getByRole('button', { name: 'Pause' }).waitFor({ state: 'detached' });
     const paused = await apiCall<{ batch: { status: string } }>(b.baseUrl, user, 'GET', `/batch-call/${batchId}`);
     expect(paused.body.batch.status).toBe('paused');
+    // not sending: the detail stops asking again
+    const reads = () => b.requests.filter((u) => new URL(u).pathname === `/api/v1/batch-call/${batchId}`).length;
+    const before = reads();
+    expect(before).toBeGreaterThan(1);
+    await page.waitForTimeout(3500);
+    expect(reads()).toBe(before);
 
     await detail(page).getByRole('button', { name: 'Resume' }).click();
     await notification(page, 'Batch call resumed.').waitFor();
@@ -152,7 +158,26 @@ describe('a dialling batch in Chromium', () => {
     expectOnlyLocalRequests(b.requests);
   });
 
+  it('Phone Numbers warns once Twilio is connected, as PUBLIC_URL is on localhost here', async () => {
+    await page.goto(b.url('/dashboard/phone-numbers'));
+    await page.getByRole('table', { name: 'Assigned Numbers' }).waitFor();
+    const warning = page.getByRole('alert').filter({ hasText: 'inbound calls cannot reach this server' });
+    expect(await warning.count()).toBe(0);
+    const connected = await apiCall(b.baseUrl, user, 'POST', '/provider/values', {
+      name: 'twilio',
+      keys: [
+        { name: 'Account SID', value: 'AC5f2b7e11d04c4a9e8f3b6c2d1e0a9b87' },
+        { name: 'Auth Token', value: 'tw-auth-7d1c9e5b3a2f4e6d8c0b1a2f3e4d5c6b' },
+      ],
+    });
+    expect(connected.status, JSON.stringify(connected.body)).toBe(201);
+    await page.reload();
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('PUBLIC_URL is on localhost');
+  });
+
   it('opens a call of the batch in the call detail view', async () => {
+    await page.goto(b.url(`/dashboard/batch-call?batch=${batchId}`));
     await detail(page)
       .getByRole('table', { name: 'Calls of this batch' })
       .getByRole('link', { name: PHONES[0] as string })
