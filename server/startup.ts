@@ -70,7 +70,11 @@ export async function afterStart(
   };
 }
 
-async function warnUnreachableCallbacks(deps: AppDeps) {
+/** PUBLIC_URL on this machine (server/lib/public-url.ts), kept here for its earlier importers. */
+export { isLocalPublicUrl };
+
+/** At start: a warning in the log when a company has a carrier connected and PUBLIC_URL is on localhost. */
+export async function warnUnreachableCallbacks(deps: AppDeps) {
   if (!isLocalPublicUrl(deps.config.publicUrl)) return;
   const companies = await carrierConnections(deps);
   if (companies > 0)

@@ -2,8 +2,9 @@ import { expect, it } from 'vitest';
 import type { AppDeps } from '../../server/lib/deps.js';
 import { isLocalPublicUrl } from '../../server/lib/public-url.js';
 import { insertConnection } from '../../server/routes/provider/provider.repo.js';
+import { warnUnreachableCallbacks } from '../../server/startup.js';
 import { signUp } from './auth-helpers.js';
-import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
+import { describeEachDb, LOG_LINES, type TestApp, useTestApp } from './helpers.js';
 import { call } from './seed.js';
 
 /**
@@ -45,6 +46,19 @@ for (const publicUrl of ['http://localhost:3000', 'https://parley.example.com'])
       // another company's carrier is not this company's
       expect(await unreachable(t(), other.token)).toBe(false);
       expect((await call(t(), 'GET', '/phone/telephony-status')).status).toBe(401);
+    });
+
+    it(`${local ? 'says' : 'does not say'} in the log at start that the carriers cannot reach the server`, async () => {
+      (t().deps as { config: AppDeps['config'] }).config = { ...t().deps.config, publicUrl };
+      const warned = () => LOG_LINES.filter((l) => l.includes('PUBLIC_URL is on localhost')).length;
+      const before = warned();
+      await warnUnreachableCallbacks(t().deps);
+      // no carrier connected yet: nothing to warn about
+      expect(warned()).toBe(before);
+      const user = await signUp(t());
+      await connect(t(), user.companyId, 'twilio');
+      await warnUnreachableCallbacks(t().deps);
+      expect(warned()).toBe(before + (local ? 1 : 0));
     });
   });
 }
