@@ -113,7 +113,14 @@ export async function seedBatchOutcomes(
           },
         ]);
     }
-    await db.updateTable('batch_calls').set({ status }).where('id', '=', batchId).where('company_id', '=', companyId).execute();
+    // the dispatcher counts each recipient's first claim
+    const sent = outcomes.slice(0, rows.length).filter((o) => o.state !== 'queued' || o.attempts > 0).length;
+    await db
+      .updateTable('batch_calls')
+      .set({ status, sent_count: sent })
+      .where('id', '=', batchId)
+      .where('company_id', '=', companyId)
+      .execute();
   } finally {
     await database.close();
   }

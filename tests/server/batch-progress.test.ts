@@ -60,6 +60,9 @@ async function batchIn(t: TestApp, user: SignedUp, rows: [string, string, string
       .where('row_number', '=', r.row_number)
       .execute();
   }
+  // the dispatcher counts each recipient's first claim
+  const dialled = stored.filter((_, i) => (states[i] ?? 'queued') !== 'queued').length;
+  await db.updateTable('batch_calls').set({ sent_count: dialled }).where('id', '=', id).execute();
   // the finished calls have their Call History row
   const ended = callIds.flatMap((callId, i) =>
     callId && states[i] !== 'calling'
