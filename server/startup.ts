@@ -1,7 +1,9 @@
 import { startCallSweeper } from './call/sweep.js';
 import type { Env } from './env.js';
 import type { AppDeps } from './lib/deps.js';
+import { isLocalPublicUrl } from './lib/public-url.js';
 import { createKnowledgeWorker } from './routes/knowledge-base/kb.worker.js';
+import { carrierConnections } from './routes/provider/provider.repo.js';
 import { startUploadSweeper } from './services/pending-uploads.js';
 import { startSweeper } from './services/sweep.js';
 import { createDemoWorkspace, demoEnabled } from './services/workspace.js';
@@ -68,24 +70,13 @@ export async function afterStart(
   };
 }
 
-/** PUBLIC_URL on this machine: the carriers' webhooks and media streams cannot reach the server. */
-export const isLocalPublicUrl = (publicUrl: string) => {
-  try {
-    const host = new URL(publicUrl).hostname;
-    return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host) || host === '0.0.0.0';
-  } catch {
-    return true;
-  }
-};
+/** PUBLIC_URL on this machine (server/lib/public-url.ts), kept here for its earlier importers. */
+export { isLocalPublicUrl };
 
-async function warnUnreachableCallbacks(deps: AppDeps) {
+/** At start: a warning in the log when a company has a carrier connected and PUBLIC_URL is on localhost. */
+export async function warnUnreachableCallbacks(deps: AppDeps) {
   if (!isLocalPublicUrl(deps.config.publicUrl)) return;
-  const row = await deps.db.db
-    .selectFrom('provider_connections')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('provider', 'in', ['twilio', 'plivo'])
-    .executeTakeFirst();
-  const companies = Number(row?.n ?? 0);
+  const companies = await carrierConnections(deps);
   if (companies > 0)
     deps.logger.warn(
       'PUBLIC_URL is on localhost: Twilio and Plivo cannot reach this server, so inbound calls and call status will not arrive. Set PUBLIC_URL to the public https address of this server.',

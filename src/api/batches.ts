@@ -10,6 +10,7 @@ import {
   BatchListResponseSchema,
   BatchResponseSchema,
   type CreateBatchBody,
+  RecipientsExportResponseSchema,
   RecipientsResponseSchema,
   type UpdateBatchBody,
   UploadResponseSchema,
@@ -80,6 +81,11 @@ export function batchesApi(client: ApiClient, cache: QueryCache) {
     /** POST /batch-call/:id/pause: calls in progress finish, no new ones */
     pause: async (id: string, options?: BatchCallOptions) =>
       changed(await client.post(BATCH_PATHS.pause(id), BatchResponseSchema, undefined, options)),
+    /** POST /batch-call/:id/recipients/export: a signed link that downloads every recipient with its outcome (CSV) */
+    recipientsExportLink: (id: string, options?: BatchCallOptions) =>
+      client.post(BATCH_PATHS.recipientsExport(id), RecipientsExportResponseSchema, undefined, options),
+    /** Asks the server for the batch again (the live progress of a sending batch). */
+    refresh: (id: string) => cache.invalidate(batchKeys.one(id)),
     /** POST /batch-call/:id/resume */
     resume: async (id: string, options?: BatchCallOptions) =>
       changed(await client.post(BATCH_PATHS.resume(id), BatchResponseSchema, undefined, options)),

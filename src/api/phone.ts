@@ -23,6 +23,7 @@ import {
   PhoneNumberResponseSchema,
   type PhoneNumberUpdateInput,
   phoneListParams,
+  TelephonyStatusResponseSchema,
 } from './contract/phone';
 
 export type { PhoneListParams };
@@ -36,6 +37,7 @@ const listKey = (which: 'free' | 'assigned' | 'numbers', q: PhoneListParams) =>
 export const freeNumbersKey = (q: PhoneListParams) => listKey('free', q);
 export const assignedNumbersKey = (q: PhoneListParams) => listKey('assigned', q);
 export const companyNumbersKey = (q: PhoneListParams) => listKey('numbers', q);
+export const TELEPHONY_STATUS_KEY = `${PHONE_CACHE_PREFIX}:telephony-status`;
 export const phoneNumberKey = (id: string) => `${PHONE_CACHE_PREFIX}:number:${id}`;
 
 export function phoneApi(client: ApiClient, cache: QueryCache) {
@@ -44,6 +46,9 @@ export function phoneApi(client: ApiClient, cache: QueryCache) {
     return result;
   };
   return {
+    /** GET /phone/telephony-status: whether the carriers can reach this server (a warning when not) */
+    telephonyStatus: (options?: PhoneCallOptions) =>
+      cache.load(TELEPHONY_STATUS_KEY, () => client.get(PHONE_PATHS.telephonyStatus, TelephonyStatusResponseSchema, options)),
     /** GET /phone/free: the pool, with `requested` on the numbers the company asked for */
     free: (q: PhoneListParams = {}, options?: PhoneCallOptions) =>
       cache.load(freeNumbersKey(q), () =>

@@ -5,7 +5,7 @@ import { isApiError } from '../api/errors';
 import { localToIso } from './batchCall.machine';
 import { notify } from './notify';
 
-export type BatchAction = 'send' | 'schedule' | 'cancel';
+export type BatchAction = 'send' | 'schedule' | 'cancel' | 'pause' | 'resume';
 
 export interface BatchDetailContext {
   batchId: string;
@@ -18,6 +18,7 @@ export interface BatchDetailContext {
 
 export type BatchDetailEvent =
   | { type: 'action.ask'; action: 'send' | 'cancel' }
+  | { type: 'action.run'; action: 'pause' | 'resume' }
   | { type: 'action.confirm' }
   | { type: 'action.dismiss' }
   | { type: 'schedule.open'; current: string }
@@ -46,7 +47,8 @@ export function scheduleError(local: string, now: number): string | null {
 
 /**
  * The detail view's actions on one batch: send a draft now, schedule or reschedule it (a date and time
- * in the future), cancel it. Sending and cancelling ask first; a failure comes back to where it started
+ * in the future), pause a sending batch and resume a paused one, cancel it. Sending and cancelling ask
+ * first; pausing and resuming act at once (both can be undone); a failure comes back to where it started
  * with the server's message.
  */
 export const batchDetailMachine = setup({
@@ -61,6 +63,8 @@ export const batchDetailMachine = setup({
       const options = { notify: false, signal };
       if (input.action === 'send') return batches.send(input.batchId, options);
       if (input.action === 'cancel') return batches.cancel(input.batchId, options);
+      if (input.action === 'pause') return batches.pause(input.batchId, options);
+      if (input.action === 'resume') return batches.resume(input.batchId, options);
       return batches.schedule(input.batchId, input.scheduledAt ?? '', options);
     }),
   },
@@ -83,7 +87,7 @@ export const batchDetailMachine = setup({
   },
 }).createMachine({
   id: 'batchDetail',
-  description: 'Send, schedule or cancel one batch call from its detail view.',
+  description: 'Send, schedule, pause, resume or cancel one batch call from its detail view.',
   context: ({ input }) => ({ batchId: input.batchId, scheduledAt: '', action: null, error: null }),
   initial: 'idle',
   states: {
@@ -93,6 +97,11 @@ export const batchDetailMachine = setup({
         'action.ask': {
           target: 'confirming',
           description: "'Send now' or 'Cancel batch call' pressed: ask first.",
+          actions: { type: 'ask', params: ({ event }) => ({ action: event.action }) },
+        },
+        'action.run': {
+          target: 'working',
+          description: "'Pause' (a sending batch: calls in progress finish) or 'Resume' (a paused one): at once, no question.",
           actions: { type: 'ask', params: ({ event }) => ({ action: event.action }) },
         },
         'schedule.open': {
@@ -124,7 +133,7 @@ export const batchDetailMachine = setup({
       },
     },
     working: {
-      description: 'Send, schedule or cancel is asked of the server.',
+      description: 'Send, schedule, pause, resume or cancel is asked of the server.',
       tags: ['busy'],
       invoke: {
         id: 'act',
@@ -151,7 +160,7 @@ export const batchDetailMachine = setup({
           },
           {
             target: 'idle',
-            description: "Send or cancel failed: the server's message in a toast.",
+            description: "Send, pause, resume or cancel failed: the server's message in a toast.",
             actions: [
               'forgetAction',
               {

@@ -47,3 +47,81 @@ export async function insertCalls(companyId: string, line: string, calls: E2eCal
     await database.close();
   }
 }
+
+/** What the dispatcher would have made of a batch's recipients: their states, attempts and calls. */
+export interface E2eRecipientOutcome {
+  state: string;
+  attempts: number;
+  /** the call of a recipient dialled; with `ended`, its Call History row too */
+  callId?: string;
+  ended?: { duration: number; status: CallStatus; disconnectionReason: string };
+}
+
+/**
+ * Moves a batch's recipients (in row order) to `outcomes` and the batch to `status`. A queued recipient
+ * is held back (its next attempt a year away) and a calling one has a call the carrier never reports, so the
+ * running server's dispatcher leaves the batch as seeded.
+ */
+export async function seedBatchOutcomes(
+  companyId: string,
+  batchId: string,
+  line: string,
+  status: string,
+  outcomes: E2eRecipientOutcome[],
+): Promise<void> {
+  const database = await openDatabase({ sqliteFile: path.join(inject('dataDir'), 'parley.sqlite'), migrate: false });
+  const db = database.db;
+  try {
+    const rows = await db
+      .selectFrom('batch_recipients')
+      .select(['upload_id', 'row_number', 'phone_number'])
+      .where('batch_id', '=', batchId)
+      .where('company_id', '=', companyId)
+      .orderBy('row_number')
+      .execute();
+    const later = new Date(Date.now() + 365 * 86_400_000).toISOString();
+    for (const [i, r] of rows.entries()) {
+      const o = outcomes[i];
+      if (!o) continue;
+      await db
+        .updateTable('batch_recipients')
+        .set({
+          state: o.state,
+          attempts: o.attempts,
+          call_id: o.callId ?? null,
+          next_attempt_at: o.state === 'queued' ? later : null,
+        })
+        .where('upload_id', '=', r.upload_id)
+        .where('row_number', '=', r.row_number)
+        .execute();
+      if (o.callId && o.ended)
+        await storeCalls(db, [
+          {
+            id: o.callId,
+            company_id: companyId,
+            agent_id: null,
+            time: new Date().toISOString(),
+            from_number: line,
+            to_number: r.phone_number,
+            phone_number: line,
+            duration: o.ended.duration,
+            type: 'outbound',
+            cost: 0.02,
+            disconnection_reason: o.ended.disconnectionReason,
+            status: o.ended.status,
+            call_successful: o.state === 'completed' ? 1 : 0,
+          },
+        ]);
+    }
+    // the dispatcher counts each recipient's first claim
+    const sent = outcomes.slice(0, rows.length).filter((o) => o.state !== 'queued' || o.attempts > 0).length;
+    await db
+      .updateTable('batch_calls')
+      .set({ status, sent_count: sent })
+      .where('id', '=', batchId)
+      .where('company_id', '=', companyId)
+      .execute();
+  } finally {
+    await database.close();
+  }
+}

@@ -16,6 +16,10 @@ describeModel('batchDetail', batchDetailMachine, {
       { type: 'action.ask', action: 'send' },
       { type: 'action.ask', action: 'cancel' },
     ],
+    'action.run': [
+      { type: 'action.run', action: 'pause' },
+      { type: 'action.run', action: 'resume' },
+    ],
     'schedule.open': [{ type: 'schedule.open', current: '' }],
     'schedule.change': [
       { type: 'schedule.change', value: FUTURE },
@@ -50,6 +54,45 @@ describe('batchDetail behaviour', () => {
     actor.send({ type: 'schedule.submit' });
     await expect.poll(() => actor.getSnapshot().matches('idle')).toBe(true);
     expect(inputs).toEqual([{ batchId: 'b1', action: 'schedule', scheduledAt: new Date(FUTURE).toISOString() }]);
+  });
+
+  it("pauses and resumes at once, with the server's message in the toast, and says why it could not", async () => {
+    const inputs: BatchActInput[] = [];
+    const toasts: unknown[] = [];
+    let fail = false;
+    const actor = createActor(
+      batchDetailMachine.provide({
+        actors: {
+          act: fromPromise<BatchResponse, BatchActInput>(async ({ input }) => {
+            inputs.push(input);
+            if (fail)
+              throw new ApiError({ kind: 'http', status: 409, serverMessage: 'A sending batch call can no longer be changed' });
+            return {
+              success: true,
+              msg: input.action === 'pause' ? BATCH_MESSAGES.paused : BATCH_MESSAGES.resumed,
+            } as BatchResponse;
+          }),
+        },
+        actions: { notify: (_, params) => toasts.push(params) },
+      }),
+      { input: { batchId: 'b1' } },
+    ).start();
+    actor.send({ type: 'action.run', action: 'pause' });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    await expect.poll(() => actor.getSnapshot().matches('idle')).toBe(true);
+    actor.send({ type: 'action.run', action: 'resume' });
+    await expect.poll(() => inputs.length).toBe(2);
+    await expect.poll(() => actor.getSnapshot().matches('idle')).toBe(true);
+    fail = true;
+    actor.send({ type: 'action.run', action: 'resume' });
+    await expect.poll(() => toasts.length).toBe(3);
+    expect(inputs.map((i) => i.action)).toEqual(['pause', 'resume', 'resume']);
+    expect(toasts).toEqual([
+      { title: 'Batch call updated', description: BATCH_MESSAGES.paused },
+      { title: 'Batch call updated', description: BATCH_MESSAGES.resumed },
+      { title: 'Error', description: 'A sending batch call can no longer be changed', variant: 'destructive' },
+    ]);
+    expect(actor.getSnapshot().context.action).toBeNull();
   });
 
   it('names what is wrong with a schedule', () => {

@@ -1,10 +1,12 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import {
   BATCH_DEFAULT_TIME_ZONE,
   BATCH_MAX_ATTEMPTS,
   BATCH_RETRY_DELAY_SECONDS,
   type BatchStatus,
   type CallingWindow,
+  RECIPIENT_STATES,
+  type RecipientState,
 } from '../../../src/api/contract/batch.js';
 import type { BatchCallsTable, DB } from '../../db/schema.js';
 import { yieldToLoop } from '../../lib/cooperative.js';
@@ -251,3 +253,119 @@ export async function deleteUploadRecipients(db: Kysely<DB>, uploadId: string): 
     if (from + DELETE_ROWS <= last) await yieldToLoop();
   }
 }
+
+/**
+ * Recipients of the batch per state (the dispatcher's queue), every state present. Until the first dial
+ * (`sent_count` 0: the dispatcher counts a recipient's first claim) every recipient is queued, and no query
+ * is needed; after it the list can no longer be replaced, so the batch's rows are its list and the count
+ * reads only the (batch_id, state) index (300,000 recipients on SQLite: about 40 ms, against 150 ms or more
+ * when each row is read to check its upload).
+ */
+export async function recipientStateCounts(db: Kysely<DB>, row: BatchRow): Promise<Record<RecipientState, number>> {
+  const counts = Object.fromEntries(RECIPIENT_STATES.map((s) => [s, 0])) as Record<RecipientState, number>;
+  if (Number(row.sent_count) === 0 || !row.upload_id) {
+    counts.queued = Number(row.recipients_count);
+    return counts;
+  }
+  const rows = await db
+    .selectFrom('batch_recipients')
+    .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('batch_id', '=', row.id)
+    .groupBy('state')
+    .execute();
+  for (const r of rows) if (r.state in counts) counts[r.state as RecipientState] = Number(r.n);
+  return counts;
+}
+
+/** The recipients of the batch's list joined with their last call (company-scoped on both sides). */
+const withCalls = (db: Kysely<DB>, row: BatchRow, uploadId: string) =>
+  db
+    .selectFrom('batch_recipients as r')
+    .leftJoin('call_sessions as s', (j) => j.onRef('s.id', '=', 'r.call_id').onRef('s.company_id', '=', 'r.company_id'))
+    .leftJoin('calls as c', (j) => j.onRef('c.id', '=', 'r.call_id').onRef('c.company_id', '=', 'r.company_id'))
+    .where('r.upload_id', '=', uploadId)
+    .where('r.batch_id', '=', row.id)
+    .where('r.company_id', '=', row.company_id);
+
+export interface RecipientOutcomeRow {
+  row_number: number;
+  phone_number: string;
+  variables: string;
+  state: string;
+  attempts: number;
+  call_id: string | null;
+  call_status: string | null;
+  duration: number | null;
+  disconnection_reason: string | null;
+}
+
+const outcomeColumns = [
+  'r.row_number',
+  'r.phone_number',
+  'r.variables',
+  'r.state',
+  'r.attempts',
+  'r.call_id',
+  // the finished call's row when it has one, else the live session's
+  sql<string | null>`coalesce(c.status, s.status)`.as('call_status'),
+  'c.duration',
+  sql<string | null>`coalesce(c.disconnection_reason, nullif(s.disconnection_reason, ''))`.as('disconnection_reason'),
+] as const;
+
+const dialled = (eb: ExpressionBuilder<DB & { r: DB['batch_recipients'] }, 'r'>) =>
+  eb.or([eb('r.state', '!=', 'queued'), eb('r.attempts', '>', 0), eb('r.call_id', 'is not', null)]);
+
+/**
+ * The batch's recipients that have been dialled (the batch's calls), in row order: the first `limit`, and
+ * how many there are: the batch's `sent_count` (the dispatcher counts each recipient's first claim), so a
+ * poll of a large batch never counts its rows. The dispatcher claims in row order, so the first dialled
+ * rows are found at the start of the list's (upload_id, row_number) key.
+ */
+export async function listBatchCalls(
+  db: Kysely<DB>,
+  row: BatchRow,
+  limit: number,
+): Promise<{ rows: RecipientOutcomeRow[]; total: number }> {
+  if (!row.upload_id || Number(row.sent_count) === 0) return { rows: [], total: 0 };
+  const rows = await withCalls(db, row, row.upload_id)
+    .where(dialled)
+    .select(outcomeColumns)
+    .orderBy('r.row_number')
+    .limit(limit)
+    .execute();
+  return { rows: rows.map(outcomeRow), total: Number(row.sent_count) };
+}
+
+/** Every recipient of the batch with its outcome, `size` at a time by row number (keyset), for the export. */
+export async function recipientOutcomesAfter(
+  db: Kysely<DB>,
+  row: BatchRow,
+  afterRow: number,
+  size: number,
+): Promise<RecipientOutcomeRow[]> {
+  if (!row.upload_id) return [];
+  const rows = await withCalls(db, row, row.upload_id)
+    .where('r.row_number', '>', afterRow)
+    .select(outcomeColumns)
+    .orderBy('r.row_number')
+    .limit(size)
+    .execute();
+  return rows.map(outcomeRow);
+}
+
+const outcomeRow = (x: {
+  row_number: number;
+  phone_number: string;
+  variables: string;
+  state: string;
+  attempts: number;
+  call_id: string | null;
+  call_status: string | null;
+  duration: number | null;
+  disconnection_reason: string | null;
+}): RecipientOutcomeRow => ({
+  ...x,
+  row_number: Number(x.row_number),
+  attempts: Number(x.attempts),
+  duration: x.duration === null ? null : Number(x.duration),
+});

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import {
+  BATCH_CALLS_PREVIEW,
   BATCH_CSV_MAX_BYTES,
   BATCH_DIAL_COST,
   BATCH_MESSAGES,
+  BATCH_PATHS,
   BATCH_STATUS_LABELS,
   BATCH_TEMPLATE_CSV,
   BATCH_TEMPLATE_FILENAME,
@@ -13,6 +15,7 @@ import {
   type BatchStatus,
   type CallingWindow,
   CreateBatchBodySchema,
+  finishedOf,
   normalizePhone,
   RECIPIENTS_PREVIEW,
   RecipientsQuerySchema,
@@ -25,6 +28,7 @@ import { withCompanyLock } from '../../db/company-lock.js';
 import type { DB } from '../../db/schema.js';
 import { requireAuth } from '../../lib/auth.js';
 import { JSON_BODY_MAX, limitBody } from '../../lib/body-limit.js';
+import { checkExportToken, csvHeaders, EXPORT_LINK_EXPIRED, exportToken } from '../../lib/csv-export.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, jsonBody, notFound, ok, query } from '../../lib/http.js';
@@ -34,6 +38,7 @@ import { beginUpload, retireUpload } from '../../services/pending-uploads.js';
 import type { AppEnv } from '../../types.js';
 import { billingLimits, committedSpend } from '../billing/billing.service.js';
 import { isAssignedNumber } from './assigned-number.js';
+import { exportRecipients, recipientsExportPurpose } from './batch.export.js';
 import { ingestRecipients, TooLargeError } from './batch.ingest.js';
 import {
   type BatchRow,
@@ -41,10 +46,12 @@ import {
   deleteUploadRecipients,
   findBatch,
   insertBatch,
+  listBatchCalls,
   listBatches,
   listRecipients,
   newBatchRow,
   parseWindow,
+  recipientStateCounts,
   setBatchStatus,
   swapBatchUpload,
   UPLOADABLE,
@@ -107,6 +114,21 @@ export function batchCallRoutes(deps: AppDeps) {
     c.header('Content-Disposition', `attachment; filename="${BATCH_TEMPLATE_FILENAME}"`);
     c.header('Cache-Control', 'public, max-age=3600');
     return c.body(BATCH_TEMPLATE_CSV);
+  });
+
+  // 'Export recipients': a plain download link carries the signed token of POST /:id/recipients/export;
+  // without a token the request goes on to the bearer check like every other path
+  const recipientsCsv = async (companyId: string, id: string) => {
+    const row = await load(companyId, id);
+    return new Response(await exportRecipients(db, row), { headers: csvHeaders(`batch-call-${row.id}-recipients.csv`) });
+  };
+  r.get('/:id/recipients.csv', async (c, next) => {
+    const token = c.req.query('token');
+    if (token === undefined) return next();
+    const id = c.req.param('id');
+    const companyId = checkExportToken(deps.secrets.jwtKey, recipientsExportPurpose(id), token, deps.clock.now().getTime());
+    if (!companyId) throw new HttpError(404, EXPORT_LINK_EXPIRED);
+    return recipientsCsv(companyId, id);
   });
 
   r.use('*', requireAuth(deps));
@@ -210,13 +232,31 @@ export function batchCallRoutes(deps: AppDeps) {
   r.get('/:id', async (c) => {
     const { companyId } = c.get('auth');
     const row = await load(companyId, c.req.param('id'));
-    const recipients = await listRecipients(db, row, RECIPIENTS_PREVIEW, 0);
-    const limits = await billingLimits(deps, companyId);
+    const [recipients, limits, counts, calls] = await Promise.all([
+      listRecipients(db, row, RECIPIENTS_PREVIEW, 0),
+      billingLimits(deps, companyId),
+      recipientStateCounts(db, row),
+      listBatchCalls(db, row, BATCH_CALLS_PREVIEW),
+    ]);
+    const total = Number(row.recipients_count);
     return ok(c, {
       batch: toBatch(row),
       recipients,
-      estimatedCost: Math.round(Number(row.recipients_count) * BATCH_DIAL_COST * 100) / 100,
+      estimatedCost: Math.round(total * BATCH_DIAL_COST * 100) / 100,
       concurrencyLimit: limits.concurrencyLimit,
+      progress: { counts, total, finished: finishedOf(counts, total) },
+      calls: {
+        rows: calls.rows.map((x) => ({
+          row: x.row_number,
+          phone: x.phone_number,
+          state: x.state,
+          attempts: x.attempts,
+          callId: x.call_id,
+          callStatus: x.call_id ? x.call_status : null,
+          duration: x.call_id ? x.duration : null,
+        })),
+        total: calls.total,
+      },
     });
   });
 
@@ -228,6 +268,17 @@ export function batchCallRoutes(deps: AppDeps) {
       throw notEditable(await load(row.company_id, row.id));
     return ok(c, { batch: toBatch(await load(row.company_id, row.id)) });
   });
+
+  /** A download link (valid a few minutes) for the recipients with their outcome, signed for this batch. */
+  r.post('/:id/recipients/export', async (c) => {
+    const { companyId } = c.get('auth');
+    const row = await load(companyId, c.req.param('id'));
+    const token = exportToken(deps.secrets.jwtKey, recipientsExportPurpose(row.id), companyId, deps.clock.now().getTime());
+    return ok(c, { data: { url: `/api/v1${BATCH_PATHS.recipientsCsv(row.id)}?token=${encodeURIComponent(token)}` } }, 201);
+  });
+
+  // the same CSV for API callers with their bearer token
+  r.get('/:id/recipients.csv', (c) => recipientsCsv(c.get('auth').companyId, c.req.param('id')));
 
   r.get('/:id/recipients', async (c) => {
     const { page, limit } = query(c, RecipientsQuerySchema);

@@ -8,19 +8,18 @@
  * The browser downloads through a link: `POST /call/export` (bearer) answers a URL signed for the company,
  * valid EXPORT_LINK_TTL_S, that a plain <a download> can fetch.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { CallListQuery } from '../../../src/api/contract/call.js';
 import { callSearchMatch } from '../../../src/api/contract/call.js';
 import type { CallUsage } from '../../../src/api/contract/call-runtime.js';
-import { type CsvValue, csvCell } from '../../../src/api/contract/csv.js';
+import type { CsvValue } from '../../../src/api/contract/csv.js';
 import { usageCost } from '../../../src/api/contract/pricing.js';
 import { parseJson } from '../../call/store.js';
 import type { DB } from '../../db/schema.js';
-import { yieldToLoop } from '../../lib/cooperative.js';
+import { csvStream } from '../../lib/csv-export.js';
 import { dayStart, matching, nextDayStart, type TimeRange } from './call.repo.js';
 
-export const EXPORT_LINK_TTL_S = 300;
+export { EXPORT_LINK_TTL_S } from '../../lib/csv-export.js';
 export const EXPORT_BATCH = 1000;
 
 export const EXPORT_COLUMNS = [
@@ -43,39 +42,18 @@ export const EXPORT_COLUMNS = [
   'Summary',
 ] as const;
 
-const sign = (key: Uint8Array, companyId: string, exp: number) =>
-  createHmac('sha256', key).update(`call-export.${companyId}.${exp}`).digest('base64url');
-
-export function exportToken(key: Uint8Array, companyId: string, nowMs: number): string {
-  const exp = Math.floor(nowMs / 1000) + EXPORT_LINK_TTL_S;
-  return `${companyId}.${exp}.${sign(key, companyId, exp)}`;
-}
-
-/** The company a valid, unexpired export token was made for, or null. */
-export function checkExportToken(key: Uint8Array, token: string, nowMs: number): string | null {
-  const [companyId, expText, sig] = token.split('.');
-  const exp = Number(expText);
-  if (!companyId || !sig || !Number.isInteger(exp) || exp * 1000 < nowMs) return null;
-  const want = Buffer.from(sign(key, companyId, exp));
-  const got = Buffer.from(sig);
-  return want.length === got.length && timingSafeEqual(want, got) ? companyId : null;
-}
-
-const line = (cells: readonly CsvValue[]) => `${cells.map(csvCell).join(',')}\r\n`;
+/** The purpose the call export's signed links are made for. */
+export const CALL_EXPORT = 'call-export';
 
 /** The CSV of the company's calls matching `q`, as a stream of text chunks (one per batch). */
 export function exportCalls(db: Kysely<DB>, companyId: string, q: CallListQuery): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
   const within: TimeRange = {
     from: q.dateFrom ? dayStart(q.dateFrom) : undefined,
     before: q.dateTo ? nextDayStart(q.dateTo) : undefined,
   };
   const search = q.search ? callSearchMatch(q.search) : undefined;
   let after: { time: string; id: string } | null = null;
-  let started = false;
-  let done = false;
-
-  async function batch(): Promise<string> {
+  async function batch(): Promise<{ records: CsvValue[][]; done: boolean }> {
     let qb = matching(db, companyId, q, within, search).selectAll();
     if (after) {
       const { time, id } = after;
@@ -83,8 +61,8 @@ export function exportCalls(db: Kysely<DB>, companyId: string, q: CallListQuery)
       qb = qb.where(sql<boolean>`(${sql.ref('time')}, ${sql.ref('id')}) < (${time}, ${id})`);
     }
     const rows = await qb.orderBy('time', 'desc').orderBy('id', 'desc').limit(EXPORT_BATCH).execute();
-    if (rows.length < EXPORT_BATCH) done = true;
-    if (rows.length === 0) return '';
+    const done = rows.length < EXPORT_BATCH;
+    if (rows.length === 0) return { records: [], done };
     const last = rows[rows.length - 1] as (typeof rows)[number];
     after = { time: last.time, id: last.id };
     const ids = rows.map((r) => r.id);
@@ -117,7 +95,7 @@ export function exportCalls(db: Kysely<DB>, companyId: string, q: CallListQuery)
       analyses.map((a) => [a.call_id, parseJson<{ summary?: string }>(a.result ?? '{}', {}).summary ?? '']),
     );
     const agentOf = new Map(agents.map((a) => [a.id, a.name]));
-    let out = '';
+    const records: CsvValue[][] = [];
     for (const r of rows) {
       const session = sessionOf.get(r.id);
       const usage = session ? parseJson<CallUsage | null>(session.usage, null) : null;
@@ -132,7 +110,7 @@ export function exportCalls(db: Kysely<DB>, companyId: string, q: CallListQuery)
               llmModel: usage.llm_model,
             })
           : null;
-      out += line([
+      records.push([
         r.id,
         r.time,
         (r.agent_id ? agentOf.get(r.agent_id) : undefined) ?? session?.agent_name ?? '',
@@ -152,31 +130,8 @@ export function exportCalls(db: Kysely<DB>, companyId: string, q: CallListQuery)
         summaryOf.get(r.id) ?? '',
       ]);
     }
-    return out;
+    return { records, done };
   }
 
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          if (!started) {
-            started = true;
-            controller.enqueue(encoder.encode(line(EXPORT_COLUMNS)));
-            return;
-          }
-          if (done) {
-            controller.close();
-            return;
-          }
-          await yieldToLoop();
-          const text = await batch();
-          if (text) controller.enqueue(encoder.encode(text));
-          else if (done) controller.close();
-        } catch (e) {
-          controller.error(e);
-        }
-      },
-    },
-    { highWaterMark: 1 },
-  );
+  return csvStream(EXPORT_COLUMNS, batch);
 }

@@ -7,13 +7,14 @@ import { CreatePhoneCallBodySchema } from '../../../src/api/contract/telephony.j
 import { callDetail, checkRecordingToken, recordingToken } from '../../call/detail.js';
 import { recordingsDir, startWebCall } from '../../call/service.js';
 import { requireAuth } from '../../lib/auth.js';
+import { checkExportToken, csvHeaders, EXPORT_LINK_EXPIRED, exportToken } from '../../lib/csv-export.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { HttpError, jsonBody, ok } from '../../lib/http.js';
 import { isId } from '../../lib/ids.js';
 import { listQuery } from '../../lib/list-query.js';
 import { createPhoneCall } from '../../telephony/service.js';
 import type { AppEnv } from '../../types.js';
-import { checkExportToken, exportCalls, exportToken } from './call.export.js';
+import { CALL_EXPORT, exportCalls } from './call.export.js';
 import { listCalls, sessionRecording } from './call.repo.js';
 import { callRuntime } from './call-runtime.js';
 
@@ -61,18 +62,11 @@ export function callRoutes(deps: AppDeps) {
 
   // 'Export': the CSV is downloaded by a plain link, authorised by its signed token (POST /export makes it)
   r.get('/export/download', async (c) => {
-    const companyId = checkExportToken(deps.secrets.jwtKey, c.req.query('token') ?? '', deps.clock.now().getTime());
-    if (!companyId) throw new HttpError(404, 'This export link has expired. Export again.');
+    const companyId = checkExportToken(deps.secrets.jwtKey, CALL_EXPORT, c.req.query('token') ?? '', deps.clock.now().getTime());
+    if (!companyId) throw new HttpError(404, EXPORT_LINK_EXPIRED);
     const q = listQuery(c, CallListQuerySchema);
     const day = deps.clock.now().toISOString().slice(0, 10);
-    return new Response(exportCalls(db, companyId, q), {
-      headers: {
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="calls-${day}.csv"`,
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    });
+    return new Response(exportCalls(db, companyId, q), { headers: csvHeaders(`calls-${day}.csv`) });
   });
 
   r.use('*', requireAuth(deps));
@@ -84,7 +78,7 @@ export function callRoutes(deps: AppDeps) {
     params.delete('token');
     params.delete('page');
     params.delete('limit');
-    params.set('token', exportToken(deps.secrets.jwtKey, c.get('auth').companyId, deps.clock.now().getTime()));
+    params.set('token', exportToken(deps.secrets.jwtKey, CALL_EXPORT, c.get('auth').companyId, deps.clock.now().getTime()));
     return ok(c, { data: { url: `/api/v1/call/export/download?${params.toString()}` } }, 201);
   });
 

@@ -1,6 +1,7 @@
 import type { ProviderName } from '../../../src/api/contract/provider.js';
 import type { ProviderConnectionsTable } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
+import { CARRIERS } from '../../lib/public-url.js';
 
 /** The provider_connections queries of /provider, /user and the call engine's key look-up; every one scoped to a company. */
 
@@ -27,6 +28,17 @@ export function connectionById(deps: AppDeps, companyId: string, id: string) {
     .where('id', '=', id)
     .where('company_id', '=', companyId)
     .executeTakeFirst();
+}
+
+/** How many carrier (Twilio, Plivo) connections there are: the company's, or (no company: at start) all. */
+export async function carrierConnections(deps: AppDeps, companyId?: string): Promise<number> {
+  let q = deps.db.db
+    .selectFrom('provider_connections')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('provider', 'in', [...CARRIERS]);
+  if (companyId !== undefined) q = q.where('company_id', '=', companyId);
+  const row = await q.executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /** Inserts a connection; a second one for the same provider fails with a unique violation. */

@@ -449,6 +449,54 @@ export const BatchSchema = v.object({
 });
 export type Batch = v.InferOutput<typeof BatchSchema>;
 
+// ---------------------------------------------------------------------------------------------
+// Live progress (issue 19): the recipients are the dispatcher's queue, each in one of these states
+
+export const RECIPIENT_STATES = ['queued', 'calling', 'completed', 'busy', 'no_answer', 'failed', 'voicemail'] as const;
+export type RecipientState = (typeof RECIPIENT_STATES)[number];
+export const RECIPIENT_STATE_LABELS: Record<RecipientState, string> = {
+  queued: 'Queued',
+  calling: 'Calling',
+  completed: 'Completed',
+  busy: 'Busy',
+  no_answer: 'No answer',
+  failed: 'Failed',
+  voicemail: 'Voicemail',
+};
+/** The detail answers at most this many of the batch's calls (rows), with their total. */
+export const BATCH_CALLS_PREVIEW = 100;
+
+export const BatchProgressSchema = v.object({
+  /** recipients per state */
+  counts: v.object(
+    Object.fromEntries(RECIPIENT_STATES.map((s) => [s, v.number()])) as Record<RecipientState, v.NumberSchema<undefined>>,
+  ),
+  /** every recipient of the batch's list */
+  total: v.number(),
+  /** recipients with an outcome (neither queued nor calling) */
+  finished: v.number(),
+});
+export type BatchProgress = v.InferOutput<typeof BatchProgressSchema>;
+
+/** A recipient with its dialling so far: its state and attempts, and its last call when it has one. */
+export const BatchCallRowSchema = v.object({
+  row: v.number(),
+  phone: v.string(),
+  /** one of RECIPIENT_STATES (a string, so a newer server's state still reads) */
+  state: v.string(),
+  attempts: v.number(),
+  callId: v.nullable(v.string()),
+  /** the call's status (registered, ongoing, ended, error) when there is a call */
+  callStatus: v.nullable(v.string()),
+  /** seconds, when the call has ended */
+  duration: v.nullable(v.number()),
+});
+export type BatchCallRow = v.InferOutput<typeof BatchCallRowSchema>;
+
+/** Recipients still to finish: queued or calling. */
+export const finishedOf = (counts: Record<RecipientState, number>, total: number): number =>
+  Math.max(0, total - counts.queued - counts.calling);
+
 export const RecipientSchema = v.object({
   row: v.number(),
   phone: v.string(),
@@ -467,6 +515,10 @@ export const BatchDetailResponseSchema = v.object({
   /** dials x BATCH_DIAL_COST, USD */
   estimatedCost: v.number(),
   concurrencyLimit: v.number(),
+  /** counts per state (live while the batch is sending) */
+  progress: BatchProgressSchema,
+  /** the batch's recipients with their calls: the first BATCH_CALLS_PREVIEW that have been dialled, and how many have */
+  calls: v.object({ rows: v.array(BatchCallRowSchema), total: v.number() }),
 });
 export type BatchDetailResponse = v.InferOutput<typeof BatchDetailResponseSchema>;
 
@@ -507,4 +559,19 @@ export const BATCH_PATHS = {
   cancel: (id: string) => `/batch-call/${encodeURIComponent(id)}/cancel`,
   pause: (id: string) => `/batch-call/${encodeURIComponent(id)}/pause`,
   resume: (id: string) => `/batch-call/${encodeURIComponent(id)}/resume`,
+  /** POST: a signed link (valid a few minutes) that downloads the recipients with their outcome */
+  recipientsExport: (id: string) => `/batch-call/${encodeURIComponent(id)}/recipients/export`,
+  /** GET (bearer, or the signed link's token): the recipients with their outcome as CSV, streamed */
+  recipientsCsv: (id: string) => `/batch-call/${encodeURIComponent(id)}/recipients.csv`,
+} as const;
+
+export const RecipientsExportResponseSchema = v.object({
+  success: v.boolean(),
+  data: v.object({ url: v.string() }),
+});
+
+/** The header of the recipients export; the upload's own columns follow Phone Number. */
+export const RECIPIENTS_EXPORT_COLUMNS = {
+  before: ['Row', 'Phone Number'],
+  after: ['State', 'Attempts', 'Call ID', 'Call Status', 'Duration', 'Disconnection Reason'],
 } as const;

@@ -104,6 +104,9 @@ export const PHONE_TEXTS = {
   availableEmptyTitle: 'No available phone numbers found',
   availableEmptyText: 'Contact support to add more phone numbers to your account.',
   availableLoadFailed: 'Error loading available phone numbers. Please try again.',
+  /** issue 19: a carrier is connected but PUBLIC_URL is on localhost */
+  callbacksUnreachable:
+    'PUBLIC_URL is on localhost, so inbound calls cannot reach this server (nor can call status from Twilio or Plivo). Set PUBLIC_URL to the public https address of this server.',
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -436,7 +439,18 @@ export interface PhoneListParams {
 export const phoneListParams = (q: PhoneListParams): Record<string, string> =>
   queryParams({ page: q.page, limit: q.limit, search: q.search, sort: sortToParam(q.sort) });
 
+/**
+ * GET /phone/telephony-status: `callbacksUnreachable` is true when the company has Twilio or Plivo
+ * connected and the server's PUBLIC_URL is on localhost (the carriers cannot call it back).
+ */
+export const TelephonyStatusResponseSchema = v.object({
+  success: v.boolean(),
+  data: v.object({ callbacksUnreachable: v.boolean() }),
+});
+export type TelephonyStatusResponse = v.InferOutput<typeof TelephonyStatusResponseSchema>;
+
 export const PHONE_PATHS = {
+  telephonyStatus: '/phone/telephony-status',
   free: '/phone/free',
   assigned: '/phone/assigned',
   request: '/request/',

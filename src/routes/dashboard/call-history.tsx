@@ -24,6 +24,7 @@ import {
 import { columnLayoutKey, useColumnLayout } from './-components/call-history/column-layout';
 import { DateRangePicker } from './-components/call-history/DateRangePicker';
 import { FilterDialog } from './-components/call-history/FilterDialog';
+import { DownloadButton } from './-components/DownloadButton';
 import { EmptyState, PageHeader } from './-components/PageHeader';
 
 /**
@@ -69,34 +70,21 @@ function loadCalls(q: CallHistorySearch): Promise<ListPage<Call>> {
  * signed link and the browser downloads it (streamed to disk, however many rows).
  */
 function ExportButton({ query }: { query: CallHistorySearch }) {
-  const [busy, setBusy] = useState(false);
-  const run = async () => {
-    setBusy(true);
-    try {
-      const res = await calls.exportLink({
-        search: query.search || undefined,
-        dateFrom: query.dateFrom,
-        dateTo: query.dateTo,
-        phoneNumber: query.phoneNumber,
-        type: query.type,
-        status: query.status,
-      });
-      const a = document.createElement('a');
-      a.href = res.data.url;
-      a.download = '';
-      document.body.append(a);
-      a.click();
-      a.remove();
-    } catch {
-      // the client showed the failure
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Button variant="secondary" loading={busy} onClick={() => void run()}>
+    <DownloadButton
+      link={() =>
+        calls.exportLink({
+          search: query.search || undefined,
+          dateFrom: query.dateFrom,
+          dateTo: query.dateTo,
+          phoneNumber: query.phoneNumber,
+          type: query.type,
+          status: query.status,
+        })
+      }
+    >
       Export
-    </Button>
+    </DownloadButton>
   );
 }
 

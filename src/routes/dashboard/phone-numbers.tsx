@@ -3,7 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useMemo } from 'react';
 import * as v from 'valibot';
 import { type FreeNumber, PHONE_TEXTS, type PhoneNumber, type PhoneSortField } from '../../api/contract/phone';
-import { PHONE_CACHE_PREFIX, type PhoneListParams, phone } from '../../api/phone';
+import { PHONE_CACHE_PREFIX, type PhoneListParams, phone, TELEPHONY_STATUS_KEY } from '../../api/phone';
 import { notify } from '../../app/toaster';
 import { assignAgentMachine } from '../../machines/assignAgent.machine';
 import type { ListPage } from '../../machines/listQuery.machine';
@@ -18,7 +18,9 @@ import { PhoneIcon } from '../../ui/icons';
 import { Tab, TabList, TabPanel, Tabs } from '../../ui/tabs/tabs';
 import { firstPageLoader } from '../-lib/first-page';
 import { useListQuery } from '../-lib/use-list-query';
+import { useQuery } from '../-lib/useQuery';
 import { EmptyState, PageHeader } from './-components/PageHeader';
+import * as pc from './-components/page.css';
 import { AssignAgentDialog } from './-components/phone/AssignAgentDialog';
 import { DeletePhoneNumberDialog } from './-components/phone/DeletePhoneNumberDialog';
 import { assignedColumns, availableColumns } from './-components/phone/phone-columns';
@@ -114,6 +116,7 @@ function PhoneNumbersPage() {
   return (
     <>
       <PageHeader title="Phone Numbers" description="Numbers your agents answer and call from, and numbers you can request." />
+      <CallbacksWarning />
       <Tabs selectedId={tabId(tab)} onChange={(id) => showTab(id === tabId('available') ? 'available' : 'assigned')}>
         <TabList aria-label="Phone numbers">
           <Tab id={tabId('assigned')}>Assigned Numbers</Tab>
@@ -129,6 +132,20 @@ function PhoneNumbersPage() {
         </TabPanel>
       </Tabs>
     </>
+  );
+}
+
+/**
+ * Issue 19: with Twilio or Plivo connected and PUBLIC_URL on localhost, the carriers cannot call this
+ * server back, so inbound calls never arrive. Advisory: while it loads or if it fails, nothing is shown.
+ */
+function CallbacksWarning() {
+  const status = useQuery(TELEPHONY_STATUS_KEY, () => phone.telephonyStatus({ notify: false }));
+  if (!status.data?.data.callbacksUnreachable) return null;
+  return (
+    <p role="alert" className={pc.alert}>
+      {PHONE_TEXTS.callbacksUnreachable}
+    </p>
   );
 }
 

@@ -1,4 +1,4 @@
-/** batchDetail: send/cancel ask first; a schedule must be a future time; one request of the chosen action. */
+/** batchDetail: send/cancel ask first, pause/resume act at once; a schedule must be a future time; one request of the chosen action. */
 import { expect } from 'vitest';
 import { cameFrom, effectsNow, ev, expectPending, onlyRequest, paramsNow } from './lib.js';
 import { defineInvariants } from './types.js';
@@ -68,7 +68,13 @@ export default defineInvariants({
         scheduledAt: action === 'schedule' ? new Date(s.context.scheduledAt).toISOString() : null,
       });
       if (action === 'schedule') expect(Date.parse(request.scheduledAt)).toBeGreaterThan(Date.now());
-      if (action !== 'schedule') expect(cameFrom(w, 'confirming')).toBe(true);
+      // send and cancel only after the question; pause and resume straight from the buttons
+      if (action === 'send' || action === 'cancel') expect(cameFrom(w, 'confirming')).toBe(true);
+      if (action === 'pause' || action === 'resume') {
+        expect(cameFrom(w, 'idle')).toBe(true);
+        expect(action).toBe(ev(w).action);
+        expect(s.context.error).toBeNull();
+      }
     },
   },
 });

@@ -622,4 +622,42 @@ describeEachDb('the batch dispatcher', (kind) => {
     );
     expect((await batchRow(id)).sent_count).toBe(25);
   });
+
+  it("the batch detail's live progress follows the dispatcher: counts per state, the calls with their status", async () => {
+    twilio.calleeHangsUpAfterMs = 80;
+    const phones = ['+14155550401', '+14155550402', '+14155550403'];
+    twilio.outcomes.set('+14155550402', 'busy');
+    const id = await sendingBatch(phones, 3600);
+    const dispatcher = new BatchDispatcher(s.t.deps, { dialsPerSecond: 50 });
+    type Detail = {
+      progress: { counts: Record<string, number>; total: number; finished: number };
+      calls: { rows: { phone: string; state: string; attempts: number; callId: string | null }[]; total: number };
+    };
+    const detail = async () =>
+      (await (await s.t.req('GET', `/api/v1/batch-call/${id}`, { token: s.user.token })).json()) as Detail;
+    const before = await detail();
+    expect(before.progress).toMatchObject({ total: 3, finished: 0, counts: { queued: 3, calling: 0 } });
+    expect(before.calls).toEqual({ rows: [], total: 0 });
+    const until = Date.now() + 20_000;
+    // until every recipient was dialled once and none is being called
+    for (;;) {
+      const rows = await recipients(id);
+      if (rows.every((r) => Number(r.attempts) >= 1 && r.state !== 'calling')) break;
+      if (Date.now() > until) throw new Error(`not dialled: ${JSON.stringify(rows)}`);
+      await dispatcher.tick();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const after = await detail();
+    // the busy recipient waits an hour for its retry: queued again, its call forgotten
+    expect(after.progress).toEqual({
+      counts: { queued: 1, calling: 0, completed: 2, busy: 0, no_answer: 0, failed: 0, voicemail: 0 },
+      total: 3,
+      finished: 2,
+    });
+    const rows = await recipients(id);
+    expect(after.calls.total).toBe(3);
+    expect(after.calls.rows.map((r) => [r.phone, r.state, r.attempts, r.callId])).toEqual(
+      rows.map((r) => [r.phone_number, r.state, Number(r.attempts), r.call_id]),
+    );
+  });
 });

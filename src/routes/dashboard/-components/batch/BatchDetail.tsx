@@ -1,4 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect } from 'react';
 import { batches, batchKeys } from '../../../../api/batches';
 import { type BatchDetailResponse, batchEstimate } from '../../../../api/contract/batch';
 import { notify } from '../../../../app/toaster';
@@ -12,6 +13,7 @@ import { useQuery } from '../../../-lib/useQuery';
 import { formatCount, formatDateTime, formatDuration, formatUsd, toDateTimeLocal } from '../format';
 import * as p from '../page.css';
 import { QueryView } from '../QueryStates';
+import { BatchProgress, ExportRecipientsButton } from './BatchProgress';
 import * as s from './batch.css';
 import { BatchStatusBadge } from './status';
 
@@ -22,9 +24,26 @@ const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 /** An ISO instant as a datetime-local value in the user's time zone. */
 const toLocalInput = (iso: string | null) => (iso ? toDateTimeLocal(new Date(iso)) : '');
 
-/** The detail view of one batch: what it holds, and send / schedule / reschedule / cancel. */
+/** How often the detail asks again while its batch is sending (its live progress). */
+export const BATCH_REFRESH_MS = 2500;
+
+/** The batch's `pausedReason` when the server sends one (read defensively: an older server has none). */
+const pausedReasonOf = (batch: { pausedReason?: unknown }) =>
+  typeof batch.pausedReason === 'string' && batch.pausedReason.trim() !== '' ? batch.pausedReason : null;
+
+/**
+ * The detail view of one batch: what it holds, its live progress, and send / schedule / reschedule /
+ * pause / resume / cancel. While the batch is sending it is asked for again every BATCH_REFRESH_MS; the
+ * refresh stops when it is no longer sending or the dialog closes.
+ */
 export function BatchDetail({ id, onClose }: { id: string; onClose: () => void }) {
   const query = useQuery(batchKeys.one(id), () => batches.get(id));
+  const sending = query.data?.batch.status === 'sending';
+  useEffect(() => {
+    if (!sending) return;
+    const timer = setInterval(() => batches.refresh(id), BATCH_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [sending, id]);
   return (
     <Dialog open onClose={onClose} size="lg" title={query.data?.batch.name ?? 'Batch call'} description="Batch call details">
       <QueryView query={query} loadingLabel="Loading the batch call" errorText="Could not load this batch call.">
@@ -40,7 +59,8 @@ function DetailBody({ detail }: { detail: BatchDetailResponse }) {
   const snap = useSelector(actor, (x) => x);
   const busy = snap.hasTag('busy');
   const editable = batch.status === 'draft' || batch.status === 'scheduled';
-  const cancelable = editable || batch.status === 'sending';
+  const cancelable = editable || batch.status === 'sending' || batch.status === 'paused';
+  const pausedReason = batch.status === 'paused' ? pausedReasonOf(batch) : null;
   const estimate = batchEstimate(batch.recipients, detail.concurrencyLimit);
 
   return (
@@ -78,6 +98,12 @@ function DetailBody({ detail }: { detail: BatchDetailResponse }) {
         <dd>{formatDateTime(batch.createdAt)}</dd>
       </dl>
 
+      {pausedReason ? (
+        <p role="status" className={p.alert}>
+          Paused: {pausedReason}
+        </p>
+      ) : null}
+
       {editable || cancelable ? (
         <div className={p.row}>
           {editable ? (
@@ -93,6 +119,16 @@ function DetailBody({ detail }: { detail: BatchDetailResponse }) {
                 {batch.status === 'scheduled' ? 'Reschedule' : 'Schedule'}
               </Button>
             </>
+          ) : null}
+          {batch.status === 'sending' ? (
+            <Button variant="secondary" onClick={() => actor.send({ type: 'action.run', action: 'pause' })} disabled={busy}>
+              Pause
+            </Button>
+          ) : null}
+          {batch.status === 'paused' ? (
+            <Button onClick={() => actor.send({ type: 'action.run', action: 'resume' })} disabled={busy}>
+              Resume
+            </Button>
           ) : null}
           {cancelable ? (
             <Button variant="destructive" onClick={() => actor.send({ type: 'action.ask', action: 'cancel' })} disabled={busy}>
@@ -131,8 +167,13 @@ function DetailBody({ detail }: { detail: BatchDetailResponse }) {
         </form>
       ) : null}
 
-      <div>
-        <h3 className={p.sectionTitle}>Recipients</h3>
+      {batch.status !== 'draft' ? <BatchProgress detail={detail} /> : null}
+
+      <div className={p.section}>
+        <div className={p.row}>
+          <h3 className={p.sectionTitle}>Recipients</h3>
+          {batch.recipients > 0 ? <ExportRecipientsButton batchId={batch._id} /> : null}
+        </div>
         {recipients.length === 0 ? (
           <p className={p.muted}>No recipients stored yet.</p>
         ) : (
@@ -177,7 +218,7 @@ function DetailBody({ detail }: { detail: BatchDetailResponse }) {
       </div>
 
       <AlertDialog
-        open={snap.matches('confirming') || (busy && snap.context.action !== 'schedule')}
+        open={snap.matches('confirming') || (busy && (snap.context.action === 'send' || snap.context.action === 'cancel'))}
         onClose={() => actor.send({ type: 'action.dismiss' })}
         onConfirm={() => actor.send({ type: 'action.confirm' })}
         confirming={busy}

@@ -151,3 +151,22 @@ export const scheduleBox = style({
   background: vars.color.surfaceMuted,
   animation: `${fade} 120ms ease-out`,
 });
+
+/** The detail's counts per recipient state: label over number, in a wrapping row. */
+export const stateCounts = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: vars.space['3'],
+  margin: 0,
+  fontSize: vars.fontSize.sm,
+});
+export const stateCount = style({
+  display: 'flex',
+  flexDirection: 'column',
+  minWidth: '5.5rem',
+  padding: `${vars.space['2']} ${vars.space['3']}`,
+  borderRadius: vars.radius.md,
+  background: vars.color.surfaceMuted,
+});
+globalStyle(`${stateCount} dt`, { color: vars.color.textMuted, fontSize: vars.fontSize.xs });
+globalStyle(`${stateCount} dd`, { margin: 0, fontWeight: vars.fontWeight.semibold, fontSize: vars.fontSize.lg });
