@@ -63,7 +63,7 @@ for (const kind of DB_KINDS) {
             for (const cell of cells(await res.text())) expect(cell, `${url}: ${cell}`).not.toMatch(FORMULA_START);
           }
         }
-        expect(csvs).toEqual(['/api/v1/batch-call/template.csv']);
+        expect(csvs).toEqual(['/api/v1/batch-call/template.csv', `/api/v1/batch-call/${a.batchId}/recipients.csv`]);
         expect(BATCH_TEMPLATE_CSV).toContain("'+14155550123");
 
         // the template, uploaded as it is, gives its one recipient

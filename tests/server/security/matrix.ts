@@ -71,6 +71,10 @@ export const ROUTES: Record<string, RouteClass> = {
   'POST /api/v1/batch-call/:id/cancel': { kind: 'byId' },
   'POST /api/v1/batch-call/:id/pause': { kind: 'byId' },
   'POST /api/v1/batch-call/:id/resume': { kind: 'byId' },
+  'POST /api/v1/batch-call/:id/recipients/export': { kind: 'byId' },
+  // with a bearer token, or the signed link of recipients/export (HMAC of batch, company and expiry): another
+  // company's batch answers 404 either way (tests/server/batch-progress.test.ts)
+  'GET /api/v1/batch-call/:id/recipients.csv': { kind: 'byId' },
 
   'GET /api/v1/billing/statements': { kind: 'list' },
   'GET /api/v1/billing/statements/:id': {
@@ -85,6 +89,10 @@ export const ROUTES: Record<string, RouteClass> = {
 
   'GET /api/v1/phone/free': { kind: 'list', query: { limit: '100' } },
   'GET /api/v1/phone/assigned': { kind: 'list', query: { limit: '100' } },
+  'GET /api/v1/phone/telephony-status': {
+    kind: 'self',
+    reason: "whether the caller's own company's carrier callbacks can reach this server (company from the token)",
+  },
   'POST /api/v1/request': { kind: 'create', body: 'request' },
 
   'GET /api/v1/number': { kind: 'list', query: { limit: '100' } },
