@@ -1,5 +1,5 @@
 /**
- * The provider fakes of tests/fakes (Deepgram, OpenAI, Anthropic, ElevenLabs, Cartesia) for the e2e server:
+ * The provider fakes of tests/fakes (Deepgram, OpenAI, Anthropic, ElevenLabs, Cartesia, Twilio) for the e2e server:
  * started by global-setup on 127.0.0.1, their base URLs handed to the server through the same environment
  * variables production uses (OPENAI_BASE_URL, ...), their keys provided to the tests (`inject('fakeKeys')`),
  * which connect them on the Providers screen's API like a tester would.
@@ -14,6 +14,7 @@ import { CartesiaFake } from '../fakes/cartesia.js';
 import { DeepgramFake } from '../fakes/deepgram.js';
 import { ElevenLabsFake } from '../fakes/elevenlabs.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../fakes/openai.js';
+import { TwilioFake } from '../fakes/twilio.js';
 
 export const CALLER_WORDS = 'I would like to book a cleaning.';
 
@@ -23,6 +24,8 @@ export interface FakeKeys {
   anthropic: string;
   elevenlabs: string;
   cartesia: string;
+  /** the fake Twilio's Account SID and Auth Token (Providers > Twilio) */
+  twilio: { accountSid: string; authToken: string };
 }
 
 export interface ProviderFakes {
@@ -43,14 +46,24 @@ function lastUserText(body: unknown): string {
 }
 
 export async function startProviderFakes(): Promise<ProviderFakes> {
-  const [deepgram, openai, anthropic, eleven, cartesia]: [DeepgramFake, FakeOpenAi, FakeAnthropic, ElevenLabsFake, CartesiaFake] =
-    await Promise.all([
-      DeepgramFake.start(),
-      startFakeOpenAi(),
-      startFakeAnthropic(),
-      ElevenLabsFake.start(),
-      CartesiaFake.start(),
-    ]);
+  const [deepgram, openai, anthropic, eleven, cartesia, twilio]: [
+    DeepgramFake,
+    FakeOpenAi,
+    FakeAnthropic,
+    ElevenLabsFake,
+    CartesiaFake,
+    TwilioFake,
+  ] = await Promise.all([
+    DeepgramFake.start(),
+    startFakeOpenAi(),
+    startFakeAnthropic(),
+    ElevenLabsFake.start(),
+    CartesiaFake.start(),
+    TwilioFake.start(),
+  ]);
+  // a phone call placed by the app (Call me): answered, the callee says something after the greeting, hangs up
+  twilio.calleeSays = { afterMs: 2500, ms: 1200 };
+  twilio.calleeHangsUpAfterMs = 9000;
   deepgram.script = Array.from({ length: 200 }, () => CALLER_WORDS);
   openai.scriptChat((body) => {
     const said = lastUserText(body)
@@ -75,6 +88,7 @@ export async function startProviderFakes(): Promise<ProviderFakes> {
       DEEPGRAM_API_URL: deepgram.url,
       ELEVENLABS_API_URL: eleven.url,
       CARTESIA_API_URL: cartesia.url,
+      TWILIO_API_URL: twilio.url,
     },
     keys: {
       deepgram: deepgram.key,
@@ -82,9 +96,10 @@ export async function startProviderFakes(): Promise<ProviderFakes> {
       anthropic: anthropic.apiKey,
       elevenlabs: eleven.key,
       cartesia: cartesia.key,
+      twilio: { accountSid: twilio.accountSid, authToken: twilio.authToken },
     },
     async close() {
-      await Promise.all([deepgram.close(), openai.close(), anthropic.close(), eleven.close(), cartesia.close()]);
+      await Promise.all([deepgram.close(), openai.close(), anthropic.close(), eleven.close(), cartesia.close(), twilio.close()]);
     },
   };
 }

@@ -375,6 +375,8 @@ export class TwilioFake {
   stepMs = 20;
   /** an answered outbound call's callee hangs up after this long on the stream (undefined: never) */
   calleeHangsUpAfterMs: number | undefined;
+  /** an answered outbound call's callee speaks (`ms` of voice) this long after the stream opened (undefined: silent) */
+  calleeSays: { afterMs: number; ms: number } | undefined;
   /** calls placed and not yet ended, now and at most */
   active = 0;
   maxActive = 0;
@@ -607,6 +609,8 @@ export class TwilioFake {
         const hangUpAfter = this.calleeHangsUpAfterMs;
         if (call.direction === 'outbound-api' && hangUpAfter !== undefined)
           setTimeout(() => this.hangUpCaller(call), hangUpAfter);
+        const says = this.calleeSays;
+        if (call.direction === 'outbound-api' && says) setTimeout(() => stream.say(says.ms), says.afterMs);
         await stream.closed;
         // the server closed the stream (or it was stopped): the next verb runs, none ends the call
         if (!call.ended && !stream.stopped) continue;
