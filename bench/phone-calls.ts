@@ -12,9 +12,12 @@
  * - late frames: inside each agent utterance, frame k is due when the bytes before it have played from the
  *   utterance's first frame (8 bytes a millisecond); a frame arriving more than 20 ms after it is due is late
  *   (the caller would hear a gap). Target: none.
+ * - the server's CPU time per second of call (user + system, /proc; CLK_TCK 100): what a call costs
+ *   whatever else the machine runs, and the share of one core the server had during the run;
  * - the server's event-loop delay p99 at the end (GET /api/v1/health), and this process's (the fakes and the
  *   callers run here: a delay here makes frames look late that Parley sent on time).
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { buildAll } from '../scripts/build.mjs';
@@ -34,6 +37,8 @@ const UTTERANCE_GAP_MS = 300;
 
 interface CallFigures {
   turnsMs: number[];
+  /** how long the media stream was open */
+  seconds: number;
   frames: number;
   lateFrames: number;
   maxLateMs: number;
@@ -48,6 +53,14 @@ async function until<T>(check: () => T | undefined | false, what: string, ms = 3
     if (performance.now() > end) throw new Error(`timed out: ${what}`);
     await sleep(5);
   }
+}
+
+/** CPU time (user + system) a process has used, in ms (Linux /proc, 100 ticks a second). */
+function cpuMs(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // after the command: state is field 3, utime 14 and stime 15 (1-based over the whole line)
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Late frames of a stream's agent audio (see the header). */
@@ -92,6 +105,7 @@ async function main() {
       if (webhookStatus !== 200) throw new Error(`voice webhook answered ${webhookStatus}`);
       const stream = await until(() => call.stream, 'the media stream');
       await stream.opened;
+      const openedAt = performance.now();
       // the greeting, then the caller speaks TURNS times, each time after the agent's answer
       await until(() => stream.mediaAt.length > 0, 'the greeting');
       await quiet(stream);
@@ -111,14 +125,25 @@ async function main() {
       await call.done;
       if (stream.violations.length) throw new Error(`stream violations: ${stream.violations.join(', ')}`);
       const { late, maxLate } = lateness(stream);
-      return { turnsMs, frames: stream.mediaAt.length, lateFrames: late, maxLateMs: maxLate };
+      return {
+        turnsMs,
+        seconds: (performance.now() - openedAt) / 1000,
+        frames: stream.mediaAt.length,
+        lateFrames: late,
+        maxLateMs: maxLate,
+      };
     }
 
     const runs: Record<string, unknown> = {};
     for (const calls of [1, CONCURRENT]) {
       const here = monitorEventLoopDelay({ resolution: 5 });
       here.enable();
+      const cpuBefore = cpuMs(server.pid);
+      const runStart = performance.now();
       const results = await Promise.all(Array.from({ length: calls }, (_, i) => oneCall(i)));
+      const runMs = performance.now() - runStart;
+      const cpuUsed = cpuMs(server.pid) - cpuBefore;
+      const callSeconds = results.reduce((a, r) => a + r.seconds, 0);
       const health = (await (await fetch(`${server.baseUrl}/api/v1/health`)).json()) as { event_loop?: { p99_ms?: number } };
       const turns = percentiles(results.flatMap((r) => r.turnsMs));
       const row = {
@@ -132,11 +157,13 @@ async function main() {
         max_late_ms: round1(Math.max(...results.map((r) => r.maxLateMs))),
         event_loop_p99_ms: health.event_loop?.p99_ms ?? null,
         fakes_event_loop_p99_ms: round1(here.percentile(99) / 1e6),
+        server_cpu_ms_per_call_s: round1(cpuUsed / callSeconds),
+        server_cpu_share_of_core: Math.round((cpuUsed / runMs) * 100) / 100,
       };
       here.disable();
       runs[String(calls)] = row;
       log(
-        `${calls} phone call(s): turn overhead p50 ${row.turn_overhead_p50_ms} ms, p95 ${row.turn_overhead_p95_ms} ms (max ${row.turn_overhead_max_ms}); late frames ${row.late_frames}/${row.agent_frames} (latest ${row.max_late_ms} ms after due); event loop p99 ${row.event_loop_p99_ms ?? 'n/a'} ms (the fakes' ${row.fakes_event_loop_p99_ms} ms)`,
+        `${calls} phone call(s): turn overhead p50 ${row.turn_overhead_p50_ms} ms, p95 ${row.turn_overhead_p95_ms} ms (max ${row.turn_overhead_max_ms}); late frames ${row.late_frames}/${row.agent_frames} (latest ${row.max_late_ms} ms after due); event loop p99 ${row.event_loop_p99_ms ?? 'n/a'} ms (the fakes' ${row.fakes_event_loop_p99_ms} ms); server CPU ${row.server_cpu_ms_per_call_s} ms per call-second, ${row.server_cpu_share_of_core} of a core`,
       );
     }
     writeSection('phoneCalls', {

@@ -273,7 +273,7 @@ export function budgetRows(sections) {
         measured: `${ms(many.turn_overhead_p95_ms)} (p50 ${ms(many.turn_overhead_p50_ms)}, ${many.turns} turns; event loop p99 ${ms(many.event_loop_p99_ms)})`,
         budget: `≤ ${ms(pc.budgets.turn_p95_ms)}`,
         met: many.turn_overhead_p95_ms <= pc.budgets.turn_p95_ms,
-        cause: ctx,
+        cause: `${ctx}; the server used ${ms(many.server_cpu_ms_per_call_s)} of CPU per call-second and had ${many.server_cpu_share_of_core} of a core`,
       });
       add({
         issue: 19,
@@ -535,7 +535,16 @@ export function renderReport(results) {
     out.push('');
     out.push(
       table(
-        ['Calls', 'Turns', 'Turn overhead p50 / p95 / max', 'Late frames', 'Latest frame', 'Event loop p99 (server / fakes)'],
+        [
+          'Calls',
+          'Turns',
+          'Turn overhead p50 / p95 / max',
+          'Late frames',
+          'Latest frame',
+          'Event loop p99 (server / fakes)',
+          'Server CPU per call-second',
+          'Server’s share of a core',
+        ],
         Object.values(pc.runs).map((r) => [
           fmt(r.calls),
           fmt(r.turns),
@@ -543,6 +552,8 @@ export function renderReport(results) {
           `${fmt(r.late_frames)} of ${fmt(r.agent_frames)}`,
           ms(r.max_late_ms),
           `${ms(r.event_loop_p99_ms)} / ${ms(r.fakes_event_loop_p99_ms)}`,
+          ms(r.server_cpu_ms_per_call_s),
+          String(r.server_cpu_share_of_core),
         ]),
       ),
     );
