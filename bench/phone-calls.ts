@@ -30,6 +30,11 @@ import { QUICK, writeSection } from './results.mjs';
 
 const CONCURRENT = QUICK ? 10 : 50;
 const TURNS = QUICK ? 2 : 3;
+/**
+ * The simultaneous calls run this many times, one after another: on a shared 2-core machine one run can
+ * land on a busy minute; the report shows the median run (by turn overhead p95) and lists them all.
+ */
+const REPEATS = QUICK ? 1 : 3;
 const BUDGETS = { turn_p95_ms: 100, late_frames: 0, late_by_ms: 20 };
 const NUMBER = '+14155550100';
 /** a pause this long in the agent's audio ends an utterance */
@@ -145,7 +150,8 @@ async function main() {
     }
 
     const runs: Record<string, unknown> = {};
-    for (const calls of [1, CONCURRENT]) {
+    const repeats: Record<string, number | null>[] = [];
+    for (const calls of [1, ...Array.from({ length: REPEATS }, () => CONCURRENT)]) {
       const here = monitorEventLoopDelay({ resolution: 5 });
       here.enable();
       const cpuBefore = cpuMs(server.pid);
@@ -171,7 +177,20 @@ async function main() {
         server_cpu_share_of_core: Math.round((cpuUsed / runMs) * 100) / 100,
       };
       here.disable();
-      runs[String(calls)] = row;
+      if (calls === CONCURRENT) {
+        repeats.push({
+          turn_overhead_p95_ms: row.turn_overhead_p95_ms,
+          late_frames: row.late_frames,
+          agent_frames: row.agent_frames,
+          event_loop_p99_ms: row.event_loop_p99_ms,
+          server_cpu_share_of_core: row.server_cpu_share_of_core,
+          load_1min: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
+        });
+        const done = (runs[String(calls)] as { all?: unknown[] } | undefined)?.all ?? [];
+        const all = [...done, row] as (typeof row)[];
+        const median = [...all].sort((a, b) => a.turn_overhead_p95_ms - b.turn_overhead_p95_ms)[Math.floor((all.length - 1) / 2)];
+        runs[String(calls)] = { ...median, all };
+      } else runs[String(calls)] = row;
       log(
         `${calls} phone call(s): turn overhead p50 ${row.turn_overhead_p50_ms} ms, p95 ${row.turn_overhead_p95_ms} ms (max ${row.turn_overhead_max_ms}); late frames ${row.late_frames}/${row.agent_frames} (latest ${row.max_late_ms} ms after due); event loop p99 ${row.event_loop_p99_ms ?? 'n/a'} ms (the fakes' ${row.fakes_event_loop_p99_ms} ms); server CPU ${row.server_cpu_ms_per_call_s} ms per call-second, ${row.server_cpu_share_of_core} of a core`,
       );
@@ -181,7 +200,8 @@ async function main() {
       configured_waits_ms: { endpointing: ENDPOINTING_MS, end_of_turn: END_OF_TURN_MS },
       budgets: BUDGETS,
       concurrent: CONCURRENT,
-      runs,
+      runs: Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, { ...(v as object), all: undefined }])),
+      repeats,
       load_average: os.loadavg().map((l) => Math.round(l * 100) / 100),
       cpus: os.cpus().length,
     });

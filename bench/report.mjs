@@ -558,6 +558,17 @@ export function renderReport(results) {
       ),
     );
     out.push('');
+    if (pc.repeats?.length > 1) {
+      out.push(
+        `The ${fmt(pc.concurrent)} simultaneous calls ran ${pc.repeats.length} times, one after another; the table and the budget rows show the median run (by turn overhead p95). Each run: ${pc.repeats
+          .map(
+            (r) =>
+              `p95 ${ms(r.turn_overhead_p95_ms)}, ${fmt(r.late_frames)} of ${fmt(r.agent_frames)} frames late, server event loop p99 ${ms(r.event_loop_p99_ms)}, ${r.server_cpu_share_of_core} of a core, load ${r.load_1min}`,
+          )
+          .join('; ')}.`,
+      );
+      out.push('');
+    }
   }
 
   if (s.batchDial) {
