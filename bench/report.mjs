@@ -262,6 +262,45 @@ export function budgetRows(sections) {
     });
   } else missing(18, 'Call engine: turn overhead, greeting, barge-in', 'p95 ≤ 50 / 100 / 100 / 20 ms', 'callEngine');
 
+  const pc = sections.phoneCalls;
+  if (pc) {
+    const many = pc.runs[String(pc.concurrent)];
+    const ctx = `${load(pc.load_average)}${pc.cpus ? ` on ${pc.cpus} CPUs` : ''}`;
+    if (many) {
+      add({
+        issue: 19,
+        what: `Phone, ${pc.concurrent} simultaneous calls through the fake Twilio media stream: caller’s last frame → agent’s first frame, minus the end-of-turn wait (p95)`,
+        measured: `${ms(many.turn_overhead_p95_ms)} (p50 ${ms(many.turn_overhead_p50_ms)}, ${many.turns} turns; event loop p99 ${ms(many.event_loop_p99_ms)})`,
+        budget: `≤ ${ms(pc.budgets.turn_p95_ms)}`,
+        met: many.turn_overhead_p95_ms <= pc.budgets.turn_p95_ms,
+        cause: `${ctx}; the server used ${ms(many.server_cpu_ms_per_call_s)} of CPU per call-second and had ${many.server_cpu_share_of_core} of a core`,
+      });
+      add({
+        issue: 19,
+        what: `Phone, ${pc.concurrent} simultaneous calls: agent frames sent late by more than ${ms(pc.budgets.late_by_ms)}`,
+        measured: `${fmt(many.late_frames)} of ${fmt(many.agent_frames)} (latest ${ms(many.max_late_ms)} after due)`,
+        budget: 'none',
+        met: many.late_frames <= pc.budgets.late_frames,
+        cause: `${ctx}; the fakes' own event loop p99 ${ms(many.fakes_event_loop_p99_ms)} (a delay there makes frames look late)`,
+      });
+    }
+  } else missing(19, 'Phone: 50 calls, turn overhead and late frames', 'p95 ≤ 100 ms; none late', 'phoneCalls');
+
+  const bd = sections.batchDial;
+  if (bd)
+    add({
+      issue: 19,
+      what: `Batch of ${fmt(bd.recipients)} recipients at ${bd.concurrency_limit} concurrent, ${bd.dials_per_second_configured} new calls / s configured: pace, limit, no double dial`,
+      measured: `${bd.wall_s} s wall; at most ${fmt(bd.max_dials_in_1s)} dials in any 1 s (gap mean ${ms(bd.mean_gap_ms)}), at most ${fmt(bd.max_live_calls)} live, ${fmt(bd.numbers_dialled_twice)} numbers dialled twice`,
+      budget: `≤ ${bd.dials_per_second_configured} in 1 s, ≤ ${bd.concurrency_limit} live, none twice`,
+      met:
+        bd.max_dials_in_1s <= bd.dials_per_second_configured &&
+        bd.max_live_calls <= bd.concurrency_limit &&
+        bd.numbers_dialled_twice === 0,
+      cause: `${load(bd.load_average)} on ${bd.cpus} CPUs`,
+    });
+  else missing(19, 'Batch of 1,000: wall time and dial pacing', '', 'batchDial');
+
   const mu = sections.mutation;
   if (mu) {
     const partial = mu.scope !== 'all';
@@ -483,6 +522,95 @@ export function renderReport(results) {
           ms(r.event_loop_p99_ms),
         ]),
       ),
+    );
+    out.push('');
+  }
+
+  if (s.phoneCalls) {
+    const pc = s.phoneCalls;
+    block('## Phone calls: Parley’s overhead on the fake Twilio media stream');
+    out.push(
+      `${pc.what}. Configured waits: endpointing ${ms(pc.configured_waits_ms.endpointing)}, end of turn ${ms(pc.configured_waits_ms.end_of_turn)} (subtracted from the turn figures). A frame is late when it arrives more than ${ms(pc.budgets.late_by_ms)} after its audio is due to play. ${load(pc.load_average)}`,
+    );
+    out.push('');
+    out.push(
+      table(
+        [
+          'Calls',
+          'Turns',
+          'Turn overhead p50 / p95 / max',
+          'Late frames',
+          'Latest frame',
+          'Event loop p99 (server / fakes)',
+          'Server CPU per call-second',
+          'Server’s share of a core',
+        ],
+        Object.values(pc.runs).map((r) => [
+          fmt(r.calls),
+          fmt(r.turns),
+          `${ms(r.turn_overhead_p50_ms)} / ${ms(r.turn_overhead_p95_ms)} / ${ms(r.turn_overhead_max_ms)}`,
+          `${fmt(r.late_frames)} of ${fmt(r.agent_frames)}`,
+          ms(r.max_late_ms),
+          `${ms(r.event_loop_p99_ms)} / ${ms(r.fakes_event_loop_p99_ms)}`,
+          ms(r.server_cpu_ms_per_call_s),
+          String(r.server_cpu_share_of_core),
+        ]),
+      ),
+    );
+    out.push('');
+    if (pc.repeats?.length > 1) {
+      out.push(
+        `The ${fmt(pc.concurrent)} simultaneous calls ran ${pc.repeats.length} times, one after another; the table and the budget rows show the median run (by turn overhead p95). Each run: ${pc.repeats
+          .map(
+            (r) =>
+              `p95 ${ms(r.turn_overhead_p95_ms)}, ${fmt(r.late_frames)} of ${fmt(r.agent_frames)} frames late, server event loop p99 ${ms(r.event_loop_p99_ms)}, ${r.server_cpu_share_of_core} of a core, load ${r.load_1min}`,
+          )
+          .join('; ')}.`,
+      );
+      out.push('');
+    }
+  }
+
+  if (s.batchDial) {
+    const bd = s.batchDial;
+    block('## Batch calls: a batch of recipients through the dispatcher');
+    out.push(`${bd.what}. ${load(bd.load_average)} on ${bd.cpus} CPUs.`);
+    out.push('');
+    out.push(
+      table(
+        [
+          'Recipients',
+          'Concurrency limit',
+          'Pace configured',
+          'Call length',
+          'Wall time',
+          'Dials (numbers twice)',
+          'Most dials in 1 s',
+          'Gap mean / min',
+          'Most live calls',
+          'Outcomes',
+        ],
+        [
+          [
+            fmt(bd.recipients),
+            fmt(bd.concurrency_limit),
+            `${fmt(bd.dials_per_second_configured)} / s`,
+            ms(bd.call_ms),
+            `${bd.wall_s} s (${bd.dials_per_s} dials / s)`,
+            `${fmt(bd.dials)} (${fmt(bd.numbers_dialled_twice)})`,
+            fmt(bd.max_dials_in_1s),
+            `${ms(bd.mean_gap_ms)} / ${ms(bd.min_gap_ms)}`,
+            fmt(bd.max_live_calls),
+            Object.entries(bd.outcomes)
+              .map(([k, v]) => `${k} ${fmt(v)}`)
+              .join(', '),
+          ],
+        ],
+      ),
+    );
+    out.push('');
+    out.push(
+      `At the server's default pace (1 new call a second per company) the same batch takes at least ${fmt(bd.recipients)} s.`,
     );
     out.push('');
   }

@@ -211,6 +211,9 @@ const SUITES = [
   'bench/load.ts',
   'bench/lighthouse.ts',
   'bench/call-engine.ts',
+  // issue 19: 50 phone calls through the fake Twilio; a batch of 1,000 dialled at 10 concurrent
+  'bench/phone-calls.ts',
+  'bench/batch-dial.ts',
   // issue 17: Stryker over src/machines (tens of minutes on 2 cores; --quick: the seven targeted machines)
   'bench/mutation.ts',
 ];

@@ -160,9 +160,13 @@ export class FakeMediaStream {
   /** marks echoed (played, or pending when a clear came) */
   readonly echoedMarks: string[] = [];
   readonly violations: string[] = [];
+  /** when (performance.now()) each of the caller's voiced frames was sent, and each media message came */
+  readonly voicedAt: number[] = [];
+  readonly mediaAt: { at: number; bytes: number }[] = [];
   stopped = false;
   private buffer: Played[] = [];
   private callerQueue: Uint8Array[] = [];
+  private voiced = new WeakSet<Uint8Array>();
   private seq = 0;
   private chunk = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -192,7 +196,9 @@ export class FakeMediaStream {
 
   /** The caller says something: `ms` of loud audio, then silence. */
   say(ms = 400, silenceMs = 600) {
-    this.callerQueue.push(...mulawFrames(ms, true), ...mulawFrames(silenceMs, false));
+    const voiced = mulawFrames(ms, true);
+    for (const f of voiced) this.voiced.add(f);
+    this.callerQueue.push(...voiced, ...mulawFrames(silenceMs, false));
   }
 
   /** The caller presses a key. */
@@ -255,6 +261,7 @@ export class FakeMediaStream {
   private tick() {
     this.ticks++;
     const frame = this.callerQueue.shift() ?? mulawFrames(FRAME_MS, false)[0];
+    if (frame && this.voiced.has(frame)) this.voicedAt.push(performance.now());
     this.send({
       event: 'media',
       sequenceNumber: String(++this.seq),
@@ -315,6 +322,7 @@ export class FakeMediaStream {
         return;
       }
       const bytes = new Uint8Array(Buffer.from(payload, 'base64'));
+      this.mediaAt.push({ at: performance.now(), bytes: bytes.byteLength });
       this.buffer.push({ kind: 'audio', bytes });
     } else if (msg.event === 'mark') {
       const name = (msg.mark as { name?: unknown } | undefined)?.name;
@@ -361,6 +369,8 @@ export interface FakeCall {
   /** how the call ended at Twilio */
   ended?: 'caller' | 'api' | 'hangup-verb' | 'dial' | 'outcome';
   done: Promise<void>;
+  /** when (performance.now()) the call was created: placed through the API, or came in */
+  placedAt: number;
 }
 
 export class TwilioFake {
@@ -497,6 +507,7 @@ export class TwilioFake {
       actions: [],
       callbacks: [],
       said: [],
+      placedAt: performance.now(),
       done: new Promise<void>((r) => {
         finish = r;
       }),

@@ -1,15 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATION_LOCK_KEY } from '../../server/db/migrate.js';
+import { describe, expect, it } from 'vitest';
 import { SAMPLE_AGENT_PAYLOAD } from '../../server/routes/agent/sample-agent.js';
 import { DB_KINDS } from './helpers.js';
 import { numberBody } from './phone-helpers.js';
+import { type Body, call, killed, killServersAfterEach, register, serverPlace, startServer, stopped } from './server-process.js';
 
 /**
  * Crash safety: the real server (server/main.ts, as `npm start` runs it) takes a stream of concurrent
@@ -20,88 +16,12 @@ import { numberBody } from './phone-helpers.js';
  * the database stays up. See docs/reliability.md.
  */
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+killServersAfterEach();
+
 /** workers sending at the same time */
 const WORKERS = 8;
 /** acknowledged writes before the kill (the kill lands while every worker has a request in flight) */
 const ACKS_BEFORE_KILL = 120;
-
-interface Server {
-  proc: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-const running = new Set<ChildProcess>();
-afterEach(() => {
-  for (const p of running) p.kill('SIGKILL');
-  running.clear();
-});
-
-/** Starts server/main.ts in its own Node process (tsx as a loader: one process, so SIGKILL kills the server). */
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(proc);
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      const m = /running at (http:\/\/localhost:\d+)/.exec(output);
-      if (m?.[1]) resolve(m[1].replace('localhost', '127.0.0.1'));
-    };
-    proc.stdout?.on('data', onData);
-    proc.stderr?.on('data', onData);
-    proc.on('exit', (code) => reject(new Error(`server exited (${code}) before it listened:\n${output}`)));
-  });
-  return { proc, url, output: () => output };
-}
-
-function killed(proc: ChildProcess): Promise<NodeJS.Signals | null> {
-  return new Promise((resolve) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return resolve(proc.signalCode);
-    proc.once('exit', (_code, signal) => resolve(signal));
-    proc.kill('SIGKILL');
-  });
-}
-
-/** Stops a server cleanly (SIGTERM: it closes the database). */
-function stopped(proc: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
-    proc.once('exit', () => resolve());
-    proc.kill('SIGTERM');
-  });
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary shapes
-type Body = any;
-
-async function call(base: string, method: string, url: string, token: string | null, body?: unknown, key?: string) {
-  const headers: Record<string, string> = key ? { 'Idempotency-Key': key } : {};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    payload = JSON.stringify(body);
-    headers['Content-Type'] = 'application/json';
-  }
-  const res = await fetch(`${base}/api/v1${url}`, { method, headers, body: payload });
-  return { status: res.status, body: (await res.json()) as Body, replayed: res.headers.get('Idempotent-Replayed') };
-}
-
-async function register(base: string): Promise<string> {
-  const form = new FormData();
-  form.set('name', 'Crash Tester');
-  form.set('email', `crash-${randomBytes(4).toString('hex')}@example.com`);
-  form.set('password', 'correct horse battery staple');
-  const res = await call(base, 'POST', '/account/register', null, form);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.token as string;
-}
 
 /** What the client knows of one row: the value last acknowledged, and the value of an unanswered write. */
 interface Known {
@@ -178,60 +98,9 @@ async function worker(base: string, token: string, w: number, ledger: Ledger, on
   }
 }
 
-/** A PostgreSQL schema of its own for the server (DATABASE_URL with a search_path), dropped afterwards. */
-async function pgSchema(): Promise<{ url: string; tables: () => Promise<number>; drop: () => Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL as string;
-  const schema = `crash_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA "${schema}"`);
-  await admin.end();
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    url: url.toString(),
-    tables: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      try {
-        const r = await c.query('select count(*)::int as n from information_schema.tables where table_schema = $1', [schema]);
-        return r.rows[0].n as number;
-      } finally {
-        await c.end();
-      }
-    },
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      try {
-        await c.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await c.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-      } finally {
-        await c.end();
-      }
-    },
-  };
-}
-
-/** A fresh DATA_DIR (and PostgreSQL schema) for a server, and its environment. */
-async function serverPlace(kind: string) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-crash-'));
-  const database = kind === 'postgres' ? await pgSchema() : null;
-  const env = {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DEMO: 'off',
-    LOG_LEVEL: 'error',
-    ...(database ? { DATABASE_URL: database.url } : {}),
-  };
-  return { dataDir, database, env };
-}
-
 describe.each(DB_KINDS)('crash safety [%s]', (kind) => {
   it('SIGKILL in the middle of concurrent writes loses no acknowledged write and leaves a sound database', async () => {
-    const { dataDir, database, env } = await serverPlace(kind);
+    const { dataDir, database, env, remove } = await serverPlace(kind);
     try {
       const first = await startServer(env);
       const token = await register(first.url);
@@ -292,34 +161,12 @@ describe.each(DB_KINDS)('crash safety [%s]', (kind) => {
         }
       }
     } finally {
-      await database?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await remove();
     }
   }, 120_000);
 
   it('SIGKILL during a recipients upload and a knowledge-base upload: the restarted server removes what they left', async () => {
-    const { dataDir, database, env } = await serverPlace(kind);
-    const query = async <T>(text: string, params: unknown[] = []): Promise<T[]> => {
-      if (database) {
-        const c = new pg.Client({ connectionString: database.url });
-        await c.connect();
-        try {
-          return (await c.query(text, params)).rows as T[];
-        } finally {
-          await c.end();
-        }
-      }
-      const file = new Database(path.join(dataDir, 'parley.sqlite'));
-      try {
-        // $1, $2 ... as SQLite's ?
-        const stmt = file.prepare(text.replace(/\$\d+/g, '?'));
-        if (stmt.reader) return stmt.all(...params) as T[];
-        stmt.run(...params);
-        return [];
-      } finally {
-        file.close();
-      }
-    };
+    const { dataDir, env, query, remove } = await serverPlace(kind);
     const recipientsByUpload = async () =>
       new Map(
         (
@@ -422,8 +269,7 @@ describe.each(DB_KINDS)('crash safety [%s]', (kind) => {
       expect(await query('select id from pending_uploads')).toEqual([]);
       await stopped(second.proc);
     } finally {
-      await database?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await remove();
     }
   }, 120_000);
 });
