@@ -155,6 +155,9 @@ export class BatchDispatcher {
       .execute();
     for (const r of rows) {
       const outcome = outcomeOf(r.status, r.disconnection_reason);
+      // a call cut because the server running it stopped (the call sweeper's error_unknown) is Parley's
+      // failure, not the batch's: it has no finish time, so it does not count toward the self-pause
+      const finishedAt = r.disconnection_reason === 'error_unknown' ? null : now.toISOString();
       // a paused batch keeps its retries for the resume; a canceled one does not
       const retry =
         (outcome === 'busy' || outcome === 'no_answer') &&
@@ -170,9 +173,9 @@ export class BatchDispatcher {
                 lease_owner: null,
                 lease_until: null,
                 next_attempt_at: new Date(now.getTime() + Number(r.retry_delay_s) * 1000).toISOString(),
-                finished_at: now.toISOString(),
+                finished_at: finishedAt,
               }
-            : { state: outcome, lease_owner: null, lease_until: null, finished_at: now.toISOString() },
+            : { state: outcome, lease_owner: null, lease_until: null, finished_at: finishedAt },
         )
         .where('upload_id', '=', r.upload_id)
         .where('row_number', '=', r.row_number)
