@@ -205,7 +205,10 @@ export const batchRulesMachine = setup({
         },
         'rules.submit': [
           { guard: 'isDraftValid', target: 'saving', description: 'Save: the rules keep the contract; PATCH them.' },
-          { description: "Save with a value the contract refuses: its message next to the field, nothing sent.", actions: 'showErrors' },
+          {
+            description: 'Save with a value the contract refuses: its message next to the field, nothing sent.',
+            actions: 'showErrors',
+          },
         ],
         'rules.close': { target: 'closed', description: 'Cancel, Escape or Close: nothing changes.', actions: 'forget' },
       },

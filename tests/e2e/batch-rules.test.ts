@@ -60,13 +60,17 @@ describe('dialling rules in the batch detail', () => {
     await form(page).waitFor();
     // no window yet: the day checkboxes wait for the switch
     expect(await form(page).getByRole('checkbox', { name: 'Monday' }).count()).toBe(0);
-    await form(page).getByRole('switch', { name: /Only call inside a calling window/ }).check();
+    await form(page)
+      .getByRole('switch', { name: /Only call inside a calling window/ })
+      .check();
     for (const day of WEEKDAYS) await form(page).getByRole('checkbox', { name: day }).check();
     expect(await form(page).getByRole('checkbox', { name: 'Saturday' }).isChecked()).toBe(false);
     expect(await form(page).getByRole('checkbox', { name: 'Sunday' }).isChecked()).toBe(false);
     await form(page).getByLabel('From').fill('09:00');
     await form(page).getByLabel('Until').fill('17:00');
-    await form(page).getByText('Recipients whose number tells their time zone are called in their own zone', { exact: false }).waitFor();
+    await form(page)
+      .getByText('Recipients whose number tells their time zone are called in their own zone', { exact: false })
+      .waitFor();
     await form(page).getByRole('combobox', { name: 'Time zone' }).click();
     await page.getByRole('option', { name: 'America/New_York', exact: true }).click();
     await form(page).getByLabel('Attempts').fill('3');

@@ -44,9 +44,7 @@ export function daysSummary(days: readonly number[]): string {
     else runs.push([d]);
   }
   return runs
-    .map((run) =>
-      run.length >= 3 ? `${run[0]?.short}–${run.at(-1)?.short}` : run.map((d) => d.short).join(', '),
-    )
+    .map((run) => (run.length >= 3 ? `${run[0]?.short}–${run.at(-1)?.short}` : run.map((d) => d.short).join(', ')))
     .join(', ');
 }
 
@@ -58,9 +56,7 @@ export function windowSummary(rules: BatchRules): string {
 
 /** "2 attempts, 120 s apart" or "1 attempt, no retry". */
 export function attemptsSummary(rules: BatchRules): string {
-  return rules.maxAttempts === 1
-    ? '1 attempt, no retry'
-    : `${rules.maxAttempts} attempts, ${rules.retryDelaySeconds} s apart`;
+  return rules.maxAttempts === 1 ? '1 attempt, no retry' : `${rules.maxAttempts} attempts, ${rules.retryDelaySeconds} s apart`;
 }
 
 const rulesOf = (batch: Batch): BatchRules => ({
