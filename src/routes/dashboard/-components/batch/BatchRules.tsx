@@ -165,7 +165,7 @@ export function DiallingRules({ batch }: { batch: Batch }) {
                   </p>
                 ) : null}
               </fieldset>
-              <div className={p.row}>
+              <div className={s.timesRow}>
                 <TextField
                   label="From"
                   type="time"
