@@ -8,6 +8,7 @@ import assignAgent from './assignAgent.js';
 import authDialog from './authDialog.js';
 import batchCall from './batchCall.js';
 import batchDetail from './batchDetail.js';
+import batchRules from './batchRules.js';
 import callFilters from './callFilters.js';
 import callMe from './callMe.js';
 import callSession from './callSession.js';
@@ -41,6 +42,7 @@ export const invariantTables: Record<string, InvariantTable> = {
   callSession,
   settingsForm,
   batchDetail,
+  batchRules,
   knowledgeBaseUpload,
   agentImport,
   phoneNumberUpdate,

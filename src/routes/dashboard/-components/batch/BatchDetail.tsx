@@ -14,6 +14,7 @@ import { formatCount, formatDateTime, formatDuration, formatUsd, toDateTimeLocal
 import * as p from '../page.css';
 import { QueryView } from '../QueryStates';
 import { BatchProgress, ExportRecipientsButton } from './BatchProgress';
+import { DiallingRules } from './BatchRules';
 import * as s from './batch.css';
 import { BatchStatusBadge } from './status';
 
@@ -166,6 +167,8 @@ function DetailBody({ detail }: { detail: BatchDetailResponse }) {
           </Button>
         </form>
       ) : null}
+
+      {cancelable ? <DiallingRules batch={batch} /> : null}
 
       {batch.status !== 'draft' ? <BatchProgress detail={detail} /> : null}
 

@@ -170,3 +170,6 @@ export const stateCount = style({
 });
 globalStyle(`${stateCount} dt`, { color: vars.color.textMuted, fontSize: vars.fontSize.xs });
 globalStyle(`${stateCount} dd`, { margin: 0, fontWeight: vars.fontWeight.semibold, fontSize: vars.fontSize.lg });
+
+/** From and Until side by side, top-aligned so a message under one does not move the other. */
+export const timesRow = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: vars.space['3'] });
