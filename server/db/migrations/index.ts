@@ -13,6 +13,7 @@ import * as m011 from './011_expiry_indexes.js';
 import * as m012 from './012_call_runtime.js';
 import * as m013 from './013_telephony.js';
 import * as m014 from './014_webhooks.js';
+import * as m016 from './016_call_analytics.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '012_call_runtime': m012,
   '013_telephony': m013,
   '014_webhooks': m014,
+  '016_call_analytics': m016,
 };
