@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 /**
  * Call analytics (issue 20): the Call History overview and the per-agent figures, computed in the database
@@ -15,10 +15,15 @@ import { type Kysely, sql } from 'kysely';
  *   bucket (its lower bound in ms, see latencyBucket in call-analytics.repo.ts), the calls whose latency falls
  *   in that bucket: the day's p50 and p95 are read from this histogram in SQL (a window over the buckets).
  *
+ * Keys: the equality filters first and the day last, so a filter and a range of days is one range of the
+ * key (calls by status: one range per status). On SQLite both tables are WITHOUT ROWID (stored in key order).
+ *
  * Existing calls are counted into `call_days` here (they have no latency yet).
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are written against the untyped builder
 export async function up(db: Kysely<any>): Promise<void> {
+  // SQLite: the rows are stored in key order (a day range of one combination is one contiguous read)
+  const clustered = db.getExecutor().adapter instanceof PostgresAdapter ? sql`` : sql`without rowid`;
   await db.schema.alterTable('calls').addColumn('latency_ms', 'integer').execute();
   await db.schema
     .createTable('call_days')
@@ -32,7 +37,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('successful', 'bigint', (c) => c.notNull())
     .addColumn('duration', 'bigint', (c) => c.notNull())
     .addColumn('cost', 'double precision', (c) => c.notNull())
-    .addPrimaryKeyConstraint('call_days_pk', ['company_id', 'status', 'type', 'phone_number', 'agent_id', 'day'])
+    .addPrimaryKeyConstraint('call_days_pk', ['company_id', 'type', 'phone_number', 'agent_id', 'status', 'day'])
+    .modifyEnd(clustered)
     .execute();
   await db.schema
     .createTable('call_latency_days')
@@ -44,6 +50,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('bucket', 'integer', (c) => c.notNull())
     .addColumn('calls', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('call_latency_days_pk', ['company_id', 'status', 'type', 'phone_number', 'day', 'bucket'])
+    .modifyEnd(clustered)
     .execute();
 
   for (let mask = 0; mask < 16; mask++) {

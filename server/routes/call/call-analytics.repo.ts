@@ -8,7 +8,7 @@ import {
   LATENCY_BUCKETS,
   latencyBucket,
 } from '../../../src/api/contract/call-analytics.js';
-import type { CallStatus } from '../../../src/api/contract/call-values.js';
+import { CALL_STATUSES, type CallStatus } from '../../../src/api/contract/call-values.js';
 import type { CallDaysTable, CallLatencyDaysTable, DB } from '../../db/schema.js';
 import { ANY, type CallRow, dayStart, matching, nextDayStart } from './call.repo.js';
 
@@ -76,7 +76,7 @@ export async function writeCallDays(db: Kysely<DB>, rows: readonly CallRow[]): P
       .insertInto('call_days')
       .values(days.slice(i, i + 1000))
       .onConflict((oc) =>
-        oc.columns(['company_id', 'status', 'type', 'phone_number', 'agent_id', 'day']).doUpdateSet({
+        oc.columns(['company_id', 'type', 'phone_number', 'agent_id', 'status', 'day']).doUpdateSet({
           calls: sql<number>`call_days.calls + excluded.calls`,
           successful: sql<number>`call_days.successful + excluded.successful`,
           duration: sql<number>`call_days.duration + excluded.duration`,
@@ -145,9 +145,12 @@ function widthSql(bucket: RawBuilder<unknown>): RawBuilder<number> {
   return expr;
 }
 
+/** The part of the percentiles over the whole range (a day is yyyy-MM-dd). */
+const ALL_DAYS = 'all';
+
 /**
- * The p50 and p95 per `part` (a day, or one part for the whole range) of a histogram `(part, bucket, n)`:
- * the bucket holding the rank p x total, interpolated linearly within it.
+ * The p50 and p95 of each day of a histogram `(day, bucket, n)`, and of all its days (part ALL_DAYS): the
+ * bucket holding the rank p x total, interpolated linearly within it. One query: the histogram is read once.
  */
 async function percentiles(db: Kysely<DB>, histogram: RawBuilder<unknown>) {
   const at = (p: number) => {
@@ -156,12 +159,17 @@ async function percentiles(db: Kysely<DB>, histogram: RawBuilder<unknown>) {
       then bucket + ${widthSql(sql.ref('bucket'))} * (${rank} - (cum - n)) / n end)`;
   };
   const { rows } = await sql<{ part: string; p50: number | string | null; p95: number | string | null }>`
-    with h as (${histogram}),
+    with h as materialized (${histogram}),
+    p as (
+      select day as part, bucket, n from h
+      union all
+      select ${ALL_DAYS} as part, bucket, sum(n) as n from h group by bucket
+    ),
     c as (
       select part, bucket, cast(n as double precision) as n,
         cast(sum(n) over (partition by part order by bucket rows between unbounded preceding and current row) as double precision) as cum,
         cast(sum(n) over (partition by part) as double precision) as total
-      from h
+      from p
     )
     select part, ${at(0.5)} as p50, ${at(0.95)} as p95 from c group by part`.execute(db);
   const round = (x: number | string | null) => (x === null ? null : Math.round(Number(x)));
@@ -190,7 +198,8 @@ async function fromRollups(db: Kysely<DB>, companyId: string, q: CallAnalyticsQu
       .where('type', '=', q.type || ANY)
       .where('phone_number', '=', q.phoneNumber || ANY)
       .where('agent_id', '=', q.agentId || ANY);
-    qb = status === 'filter' || q.status ? qb.where('status', '=', q.status || ANY) : qb.where('status', '<>', ANY);
+    // each status by name: one range of the key per status
+    qb = status === 'filter' || q.status ? qb.where('status', '=', q.status || ANY) : qb.where('status', 'in', CALL_STATUSES);
     if (q.dateFrom) qb = qb.where('day', '>=', q.dateFrom);
     if (q.dateTo) qb = qb.where('day', '<=', q.dateTo);
     return qb;
@@ -260,10 +269,8 @@ function daysBetween(from: string, to: string): string[] {
 export async function callAnalytics(db: Kysely<DB>, companyId: string, q: CallAnalyticsQuery): Promise<CallAnalytics> {
   const { totals, statuses, histogram } = q.search ? await fromCalls(db, companyId, q) : await fromRollups(db, companyId, q);
   const byDay = new Map(totals.map((r) => [String(r.day), sums(r)]));
-  const perDay = histogram ? await percentiles(db, sql`select day as part, bucket, n from (${histogram}) as hd`) : new Map();
-  const overall = histogram
-    ? (await percentiles(db, sql`select 'all' as part, bucket, sum(n) as n from (${histogram}) as hr group by bucket`)).get('all')
-    : undefined;
+  const perDay = histogram ? await percentiles(db, histogram) : new Map<string, { p50: number | null; p95: number | null }>();
+  const overall = perDay.get(ALL_DAYS);
 
   const seen = [...byDay.keys()];
   let first = q.dateFrom || seen[0];

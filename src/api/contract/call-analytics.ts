@@ -17,6 +17,7 @@
 import * as v from 'valibot';
 import { CALL_FILTER_PARAMS, type CallFilters, callQuerySchema } from './call';
 import { CALL_STATUSES, type CallStatus } from './call-values';
+import { queryParams } from './list';
 
 export const CALL_ANALYTICS_PATH = '/call/analytics';
 
@@ -46,6 +47,18 @@ export interface CallAnalyticsParams extends CallFilters {
   search?: string;
   agentId?: string;
 }
+
+/** The query string of GET /call/analytics (empty values left out). */
+export const callAnalyticsParams = (q: CallAnalyticsParams): Record<string, string> =>
+  queryParams({
+    search: q.search,
+    dateFrom: q.dateFrom,
+    dateTo: q.dateTo,
+    phoneNumber: q.phoneNumber,
+    type: q.type,
+    status: q.status,
+    agentId: q.agentId,
+  });
 
 const nullableNumber = v.nullable(v.number());
 
