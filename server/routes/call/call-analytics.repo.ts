@@ -153,13 +153,15 @@ const ALL_DAYS = 'all';
  * bucket holding the rank p x total, interpolated linearly within it. One query: the histogram is read once.
  */
 async function percentiles(db: Kysely<DB>, histogram: RawBuilder<unknown>) {
-  const at = (p: number) => {
-    const rank = sql`${sql.lit(p)} * total`;
-    return sql<number | null>`max(case when cum - n < ${rank} and cum >= ${rank}
-      then bucket + ${widthSql(sql.ref('bucket'))} * (${rank} - (cum - n)) / n end)`;
-  };
+  // the bucket holding rank p x total: the rows before it hold less, with it at least that many
+  const holds = (p: number) => sql`(cum - n < ${sql.lit(p)} * total and cum >= ${sql.lit(p)} * total)`;
+  const at = (p: number) =>
+    sql<
+      number | null
+    >`max(case when ${holds(p)} then bucket + ${widthSql(sql.ref('bucket'))} * (${sql.lit(p)} * total - (cum - n)) / n end)`;
+  // (filtering the two buckets of each part before grouping keeps SQLite's work to one pass of the windows)
   const { rows } = await sql<{ part: string; p50: number | string | null; p95: number | string | null }>`
-    with h as materialized (${histogram}),
+    with h as (${histogram}),
     p as (
       select day as part, bucket, n from h
       union all
@@ -171,7 +173,7 @@ async function percentiles(db: Kysely<DB>, histogram: RawBuilder<unknown>) {
         cast(sum(n) over (partition by part) as double precision) as total
       from p
     )
-    select part, ${at(0.5)} as p50, ${at(0.95)} as p95 from c group by part`.execute(db);
+    select part, ${at(0.5)} as p50, ${at(0.95)} as p95 from c where ${holds(0.5)} or ${holds(0.95)} group by part`.execute(db);
   const round = (x: number | string | null) => (x === null ? null : Math.round(Number(x)));
   return new Map(rows.map((r) => [String(r.part), { p50: round(r.p50), p95: round(r.p95) }]));
 }

@@ -11,7 +11,7 @@
  * - average duration: seconds per call (null without calls)
  * - latency: the p50 and p95 over the calls of the day of each call's typical response latency (the median
  *   of its agent turns, end of the caller's speech -> the agent's first audio), read from a histogram
- *   (LATENCY_BUCKETS: 20 ms wide under 1 s, then 100 ms, 500 ms, 5 s), interpolated within the bucket;
+ *   (LATENCY_BUCKETS: 50 ms wide under 1 s, 100 ms under 2 s, then 250 ms, 1 s and 5 s: within about 5%), interpolated within the bucket;
  *   null for a day without a measured call, and always null with `agentId` (latency is per line, not per agent).
  */
 import * as v from 'valibot';
@@ -23,9 +23,10 @@ export const CALL_ANALYTICS_PATH = '/call/analytics';
 
 /** Latency histogram: from each bound on, buckets of this width (ms). */
 export const LATENCY_BUCKETS: readonly (readonly [from: number, width: number])[] = [
-  [0, 20],
+  [0, 50],
   [1000, 100],
-  [3000, 500],
+  [2000, 250],
+  [5000, 1000],
   [10_000, 5000],
 ];
 
