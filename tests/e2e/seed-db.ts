@@ -20,6 +20,8 @@ export interface E2eCall {
   status?: CallStatus;
   disconnectionReason?: string;
   successful?: boolean;
+  /** the call's median response latency (ms) */
+  latencyMs?: number;
 }
 
 export async function insertCalls(companyId: string, line: string, calls: E2eCall[]): Promise<void> {
@@ -41,6 +43,7 @@ export async function insertCalls(companyId: string, line: string, calls: E2eCal
         disconnection_reason: c.disconnectionReason ?? 'user_hangup',
         status: c.status ?? 'ended',
         call_successful: (c.successful ?? true) ? 1 : 0,
+        latency_ms: c.latencyMs ?? null,
       })),
     );
   } finally {

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import type { PhoneNumbersTable } from '../../../server/db/schema.js';
 import { newId } from '../../../server/lib/ids.js';
 import { settled } from '../../../server/lib/later.js';
 import { admitInbound } from '../../../server/telephony/service.js';
@@ -14,7 +15,7 @@ async function world(t: TestApp, user: SignedUp, withAgent: boolean) {
   const db = t.deps.db.db;
   const agent = await db.selectFrom('agents').select('id').where('company_id', '=', user.companyId).executeTakeFirstOrThrow();
   const at = t.clock.now().toISOString();
-  const number = {
+  const number: PhoneNumbersTable = {
     id: newId(),
     company_id: user.companyId,
     account_id: null,
