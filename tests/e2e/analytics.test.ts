@@ -78,7 +78,7 @@ describe('Call analytics', () => {
       /^Success rate per day, .*: 40\.0% of all calls were successful$/,
       /^Average duration per day/,
       /^Cost per day, .*: \$0\.40 in total/,
-      /^Response latency per day, .*: p50 \d+ ms and p95 \d+ ms/,
+      /^Response latency per day, .*: p50 [\d,]+ ms and p95 [\d,]+ ms/,
     ])
       expect(await o.getByRole('img', { name }).count()).toBe(1);
 
