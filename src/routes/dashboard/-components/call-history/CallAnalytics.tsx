@@ -1,12 +1,7 @@
 import type { ReactNode } from 'react';
-import { calls } from '../../../../api/calls';
+import { callAnalyticsKey, calls } from '../../../../api/calls';
 import { CALL_STATUS_LABELS, formatCallDuration } from '../../../../api/contract/call';
-import {
-  type CallAnalytics,
-  type CallAnalyticsParams,
-  type CallFigures,
-  callAnalyticsParams,
-} from '../../../../api/contract/call-analytics';
+import type { CallAnalytics, CallAnalyticsParams, CallFigures } from '../../../../api/contract/call-analytics';
 import { CALL_STATUSES, type CallStatus } from '../../../../api/contract/call-values';
 import { HistoryIcon } from '../../../../ui/icons';
 import { useQuery } from '../../../-lib/useQuery';
@@ -34,10 +29,13 @@ export const formatRate = (rate: number | null) => (rate === null ? '—' : `${(
 const formatMs = (ms: number | null) => (ms === null ? '—' : `${formatCount(Math.round(ms))} ms`);
 const formatAvgDuration = (seconds: number | null) => (seconds === null ? '—' : formatCallDuration(seconds));
 
-/** The answer of GET /call/analytics for these parameters, through the query cache (reloaded with the calls). */
+/**
+ * The answer of GET /call/analytics for these parameters, through the query cache (under the calls' prefix:
+ * reloaded with them). The cache holds the whole response under its key; the screen reads its data.
+ */
 export function useCallAnalytics(q: CallAnalyticsParams) {
-  const key = `call-analytics?${new URLSearchParams(callAnalyticsParams(q)).toString()}`;
-  return useQuery(key, () => calls.analytics(q, { notify: false }).then((r) => r.data), { keepPrevious: true });
+  const query = useQuery(callAnalyticsKey(q), () => calls.analytics(q, { notify: false }), { keepPrevious: true });
+  return { ...query, data: query.data?.data };
 }
 
 /** Calls, success rate, average duration and cost (and latency, when `latency`) as figures. */
@@ -138,7 +136,7 @@ export function CallAnalyticsOverview({ filters }: { filters: CallAnalyticsParam
   let body: ReactNode;
   if (query.data) {
     body =
-      query.data.totals.calls === 0 ? (
+      query.data.days.length === 0 || query.data.totals.calls === 0 ? (
         <EmptyState
           icon={HistoryIcon}
           title="No calls in this range"
