@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, type TestBrowser } from './browser.js';
-import { insertCalls } from './seed-db.js';
+import { insertAnalysis, insertCalls } from './seed-db.js';
 import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
@@ -56,6 +56,9 @@ beforeAll(async () => {
   ]);
   page = await signedInPage(b, user);
 });
+
+/** the detail page's 'Post Call Analysis' section */
+const analysisSection = (p: Page) => p.getByRole('region', { name: 'Post Call Analysis' });
 
 afterAll(async () => {
   await b?.close();
@@ -127,6 +130,35 @@ describe('Call analytics', () => {
 
     await page.goto(`${b.baseUrl}/dashboard/call-history?dateFrom=${day(60)}&dateTo=${day(50)}`);
     await poll(() => overview(page).getByText('No calls in this range').count()).toBe(1);
+  });
+
+  it('the call detail shows the post-call analysis, or that it failed', async () => {
+    const [done, failed] = await insertCalls(user.companyId, LINE, [
+      { time: at(40, 9), duration: 30, cost: 0.05, status: 'ended' },
+      { time: at(40, 10), duration: 20, cost: 0.03, status: 'ended' },
+    ]);
+    await insertAnalysis(user.companyId, done!, {
+      status: 'done',
+      result: {
+        summary: 'The caller booked a table for two on Friday.',
+        sentiment: 'positive',
+        successful: true,
+        custom: { party_size: 2, wants_parking: false, dish: null },
+      },
+    });
+    await insertAnalysis(user.companyId, failed!, { status: 'failed', error: 'The model answered no JSON' });
+
+    await page.goto(`${b.baseUrl}/dashboard/call-history/${done}`);
+    const shown = analysisSection(page);
+    await poll(() => shown.textContent()).toContain('The caller booked a table for two on Friday.');
+    const text = await shown.textContent();
+    for (const part of ['SentimentPositive', 'SuccessfulYes', 'party_size2', 'wants_parkingNo', 'dish—'])
+      expect(text).toContain(part);
+
+    await page.goto(`${b.baseUrl}/dashboard/call-history/${failed}`);
+    await poll(() => analysisSection(page).getByRole('alert').textContent()).toContain(
+      'Analysis failed: The model answered no JSON',
+    );
   });
 
   it("the agent's row menu opens its analytics for the last 30 days", async () => {
