@@ -35,6 +35,7 @@ export function AgentAnalyticsDialog({
       title={`Analytics: ${agent.agent_name}`}
       description="Calls this agent handled in the chosen date range."
       size="lg"
+      bodyClassName={p.section}
     >
       <div className={p.row}>
         <DateRangePicker value={range} onChange={(next) => setRange(next ?? {})} />

@@ -5,7 +5,7 @@ import { vars } from '../../../../ui/theme.css';
 export const overview = style({ display: 'flex', flexDirection: 'column', gap: vars.space['4'], marginBottom: vars.space['5'] });
 export const charts = style({
   display: 'grid',
-  gridTemplateColumns: 'repeat(auto-fit, minmax(20rem, 1fr))',
+  gridTemplateColumns: 'repeat(auto-fit, minmax(24rem, 1fr))',
   gap: vars.space['4'],
 });
 export const figure = style([

@@ -16,17 +16,18 @@ export interface Series {
   values: (number | null)[];
 }
 
-const W = 600;
-const H = 180;
-const LEFT = 48;
+const W = 400;
+const H = 170;
+const LEFT = 60;
 const BOTTOM = 20;
 const TOP = 8;
+const FONT = 12;
 
-/** A round axis maximum at or above `max` (1, 2 or 5 times a power of ten). */
+/** A round axis maximum at or above `max` (1, 2 or 4 times a power of ten: its half, the middle line, is round too). */
 export function niceMax(max: number): number {
   if (!(max > 0)) return 1;
   const power = 10 ** Math.floor(Math.log10(max));
-  for (const step of [1, 2, 5, 10]) if (step * power >= max) return step * power;
+  for (const step of [1, 2, 4, 10]) if (step * power >= max) return step * power;
   return 10 * power;
 }
 
@@ -89,7 +90,7 @@ export function DayChart({ title, summary, days, series, format, kind, total }: 
         <g key={x2.key} stroke={x2.colour} fill={x2.colour}>
           {runs.map((r, j) =>
             r.length === 1 ? (
-              <circle key={j} cx={r[0]!.split(',')[0]} cy={r[0]!.split(',')[1]} r={2.5} stroke="none" />
+              <circle key={j} cx={r[0]!.split(',')[0]} cy={r[0]!.split(',')[1]} r={3} stroke="none" />
             ) : (
               <polyline key={j} points={r.join(' ')} fill="none" strokeWidth={2} />
             ),
@@ -106,7 +107,7 @@ export function DayChart({ title, summary, days, series, format, kind, total }: 
         {[0, 0.5, 1].map((f) => (
           <g key={f}>
             <line x1={LEFT} x2={W} y1={y(max * f)} y2={y(max * f)} stroke="currentColor" strokeOpacity={0.2} />
-            <text x={LEFT - 6} y={y(max * f) + 4} fontSize={11} textAnchor="end" fill="currentColor">
+            <text x={LEFT - 6} y={y(max * f) + 4} fontSize={FONT} textAnchor="end" fill="currentColor">
               {format(max * f)}
             </text>
           </g>
@@ -114,11 +115,11 @@ export function DayChart({ title, summary, days, series, format, kind, total }: 
         {drawing}
         {days.length > 0 ? (
           <>
-            <text x={LEFT} y={H - 4} fontSize={11} fill="currentColor">
+            <text x={LEFT} y={H - 4} fontSize={FONT} fill="currentColor">
               {days[0]}
             </text>
             {days.length > 1 ? (
-              <text x={W} y={H - 4} fontSize={11} textAnchor="end" fill="currentColor">
+              <text x={W} y={H - 4} fontSize={FONT} textAnchor="end" fill="currentColor">
                 {days[days.length - 1]}
               </text>
             ) : null}
