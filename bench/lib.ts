@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
 import { createApp } from '../server/app.js';
 import { DEFAULT_PROVIDER_URLS } from '../server/call/providers/types.js';
 import { type AppDatabase, openDatabase } from '../server/db/index.js';
@@ -25,11 +26,18 @@ export interface BenchApp {
   close(): Promise<void>;
 }
 
-/** createApp on a fresh SQLite file in a temporary directory, with one company signed up through the API. */
-export async function benchApp(name: string): Promise<BenchApp> {
+/**
+ * createApp on a fresh SQLite file in a temporary directory (or, with `postgresUrl`, in a fresh schema of
+ * that PostgreSQL database, dropped at the end), with one company signed up through the API.
+ */
+export async function benchApp(name: string, opts: { postgresUrl?: string | undefined } = {}): Promise<BenchApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `parley-bench-${name}-`));
-  const database = await openDatabase({ sqliteFile: path.join(dir, 'bench.sqlite') });
+  const pgSchema = `bench_${name.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`;
+  const database = opts.postgresUrl
+    ? await openDatabase({ url: opts.postgresUrl, pgSchema, poolSize: 4 })
+    : await openDatabase({ sqliteFile: path.join(dir, 'bench.sqlite') });
   const close = async () => {
+    if (opts.postgresUrl) await sql`drop schema ${sql.id(pgSchema)} cascade`.execute(database.db);
     await database.close();
     fs.rmSync(dir, { recursive: true, force: true });
   };

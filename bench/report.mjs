@@ -432,6 +432,19 @@ export function renderReport(results) {
       `Seeded by the \`npm run seed\` code in ${s1(s.callsApi.seed_ms)} (${fmt(s.callsApi.seed_calls_per_s)} calls/s); ${load(s.callsApi.load_average)}.`,
     );
 
+  for (const [key, where] of [
+    ['callAnalytics', 'SQLite'],
+    ['callAnalyticsPg', 'PostgreSQL'],
+  ]) {
+    const a = s[key];
+    if (!a) continue;
+    api(
+      `Call analytics: the Call History overview of ${fmt(a.calls)} calls of one company (${where}, through the app)`,
+      a,
+      `GET /call/analytics: per-day calls by status, success rate, average duration, cost and latency p50/p95, from the daily rollups of migration 016 (a search is answered from the calls). Seeded in ${s1(a.seed_ms)}; ${load(a.load_average)}. Budget (issue 20): the 90-day overview in p95 <= ${ms(a.budget_p95_ms)}: ${a.within_budget ? 'met' : '**missed**'}.`,
+    );
+  }
+
   if (s.callExport) {
     const e = s.callExport;
     block(`## Call History export: ${fmt(e.rows)} calls as CSV (SQLite, through the app)`);

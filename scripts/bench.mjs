@@ -205,6 +205,7 @@ const SUITES = [
   'bench/agents-api.ts',
   'bench/calls-api.ts',
   'bench/call-export.ts',
+  'bench/call-analytics.ts',
   'bench/editor.ts',
   'bench/csv-parse.ts',
   'bench/hostile-uploads.ts',

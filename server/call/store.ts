@@ -184,10 +184,19 @@ export async function finishCallSession(db: Kysely<DB>, row: CallSessionRow, end
         disconnection_reason: end.reason,
         status: end.status,
         call_successful: 0,
+        latency_ms: medianLatency(end.latency),
       },
     ]);
     return true;
   });
+}
+
+/** A call's typical response latency: the median of its agent turns' latency (ms), null without one. */
+export function medianLatency(latency: readonly TurnLatency[]): number | null {
+  const totals = latency.map((l) => l.total_ms).sort((a, b) => a - b);
+  if (totals.length === 0) return null;
+  const mid = totals.length >> 1;
+  return Math.round(totals.length % 2 ? totals[mid]! : (totals[mid - 1]! + totals[mid]!) / 2);
 }
 
 export const parseJson = <T>(text: string, fallback: T): T => {

@@ -230,6 +230,37 @@ export interface CallsTable {
   disconnection_reason: string;
   status: string;
   call_successful: number;
+  /** the median latency of the call's agent turns in ms, null without one (migration 016) */
+  latency_ms: number | null;
+}
+
+/**
+ * Per company and UTC day, for each combination of status, type, phone_number and agent_id ('*' = any,
+ * agent '' = none): the calls, the successful ones, and their summed duration and cost (migration 016).
+ */
+export interface CallDaysTable {
+  company_id: string;
+  status: string;
+  type: string;
+  phone_number: string;
+  agent_id: string;
+  /** yyyy-MM-dd (UTC) */
+  day: string;
+  calls: number;
+  successful: number;
+  duration: number;
+  cost: number;
+}
+
+/** The calls per company, UTC day, status, type and phone_number ('*' = any) in each latency bucket (lower bound, ms). */
+export interface CallLatencyDaysTable {
+  company_id: string;
+  status: string;
+  type: string;
+  phone_number: string;
+  day: string;
+  bucket: number;
+  calls: number;
 }
 
 /** Calls per company and UTC day for each combination of status, type and phone_number ('*' = any). */
@@ -372,6 +403,8 @@ export interface DB {
   number_requests: NumberRequestsTable;
   calls: CallsTable;
   call_counts: CallCountsTable;
+  call_days: CallDaysTable;
+  call_latency_days: CallLatencyDaysTable;
   idempotency_keys: IdempotencyKeysTable;
   knowledge_bases: KnowledgeBasesTable;
   knowledge_base_chunks: KnowledgeBaseChunksTable;

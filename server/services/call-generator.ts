@@ -194,6 +194,18 @@ function timesOfDay(opts: GenerateCallsOptions, dayStart: number, n: number): nu
 }
 
 /**
+ * A connected call's typical response latency (ms): log-normal around 800 ms, derived from its start time
+ * by a hash rather than drawn from the generator's stream, so the calls themselves stay what they were.
+ */
+export function responseLatency(t: number): number {
+  const hash = (x: number) => ((Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) ^ Math.imul(x >>> 7, 0x297a2d39)) >>> 0) / 2 ** 32;
+  const u1 = Math.max(hash(t | 0), 1e-9);
+  const u2 = hash((t / 1000) | 0);
+  const z = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+  return Math.round(800 * Math.exp(0.3 * z));
+}
+
+/**
  * The calls, in chronological order, one array per day (so a caller can insert them in batches and
  * report progress).
  */
@@ -258,6 +270,7 @@ export function* generateCalls(opts: GenerateCallsOptions): Generator<CallRow[]>
         disconnection_reason: reason,
         status,
         call_successful: success ? 1 : 0,
+        latency_ms: outcome === 'connected' ? responseLatency(t) : null,
       });
     }
     yield rows;

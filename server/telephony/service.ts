@@ -45,6 +45,7 @@ import { isId } from '../lib/ids.js';
 import { guardedFetch } from '../lib/net-guard.js';
 import { docOf, findAgent } from '../routes/agent/agent.repo.js';
 import { billingLimits, monthToDateSpend } from '../routes/billing/billing.service.js';
+import { emitCallEvent } from '../webhooks/events.js';
 import { type PlivoAccount, PlivoApiError, PlivoRest, plivoAccount } from './plivo.js';
 import {
   dialTwiml,
@@ -231,17 +232,31 @@ async function storeRefusedCall(
     providerCallId: p.callSid,
     now: now(deps),
   });
-  await finishCallSession(deps.db.db, row, {
-    status: 'ended',
-    reason: p.reason,
+  await endUnanswered(deps, row, doc, { status: 'ended', reason: p.reason });
+}
+
+/**
+ * Stores the end of a call no agent talked in (refused, or a dial that never reached its stream), and tells
+ * the webhooks `call_ended` like for any other call (no analysis: nothing was said).
+ */
+async function endUnanswered(
+  deps: AppDeps,
+  row: CallSessionRow,
+  agent: AgentDoc,
+  end: { status: Extract<CallStatus, 'ended' | 'busy' | 'no-answer' | 'failed' | 'canceled'>; reason: string },
+) {
+  const stored = await finishCallSession(deps.db.db, row, {
+    status: end.status,
+    reason: end.reason,
     errorMessage: null,
     transcript: [],
     latency: [],
-    usage: emptyUsage(doc),
+    usage: emptyUsage(agent),
     cost: 0,
     recording: null,
     endedAt: now(deps),
   });
+  if (stored) emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id }, { analyse: false });
 }
 
 /** The form parameters of a carrier's request, in order (duplicates kept: Twilio signs them all). */
@@ -625,16 +640,9 @@ export async function dialEnded(
   if (!(end || completed) || found.status !== 'registered') return;
   const agent = parseJson<AgentDoc>(found.agent, {} as AgentDoc);
   const machine = (answeredBy || found.answered_by || '').startsWith('machine');
-  await finishCallSession(deps.db.db, found, {
+  await endUnanswered(deps, found, agent, {
     status: end?.status ?? 'ended',
     reason: end?.reason ?? (machine ? 'voicemail_reached' : 'user_hangup'),
-    errorMessage: null,
-    transcript: [],
-    latency: [],
-    usage: emptyUsage(agent),
-    cost: 0,
-    recording: null,
-    endedAt: now(deps),
   });
 }
 

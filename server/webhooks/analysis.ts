@@ -20,6 +20,7 @@ import { parseJson } from '../call/store.js';
 import type { CallAnalysesTable } from '../db/schema.js';
 import type { AppDeps } from '../lib/deps.js';
 import { newId } from '../lib/ids.js';
+import { setCallSuccessful } from '../routes/call/call-analytics.repo.js';
 import { queueCallEvent } from './outbox.js';
 
 export const MAX_ATTEMPTS = 3;
@@ -233,12 +234,7 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
           .where('status', '=', 'running')
           .executeTakeFirst();
         if (Number(res.numUpdatedRows) !== 1) return false;
-        await trx
-          .updateTable('calls')
-          .set({ call_successful: result.successful ? 1 : 0 })
-          .where('company_id', '=', row.company_id)
-          .where('id', '=', row.call_id)
-          .execute();
+        await setCallSuccessful(trx, row.company_id, row.call_id, result.successful === true);
         return true;
       });
       if (done) await queueCallEvent(deps, 'call_analyzed', { companyId: row.company_id, callId: row.call_id });

@@ -3,7 +3,9 @@
  * is called by server/call/service.ts when a call's line opens (`call_started`) and once the ended call is
  * stored (`call_ended`). It queues the webhook deliveries (outbox.ts) and, for `call_ended`, the post-call
  * analysis (analysis.ts), after the caller's turn of the event loop. It never throws: a failure is logged
- * and the call goes on.
+ * and the call goes on. A call refused before an agent answered (server/telephony/service.ts: no inbound
+ * agent, over the concurrency or spend limit) is told as `call_ended` too, with `analyse: false` (nothing
+ * was said to analyse).
  */
 import type { AppDeps } from '../lib/deps.js';
 import { runLater } from '../lib/later.js';
@@ -14,9 +16,10 @@ export function emitCallEvent(
   deps: AppDeps,
   event: 'call_started' | 'call_ended',
   call: { companyId: string; callId: string },
+  { analyse = true }: { analyse?: boolean } = {},
 ): void {
   runLater(deps, `webhook ${event}`, async () => {
-    if (event === 'call_ended') await queueAnalysis(deps, call);
+    if (event === 'call_ended' && analyse) await queueAnalysis(deps, call);
     await queueCallEvent(deps, event, call);
   });
 }

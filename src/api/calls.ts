@@ -17,6 +17,12 @@ import {
   CallListResponseSchema,
   callListParams,
 } from './contract/call';
+import {
+  CALL_ANALYTICS_PATH,
+  type CallAnalyticsParams,
+  CallAnalyticsResponseSchema,
+  callAnalyticsParams,
+} from './contract/call-analytics';
 import { CREATE_PHONE_CALL_PATH, type CreatePhoneCallInput, CreatePhoneCallResponseSchema } from './contract/telephony';
 
 export type { CallListParams };
@@ -31,8 +37,17 @@ export interface CallsCallOptions {
 export const CALL_CACHE_PREFIX = 'call';
 export const callListKey = (q: CallListParams) => `${CALL_CACHE_PREFIX}s?${new URLSearchParams(callListParams(q)).toString()}`;
 
+/** Cache key of an analytics answer (under the call prefix: invalidated with the list). */
+export const callAnalyticsKey = (q: CallAnalyticsParams) =>
+  `${CALL_CACHE_PREFIX}-analytics?${new URLSearchParams(callAnalyticsParams(q)).toString()}`;
+
 export function callsApi(client: ApiClient, cache: QueryCache) {
   return {
+    /** GET /call/analytics: per day and in total, for the list's filters (and one agent) */
+    analytics: (q: CallAnalyticsParams = {}, options?: CallsCallOptions) =>
+      cache.load(callAnalyticsKey(q), () =>
+        client.get(CALL_ANALYTICS_PATH, CallAnalyticsResponseSchema, { query: callAnalyticsParams(q), ...options }),
+      ),
     /** GET /call/ (page ZERO-based; filters, search and sort as in the contract) */
     list: (q: CallListParams = {}, options?: CallsCallOptions) =>
       cache.load(callListKey(q), () =>

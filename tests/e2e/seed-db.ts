@@ -20,15 +20,21 @@ export interface E2eCall {
   status?: CallStatus;
   disconnectionReason?: string;
   successful?: boolean;
+  /** the call's median response latency (ms) */
+  latencyMs?: number;
 }
 
-export async function insertCalls(companyId: string, line: string, calls: E2eCall[]): Promise<void> {
-  const database = await openDatabase({ sqliteFile: path.join(inject('dataDir'), 'parley.sqlite'), migrate: false });
+const openServerDb = () => openDatabase({ sqliteFile: path.join(inject('dataDir'), 'parley.sqlite'), migrate: false });
+
+/** Stores the calls; answers their ids, in order. */
+export async function insertCalls(companyId: string, line: string, calls: E2eCall[]): Promise<string[]> {
+  const database = await openServerDb();
+  const ids = calls.map(() => newId());
   try {
     await storeCalls(
       database.db,
-      calls.map((c) => ({
-        id: newId(),
+      calls.map((c, i) => ({
+        id: ids[i] as string,
         company_id: companyId,
         agent_id: c.agentId ?? null,
         time: c.time.toISOString(),
@@ -41,8 +47,40 @@ export async function insertCalls(companyId: string, line: string, calls: E2eCal
         disconnection_reason: c.disconnectionReason ?? 'user_hangup',
         status: c.status ?? 'ended',
         call_successful: (c.successful ?? true) ? 1 : 0,
+        latency_ms: c.latencyMs ?? null,
       })),
     );
+  } finally {
+    await database.close();
+  }
+  return ids;
+}
+
+/** The post-call analysis of a call as the analysis worker leaves it: done with its result, or failed. */
+export async function insertAnalysis(
+  companyId: string,
+  callId: string,
+  a: { status: 'done'; result: Record<string, unknown> } | { status: 'failed'; error: string },
+): Promise<void> {
+  const database = await openServerDb();
+  const now = new Date().toISOString();
+  try {
+    await database.db
+      .insertInto('call_analyses')
+      .values({
+        call_id: callId,
+        company_id: companyId,
+        status: a.status,
+        attempts: 1,
+        next_attempt_at: now,
+        lease_until: null,
+        worker: null,
+        result: a.status === 'done' ? JSON.stringify(a.result) : null,
+        error: a.status === 'failed' ? a.error : null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
   } finally {
     await database.close();
   }

@@ -14,6 +14,7 @@ import * as m012 from './012_call_runtime.js';
 import * as m013 from './013_telephony.js';
 import * as m014 from './014_webhooks.js';
 import * as m015 from './015_batch_rules.js';
+import * as m016 from './016_call_analytics.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '013_telephony': m013,
   '014_webhooks': m014,
   '015_batch_rules': m015,
+  '016_call_analytics': m016,
 };

@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely, PostgresAdapter, type Selectable, sql } fro
 import { type Call, type CallListQuery, callSearchMatch, reversedDigits } from '../../../src/api/contract/call.js';
 import type { CallSortField, CallStatus, CallType } from '../../../src/api/contract/call-values.js';
 import type { CallCountsTable, CallsTable, DB } from '../../db/schema.js';
+import { writeCallDays } from './call-analytics.repo.js';
 
 /**
  * Call records of a company and the call history list.
@@ -21,7 +22,10 @@ import type { CallCountsTable, CallsTable, DB } from '../../db/schema.js';
  */
 
 /** A call as it is written and read (without `from_digits_rev`, which insertCalls derives from `from_number`). */
-export type CallRow = Omit<Selectable<CallsTable>, 'from_digits_rev'>;
+export type CallRow = Omit<Selectable<CallsTable>, 'from_digits_rev' | 'latency_ms'> & {
+  /** the median latency of the call's agent turns (ms); absent or null without one */
+  latency_ms?: number | null | undefined;
+};
 
 /** Counts rows' dimensions: a value or ANY. */
 export const ANY = '*';
@@ -62,9 +66,9 @@ const CALL_COLUMNS = [
   'status',
   'call_successful',
 ] as const satisfies readonly (keyof CallRow)[];
-/** What insertCalls writes: a row's columns and its number's digits last first. */
-const INSERT_COLUMNS = [...CALL_COLUMNS, 'from_digits_rev'] as const;
-/** 14 columns a row: 500 rows stay under SQLite's (32,766) and PostgreSQL's (65,535) parameter limits. */
+/** What insertCalls writes: a row's columns, its latency and its number's digits last first. */
+const INSERT_COLUMNS = [...CALL_COLUMNS, 'latency_ms', 'from_digits_rev'] as const;
+/** 15 columns a row: 500 rows stay under SQLite's (32,766) and PostgreSQL's (65,535) parameter limits. */
 const INSERT_CHUNK = 500;
 const insertTexts = new Map<string, string>();
 
@@ -93,7 +97,7 @@ async function writeCalls(db: Kysely<DB>, rows: readonly CallRow[]): Promise<voi
     const params: unknown[] = [];
     for (const row of chunk) {
       for (const column of CALL_COLUMNS) params.push(row[column]);
-      params.push(reversedDigits(row.from_number));
+      params.push(row.latency_ms ?? null, reversedDigits(row.from_number));
     }
     await db.executeQuery(CompiledQuery.raw(insertText(chunk.length, postgres), params));
   }
@@ -108,9 +112,10 @@ async function writeCalls(db: Kysely<DB>, rows: readonly CallRow[]): Promise<voi
           .doUpdateSet({ calls: sql<number>`call_counts.calls + excluded.calls` }),
       )
       .execute();
+  await writeCallDays(db, rows);
 }
 
-/** Stores calls and their counts together (in the caller's transaction, or in one of its own). */
+/** Stores calls, their counts and their analytics rollups (call-analytics.repo.ts) together (in the caller's transaction, or in one of its own). */
 export async function insertCalls(db: Kysely<DB>, rows: readonly CallRow[]): Promise<void> {
   if (rows.length === 0) return;
   if (db.isTransaction) await writeCalls(db, rows);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Hono } from 'hono';
 import { CallListQuerySchema } from '../../../src/api/contract/call.js';
+import { CallAnalyticsQuerySchema } from '../../../src/api/contract/call-analytics.js';
 import { CALL_RUNTIME_MESSAGES, StartConversationBodySchema } from '../../../src/api/contract/call-runtime.js';
 import { CreatePhoneCallBodySchema } from '../../../src/api/contract/telephony.js';
 import { callDetail, checkRecordingToken, recordingToken } from '../../call/detail.js';
@@ -16,6 +17,7 @@ import { createPhoneCall } from '../../telephony/service.js';
 import type { AppEnv } from '../../types.js';
 import { CALL_EXPORT, exportCalls } from './call.export.js';
 import { listCalls, sessionRecording } from './call.repo.js';
+import { callAnalytics } from './call-analytics.repo.js';
 import { callRuntime } from './call-runtime.js';
 
 /**
@@ -80,6 +82,12 @@ export function callRoutes(deps: AppDeps) {
     params.delete('limit');
     params.set('token', exportToken(deps.secrets.jwtKey, CALL_EXPORT, c.get('auth').companyId, deps.clock.now().getTime()));
     return ok(c, { data: { url: `/api/v1/call/export/download?${params.toString()}` } }, 201);
+  });
+
+  /** The overview of the calls matching the list's filters (and `agentId`): per day and in total. */
+  r.get('/analytics', async (c) => {
+    const q = listQuery(c, CallAnalyticsQuerySchema);
+    return ok(c, { data: await callAnalytics(db, c.get('auth').companyId, q) });
   });
 
   r.get('/', async (c) => {

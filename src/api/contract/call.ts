@@ -182,37 +182,51 @@ const enumParam = <T extends string>(values: readonly T[], msg: string) =>
     '',
   );
 
-export const CallListQuerySchema = v.pipe(
-  v.object({
-    /** ZERO-based */
-    page: intParam(0, 0, PAGE_MAX),
-    limit: intParam(CALL_LIST_LIMIT_DEFAULT, 1, CALL_LIST_LIMIT_MAX),
-    search: searchParam(CALL_SEARCH_MAX),
-    sort: sortParam(CALL_SORT_FIELDS),
-    dateFrom: dayParam,
-    dateTo: dayParam,
-    phoneNumber: v.optional(
-      v.pipe(
-        v.string(),
-        v.trim(),
-        v.maxLength(32, CALL_MESSAGES.invalidPhoneNumber),
-        v.check((s) => s === '' || normalizePhoneNumber(s) !== null, CALL_MESSAGES.invalidPhoneNumber),
-        v.transform((s) => (s === '' ? '' : (normalizePhoneNumber(s) as string))),
-      ),
-      '',
+/** The filters of the call history as query parameters (the list's, the export's and the analytics'). */
+export const CALL_FILTER_PARAMS = {
+  search: searchParam(CALL_SEARCH_MAX),
+  dateFrom: dayParam,
+  dateTo: dayParam,
+  phoneNumber: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.maxLength(32, CALL_MESSAGES.invalidPhoneNumber),
+      v.check((s) => s === '' || normalizePhoneNumber(s) !== null, CALL_MESSAGES.invalidPhoneNumber),
+      v.transform((s) => (s === '' ? '' : (normalizePhoneNumber(s) as string))),
     ),
-    type: enumParam(CALL_TYPES, CALL_MESSAGES.invalidType),
-    status: enumParam(CALL_STATUSES, CALL_MESSAGES.invalidStatus),
-  }),
-  v.forward(
-    v.partialCheck(
-      [['dateFrom'], ['dateTo']],
-      (q) => !q.dateFrom || !q.dateTo || q.dateFrom <= q.dateTo,
-      CALL_MESSAGES.dateOrder,
-    ),
-    ['dateFrom'],
+    '',
   ),
-);
+  type: enumParam(CALL_TYPES, CALL_MESSAGES.invalidType),
+  status: enumParam(CALL_STATUSES, CALL_MESSAGES.invalidStatus),
+};
+
+/**
+ * A query schema of the call history: `entries` (CALL_FILTER_PARAMS and the request's own) with the check
+ * that dateFrom is not after dateTo (answered as dateFrom's error).
+ */
+export function callQuerySchema<E extends typeof CALL_FILTER_PARAMS & v.ObjectEntries>(entries: E) {
+  const dates = (q: unknown) => q as { dateFrom: string; dateTo: string };
+  return v.pipe(
+    v.object(entries),
+    v.forward(
+      v.partialCheck(
+        [['dateFrom'], ['dateTo']] as never,
+        (q) => !dates(q).dateFrom || !dates(q).dateTo || dates(q).dateFrom <= dates(q).dateTo,
+        CALL_MESSAGES.dateOrder,
+      ),
+      ['dateFrom'] as never,
+    ),
+  );
+}
+
+export const CallListQuerySchema = callQuerySchema({
+  /** ZERO-based */
+  page: intParam(0, 0, PAGE_MAX),
+  limit: intParam(CALL_LIST_LIMIT_DEFAULT, 1, CALL_LIST_LIMIT_MAX),
+  sort: sortParam(CALL_SORT_FIELDS),
+  ...CALL_FILTER_PARAMS,
+});
 export type CallListQuery = v.InferOutput<typeof CallListQuerySchema>;
 
 /**

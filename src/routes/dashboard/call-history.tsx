@@ -13,6 +13,7 @@ import { parseSort, type TableQuery } from '../../ui/data-table/table-query';
 import { HistoryIcon, LayersIcon } from '../../ui/icons';
 import { firstPageLoader } from '../-lib/first-page';
 import { useListQuery } from '../-lib/use-list-query';
+import { CallAnalyticsOverview } from './-components/call-history/CallAnalytics';
 import { CustomizeFieldsDialog } from './-components/call-history/CustomizeFieldsDialog';
 import { CALL_COLUMN_IDS, callColumnLabel, callColumns } from './-components/call-history/call-columns';
 import * as s from './-components/call-history/call-history.css';
@@ -65,27 +66,22 @@ function loadCalls(q: CallHistorySearch): Promise<ListPage<Call>> {
     .then((r) => ({ rows: r.data.calls, total: r.data.pagination.totalCalls }));
 }
 
+/** The view's filters, search and date range (what the export and the overview follow; not its page or order). */
+const filtersOf = (query: CallHistorySearch) => ({
+  search: query.search || undefined,
+  dateFrom: query.dateFrom,
+  dateTo: query.dateTo,
+  phoneNumber: query.phoneNumber,
+  type: query.type,
+  status: query.status,
+});
+
 /**
  * 'Export': the calls matching the filters, date range and search as CSV. The server answers a short-lived
  * signed link and the browser downloads it (streamed to disk, however many rows).
  */
 function ExportButton({ query }: { query: CallHistorySearch }) {
-  return (
-    <DownloadButton
-      link={() =>
-        calls.exportLink({
-          search: query.search || undefined,
-          dateFrom: query.dateFrom,
-          dateTo: query.dateTo,
-          phoneNumber: query.phoneNumber,
-          type: query.type,
-          status: query.status,
-        })
-      }
-    >
-      Export
-    </DownloadButton>
-  );
+  return <DownloadButton link={() => calls.exportLink(filtersOf(query))}>Export</DownloadButton>;
 }
 
 function CallHistoryPage() {
@@ -145,6 +141,7 @@ function CallHistoryPage() {
         </Button>
         <ExportButton query={query} />
       </div>
+      <CallAnalyticsOverview filters={filtersOf(query)} />
       <DataTable<Call>
         label="Call history"
         columns={callColumns}

@@ -1,8 +1,8 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { useRef, useState } from 'react';
+import { Fragment, type ReactNode, useRef, useState } from 'react';
 import { callRuntime } from '../../api/call-runtime';
 import { CALL_TYPE_LABELS, disconnectionReasonLabel, formatCallDuration } from '../../api/contract/call';
-import type { CallDetail, TranscriptTurn, TurnLatency } from '../../api/contract/call-runtime';
+import type { CallAnalysis, CallDetail, Sentiment, TranscriptTurn, TurnLatency } from '../../api/contract/call-runtime';
 import { ApiError } from '../../api/errors';
 import { Button } from '../../ui/button/button';
 import { AlertIcon, ArrowLeftIcon, HistoryIcon } from '../../ui/icons';
@@ -180,11 +180,64 @@ function Detail({ call }: { call: CallDetail }) {
               ) : null}
             </dl>
           </section>
+          <AnalysisSection analysis={call.analysis} />
           <LatencySection latency={call.latency} />
           <CostSection call={call} />
         </div>
       </div>
     </>
+  );
+}
+
+const SENTIMENT_LABELS: Record<Sentiment, string> = { positive: 'Positive', neutral: 'Neutral', negative: 'Negative' };
+
+/** A custom field's value in words (null: the call did not say). */
+const fieldValue = (value: string | number | boolean | null) =>
+  value === null ? '—' : typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value);
+
+/**
+ * The post-call analysis (issue 20): summary, the caller's sentiment, whether the call achieved its goal
+ * and the agent's custom fields; while it is being made, and when it failed after its retries, it says so.
+ */
+function AnalysisSection({ analysis }: { analysis: CallAnalysis | null }) {
+  let body: ReactNode;
+  if (analysis === null) body = <p className={s.muted}>No analysis is made for this call.</p>;
+  else if (analysis.status === 'pending')
+    body = (
+      <p className={s.muted} role="status">
+        The analysis is being made. It appears here when it is ready.
+      </p>
+    );
+  else if (analysis.status === 'failed')
+    body = (
+      <p className={s.muted} role="alert">
+        <AlertIcon size={14} /> Analysis failed{analysis.error ? `: ${analysis.error}` : '.'}
+      </p>
+    );
+  else
+    body = (
+      <dl className={s.facts}>
+        <dt className={s.factName}>Summary</dt>
+        <dd>{analysis.summary || '—'}</dd>
+        <dt className={s.factName}>Sentiment</dt>
+        <dd>{analysis.sentiment ? SENTIMENT_LABELS[analysis.sentiment] : '—'}</dd>
+        <dt className={s.factName}>Successful</dt>
+        <dd>{analysis.successful === null ? '—' : analysis.successful ? 'Yes' : 'No'}</dd>
+        {Object.entries(analysis.custom).map(([name, value]) => (
+          <Fragment key={name}>
+            <dt className={s.factName}>{name}</dt>
+            <dd>{fieldValue(value)}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    );
+  return (
+    <section className={s.card} aria-labelledby="analysis-title">
+      <h2 id="analysis-title" className={s.cardTitle}>
+        Post Call Analysis
+      </h2>
+      {body}
+    </section>
   );
 }
 

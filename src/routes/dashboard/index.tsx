@@ -1,6 +1,6 @@
 import { createFileRoute, Link, stripSearchParams } from '@tanstack/react-router';
 import { useActorRef } from '@xstate/react';
-import { useCallback, useMemo } from 'react';
+import { Suspense, useCallback, useMemo, useState } from 'react';
 import { AGENT_CACHE_PREFIX, agents } from '../../api/agents';
 import type { AgentListItem } from '../../api/contract/agent/responses';
 import { AGENT_SORT_FIELDS } from '../../api/contract/agent/sort';
@@ -13,6 +13,7 @@ import { Button } from '../../ui/button/button';
 import { DataTable } from '../../ui/data-table/data-table';
 import { parseSort, TABLE_QUERY_DEFAULTS, type TableQuery, tableSearchSchema } from '../../ui/data-table/table-query';
 import { BotIcon, PlusIcon } from '../../ui/icons';
+import { reportLoadFailure } from '../../ui/lazy-control';
 import { firstPageLoader } from '../-lib/first-page';
 import { lazyNamed } from '../-lib/lazy';
 import { OnceOpened } from '../-lib/once-opened';
@@ -29,6 +30,7 @@ const agentImportLogic = agentImportMachine.provide({ actions: { notify } });
 // The row actions' dialogs load the first time one opens (they carry Ariakit's dialog, select and slider).
 const UpdateAgentDialog = lazyNamed(() => import('./-components/UpdateAgentDialog'), 'UpdateAgentDialog');
 const DeleteAgentDialog = lazyNamed(() => import('./-components/DeleteAgentDialog'), 'DeleteAgentDialog');
+const AgentAnalyticsDialog = lazyNamed(() => import('./-components/AgentAnalyticsDialog'), 'AgentAnalyticsDialog');
 
 /** The agents table's URL state: ?search=&sort=agent_name:asc,voice_id:desc&page=0&size=10 (sort over the API's whitelist). */
 export const Route = createFileRoute('/dashboard/')({
@@ -65,6 +67,8 @@ function AgentsPage() {
   const updater = useActorRef(agentUpdateLogic);
   const deleter = useActorRef(agentDeleteLogic);
   const importer = useActorRef(agentImportLogic);
+  /** the agent whose 'Analytics' is open (its dialog's code is loaded first) */
+  const [analyticsOf, setAnalyticsOf] = useState<AgentListItem | null>(null);
 
   const onQueryChange = useCallback(
     (patch: Partial<TableQuery>, options?: { replace?: boolean }) =>
@@ -77,6 +81,7 @@ function AgentsPage() {
         onEdit: (agent) => updater.send({ type: 'dialog.open', agent }),
         onDelete: (agent) => deleter.send({ type: 'dialog.open', agent: { _id: agent._id, name: agent.agent_name } }),
         onExport: (agent) => void exportAgent(agent._id),
+        onAnalytics: (agent) => void AgentAnalyticsDialog.preload().then(() => setAnalyticsOf(agent), reportLoadFailure),
       }),
     [updater, deleter],
   );
@@ -118,6 +123,11 @@ function AgentsPage() {
       <OnceOpened actor={deleter} load={DeleteAgentDialog.preload}>
         <DeleteAgentDialog actor={deleter} />
       </OnceOpened>
+      {analyticsOf ? (
+        <Suspense fallback={null}>
+          <AgentAnalyticsDialog agent={analyticsOf} onClose={() => setAnalyticsOf(null)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

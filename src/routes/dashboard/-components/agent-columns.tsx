@@ -16,6 +16,8 @@ export interface AgentRowActions {
   onEdit: (agent: AgentListItem) => void;
   onDelete: (agent: AgentListItem) => void;
   onExport: (agent: AgentListItem) => void;
+  /** 'Analytics': the agent's calls, success rate, average duration and cost */
+  onAnalytics: (agent: AgentListItem) => void;
 }
 
 const voiceModelLabel = (id: string) => VOICE_MODELS.find((m) => m.id === id)?.label ?? id;
@@ -24,7 +26,7 @@ const voiceModelLabel = (id: string) => VOICE_MODELS.find((m) => m.id === id)?.l
  * The Agents table's columns (spec section 2): Agent Name, Voice ID, Voice Model, Actions. Column ids
  * are the list API's sort fields.
  */
-export function agentColumns({ onEdit, onDelete, onExport }: AgentRowActions): ColumnDef<AgentListItem, string>[] {
+export function agentColumns({ onEdit, onDelete, onExport, onAnalytics }: AgentRowActions): ColumnDef<AgentListItem, string>[] {
   return [
     {
       accessorKey: 'agent_name',
@@ -55,6 +57,7 @@ export function agentColumns({ onEdit, onDelete, onExport }: AgentRowActions): C
         <RowActions label={`Actions for ${row.original.agent_name}`}>
           <MenuItem onClick={() => onEdit(row.original)}>Edit</MenuItem>
           <MenuItem onClick={() => onExport(row.original)}>Export</MenuItem>
+          <MenuItem onClick={() => onAnalytics(row.original)}>Analytics</MenuItem>
           <MenuSeparator />
           <MenuItem destructive onClick={() => onDelete(row.original)}>
             Delete
