@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { newId } from '../../server/lib/ids.js';
-import { type CallRow, insertCalls } from '../../server/routes/call/call.repo.js';
+import { type CallRow, insertCalls, recountCalls } from '../../server/routes/call/call.repo.js';
 import { setCallSuccessful } from '../../server/routes/call/call-analytics.repo.js';
 import type { CallAnalytics } from '../../src/api/contract/call-analytics.js';
 import { type SignedUp, signUp } from './auth-helpers.js';
@@ -126,6 +126,15 @@ describeEachDb('Call analytics', (kind) => {
     expect(range.days[0]).toMatchObject({ successRate: null, avgDuration: null, latencyP50: null, statuses: {} });
 
     // the other company sees its own two calls only
+    expect((await analytics(t(), other)).totals.calls).toBe(2);
+
+    // the admin recount (admin recount-calls) rebuilds the rollups from the calls: the same overview
+    const db = t().deps.db.db;
+    await db.deleteFrom('call_days').where('company_id', '=', user.companyId).execute();
+    await db.deleteFrom('call_latency_days').where('company_id', '=', user.companyId).execute();
+    expect((await analytics(t(), user)).totals.calls).toBe(0);
+    await recountCalls(db, user.companyId);
+    expect(await analytics(t(), user)).toEqual(all);
     expect((await analytics(t(), other)).totals.calls).toBe(2);
   });
 

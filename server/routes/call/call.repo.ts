@@ -167,12 +167,30 @@ export async function withCallIndexesDeferred<T>(
   }
 }
 
-/** Rebuilds `call_counts` of a company (or of every company) from its calls. */
+/** Calls read per step when the analytics rollups are rebuilt (bounded memory at any size). */
+const RECOUNT_CHUNK = 5000;
+
+/**
+ * Rebuilds `call_counts` and the analytics rollups (`call_days`, `call_latency_days`) of a company (or of
+ * every company) from its calls. The rollups are rebuilt a chunk of calls at a time through writeCallDays,
+ * the one definition of what a call adds to them.
+ */
 export async function recountCalls(db: Kysely<DB>, companyId?: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    let del = trx.deleteFrom('call_counts');
-    if (companyId) del = del.where('company_id', '=', companyId);
-    await del.execute();
+    for (const table of ['call_counts', 'call_days', 'call_latency_days'] as const) {
+      let del = trx.deleteFrom(table);
+      if (companyId) del = del.where('company_id', '=', companyId);
+      await del.execute();
+    }
+    let after = '';
+    for (;;) {
+      let chunk = trx.selectFrom('calls').selectAll().where('id', '>', after).orderBy('id').limit(RECOUNT_CHUNK);
+      if (companyId) chunk = chunk.where('company_id', '=', companyId);
+      const rows = (await chunk.execute()) as CallRow[];
+      if (rows.length === 0) break;
+      await writeCallDays(trx, rows);
+      after = (rows[rows.length - 1] as CallRow).id;
+    }
     for (const status of [true, false])
       for (const type of [true, false])
         for (const phone of [true, false]) {
