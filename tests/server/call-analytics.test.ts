@@ -101,10 +101,10 @@ describeEachDb('Call analytics', (kind) => {
         '?status=ended&type=inbound&phoneNumber=%2B14155550100',
         (r) => r.status === 'ended' && r.type === 'inbound' && r.phone_number === '+14155550100',
       ],
-      // a search is answered from the calls themselves, with the other filters
-      ['?search=212', (r) => r.from_number.startsWith('+1212')],
-      ['?search=0133&status=ended', (r) => r.from_number.endsWith('0133') && r.status === 'ended'],
-      ['?search=415&agentId=agent-0', (r) => r.from_number.startsWith('+1415') && r.agent_id === 'agent-0'],
+      // the search narrows the table only: the overview keeps the filters and dates (bounded work, see the contract)
+      ['?search=212', () => true],
+      ['?search=0133&status=ended', (r) => r.status === 'ended'],
+      ['?search=415&agentId=agent-0', (r) => r.agent_id === 'agent-0'],
     ];
     for (const [query, keep] of cases) {
       const got = await analytics(t(), user, query);
@@ -138,7 +138,7 @@ describeEachDb('Call analytics', (kind) => {
     expect((await analytics(t(), other)).totals.calls).toBe(2);
   });
 
-  it('reads latency p50 and p95 from the histogram, within a bucket of the exact value, the same with or without a search', async () => {
+  it('reads latency p50 and p95 from the histogram, within a bucket of the exact value; a search leaves the overview as it is', async () => {
     const user = await signUp(t());
     const rows = Array.from({ length: 200 }, (_, i) => call(user, i));
     await insertCalls(t().deps.db.db, rows);
@@ -165,9 +165,8 @@ describeEachDb('Call analytics', (kind) => {
     }
     // unconnected calls have no latency
     expect((await analytics(t(), user, '?status=failed')).totals.latencyP50).toBeNull();
-    // every caller number starts with +1: the search answers from the calls, with the same figures
-    const searched = await analytics(t(), user, '?search=%2B1');
-    expect(searched).toEqual(all);
+    // a search does not change the overview (it narrows the table only)
+    expect(await analytics(t(), user, '?search=212')).toEqual(all);
     // per agent: no latency (it is kept per line)
     expect((await analytics(t(), user, '?agentId=agent-0')).totals.latencyP95).toBeNull();
   });

@@ -39,6 +39,8 @@ export interface SeedCall {
   /** USD */
   cost: number;
   agentId?: string | null;
+  /** the call's typical response latency (ms), for the analytics' latency histogram */
+  latencyMs?: number;
 }
 
 /** Call records of `companyId` (outbound, ended, from +14155550100). */
@@ -59,6 +61,7 @@ export async function insertCalls(t: TestApp, companyId: string, calls: SeedCall
       disconnection_reason: 'user_hangup',
       status: 'ended',
       call_successful: 1,
+      latency_ms: c.latencyMs ?? null,
     })),
   );
 }

@@ -1,5 +1,4 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { callSearchMatch } from '../../../src/api/contract/call.js';
 import {
   type CallAnalytics,
   type CallAnalyticsDay,
@@ -10,7 +9,7 @@ import {
 } from '../../../src/api/contract/call-analytics.js';
 import { CALL_STATUSES, type CallStatus } from '../../../src/api/contract/call-values.js';
 import type { CallDaysTable, CallLatencyDaysTable, DB } from '../../db/schema.js';
-import { ANY, type CallRow, dayStart, matching, nextDayStart } from './call.repo.js';
+import { ANY, type CallRow } from './call.repo.js';
 
 /**
  * The call analytics (issue 20), computed in the database from the daily rollups of migration 016, which
@@ -18,8 +17,9 @@ import { ANY, type CallRow, dayStart, matching, nextDayStart } from './call.repo
  * - `call_days`: calls, successful calls, duration and cost per day for every combination of status, type,
  *   phone_number and agent_id (each a value or '*'), so any filter of the list is one row per day;
  * - `call_latency_days`: a latency histogram per day for every combination of status, type and phone_number.
- * A search (the start or end of the caller's number) cannot be rolled up: it is answered by the same
- * aggregates over the matching calls (GROUP BY day in SQL, the search read from its index).
+ * A search (the start or end of the caller's number) cannot be rolled up, and aggregating every call it
+ * matches would be unbounded work on the request's thread (SQLite runs on the event loop): the overview
+ * takes the list's filters and dates, not its search (src/api/contract/call-analytics.ts).
  */
 
 const dayOf = (iso: string) => iso.slice(0, 10);
@@ -129,14 +129,6 @@ export async function setCallSuccessful(db: Kysely<DB>, companyId: string, callI
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-/** The lower bound of a latency's bucket, in SQL (LATENCY_BUCKETS, like latencyBucket). */
-function bucketSql(ms: RawBuilder<unknown>): RawBuilder<number> {
-  let expr = sql<number>`0`;
-  for (const [from, width] of LATENCY_BUCKETS)
-    expr = sql<number>`case when ${ms} >= ${sql.lit(from)} then ${sql.lit(from)} + ((${ms} - ${sql.lit(from)}) / ${sql.lit(width)}) * ${sql.lit(width)} else ${expr} end`;
-  return expr;
-}
-
 /** The width of the bucket starting at `bucket`, in SQL. */
 function widthSql(bucket: RawBuilder<unknown>): RawBuilder<number> {
   let expr = sql<number>`${sql.lit(LATENCY_BUCKETS[0]![1])}`;
@@ -224,39 +216,6 @@ async function fromRollups(db: Kysely<DB>, companyId: string, q: CallAnalyticsQu
   return { totals, statuses, histogram };
 }
 
-/** The same from the calls matching a search (and the other filters). */
-async function fromCalls(db: Kysely<DB>, companyId: string, q: CallAnalyticsQuery) {
-  const within = { from: q.dateFrom ? dayStart(q.dateFrom) : undefined, before: q.dateTo ? nextDayStart(q.dateTo) : undefined };
-  const listQuery = { ...q, page: 0, limit: 1, sort: [] };
-  const base = () => {
-    const qb = matching(db, companyId, listQuery, within, callSearchMatch(q.search));
-    return q.agentId ? qb.where('agent_id', '=', q.agentId) : qb;
-  };
-  const day = sql<string>`substr(time, 1, 10)`;
-  const totals = await base()
-    .select([
-      day.as('day'),
-      (eb) => eb.fn.countAll<number>().as('calls'),
-      (eb) => eb.fn.sum<number>('call_successful').as('successful'),
-      (eb) => eb.fn.sum<number>('duration').as('duration'),
-      (eb) => eb.fn.sum<number>('cost').as('cost'),
-    ])
-    .groupBy(day)
-    .orderBy(day)
-    .execute();
-  const statuses = await base()
-    .select([day.as('day'), 'status', (eb) => eb.fn.countAll<number>().as('calls')])
-    .groupBy([day, 'status'])
-    .execute();
-  const bucket = bucketSql(sql.ref('latency_ms'));
-  const h = base()
-    .select([day.as('day'), bucket.as('bucket'), (eb) => eb.fn.countAll<number>().as('n')])
-    .where('latency_ms', 'is not', null)
-    .groupBy([day, bucket]);
-  const histogram = q.agentId ? null : sql`select day, bucket, n from (${h}) as d`;
-  return { totals, statuses, histogram };
-}
-
 /** Days listed without their own span: beyond this, only the days from the first to the last call. */
 const MAX_FILLED_DAYS = 731;
 
@@ -269,7 +228,7 @@ function daysBetween(from: string, to: string): string[] {
 
 /** The overview of the company's calls matching the query: per day and over the whole range. */
 export async function callAnalytics(db: Kysely<DB>, companyId: string, q: CallAnalyticsQuery): Promise<CallAnalytics> {
-  const { totals, statuses, histogram } = q.search ? await fromCalls(db, companyId, q) : await fromRollups(db, companyId, q);
+  const { totals, statuses, histogram } = await fromRollups(db, companyId, q);
   const byDay = new Map(totals.map((r) => [String(r.day), sums(r)]));
   const perDay = histogram ? await percentiles(db, histogram) : new Map<string, { p50: number | null; p95: number | null }>();
   const overall = perDay.get(ALL_DAYS);

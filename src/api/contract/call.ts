@@ -205,7 +205,7 @@ export const CALL_FILTER_PARAMS = {
  * A query schema of the call history: `entries` (CALL_FILTER_PARAMS and the request's own) with the check
  * that dateFrom is not after dateTo (answered as dateFrom's error).
  */
-export function callQuerySchema<E extends typeof CALL_FILTER_PARAMS & v.ObjectEntries>(entries: E) {
+export function callQuerySchema<E extends Omit<typeof CALL_FILTER_PARAMS, 'search'> & v.ObjectEntries>(entries: E) {
   const dates = (q: unknown) => q as { dateFrom: string; dateTo: string };
   return v.pipe(
     v.object(entries),

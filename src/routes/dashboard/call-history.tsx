@@ -141,7 +141,16 @@ function CallHistoryPage() {
         </Button>
         <ExportButton query={query} />
       </div>
-      <CallAnalyticsOverview filters={filtersOf(query)} />
+      <CallAnalyticsOverview
+        filters={{
+          dateFrom: query.dateFrom,
+          dateTo: query.dateTo,
+          phoneNumber: query.phoneNumber,
+          type: query.type,
+          status: query.status,
+        }}
+        searching={Boolean(query.search)}
+      />
       <DataTable<Call>
         label="Call history"
         columns={callColumns}

@@ -102,6 +102,7 @@ export const ROUTES: Record<string, RouteClass> = {
   'DELETE /api/v1/number/:id': { kind: 'byId' },
 
   'GET /api/v1/call': { kind: 'list', query: { limit: '100' } },
+  'GET /api/v1/call/analytics': { kind: 'list' },
   'POST /api/v1/call/web': { kind: 'create', body: 'conversation' },
   'POST /api/v1/call/create': {
     kind: 'self',

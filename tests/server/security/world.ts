@@ -150,7 +150,7 @@ export async function buildTenant(t: TestApp, label: string): Promise<Tenant> {
   });
   await insertCalls(t, companyId, [
     { time: '2026-10-03T10:00:00.000Z', duration: 60, cost: 0.5, agentId: agent.data.agent._id },
-    { time: '2026-11-03T10:00:00.000Z', duration: 90, cost: 0.75 },
+    { time: '2026-11-03T10:00:00.000Z', duration: 90, cost: 0.75, latencyMs: 640 },
   ]);
 
   // webhooks (issue 20): the company-wide URL, its signing secret, a queued delivery, an analysis queued

@@ -128,10 +128,11 @@ function Charts({ data }: { data: CallAnalytics }) {
 }
 
 /**
- * The overview above the Call History table (issue 20): for the table's filters, search and date range,
- * the totals and per-day charts of calls by status, success rate, average duration, cost and latency.
+ * The overview above the Call History table (issue 20): for the table's filters and date range, the totals
+ * and per-day charts of calls by status, success rate, average duration, cost and latency. A search narrows
+ * the table only (the overview is read from daily rollups; see the contract), and the overview says so.
  */
-export function CallAnalyticsOverview({ filters }: { filters: CallAnalyticsParams }) {
+export function CallAnalyticsOverview({ filters, searching = false }: { filters: CallAnalyticsParams; searching?: boolean }) {
   const query = useCallAnalytics(filters);
   let body: ReactNode;
   if (query.data) {
@@ -156,6 +157,11 @@ export function CallAnalyticsOverview({ filters }: { filters: CallAnalyticsParam
       <h2 id="call-overview-title" className={p.sectionTitle}>
         Overview
       </h2>
+      {searching ? (
+        <p className={s.note} role="note">
+          The overview counts every call of these filters and dates; the search narrows the table below.
+        </p>
+      ) : null}
       {body}
     </section>
   );

@@ -43,3 +43,5 @@ export const tableCaption = style({
   fontSize: vars.fontSize.xs,
   paddingBottom: vars.space['1'],
 });
+/** the overview's note while a search narrows the table only */
+export const note = style({ margin: 0, fontSize: vars.fontSize.sm, color: vars.color.textMuted });
