@@ -96,5 +96,17 @@ async function shutdown(signal: string) {
   eventLoop.stop();
   process.exit(0);
 }
+// A promise nobody awaited that failed (a client that went away mid-stream, a provider socket torn down) must
+// not end every live call on this server: it is logged (its message and stack, never a request's data) and the
+// server goes on. An exception thrown past every handler still ends the process, after saying what it was.
+process.on('unhandledRejection', (reason) => {
+  logger.warn('unhandled rejection', {
+    reason: reason instanceof Error ? reason.message : String(reason),
+    stack: reason instanceof Error ? reason.stack : undefined,
+  });
+});
+process.on('uncaughtExceptionMonitor', (error) => {
+  logger.error('uncaught exception', { reason: error.message, stack: error.stack });
+});
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -56,7 +56,9 @@ export async function startServer({ timeoutMs = 30_000, env: extraEnv = {}, data
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
 
+  let stopping = false;
   const stop = async () => {
+    stopping = true;
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -86,5 +88,12 @@ export async function startServer({ timeoutMs = 30_000, env: extraEnv = {}, data
     await new Promise((r) => setTimeout(r, 20));
   }
   const readyMs = performance.now() - startedAt;
+  // a server that dies while in use says why (its last output), instead of every later test failing to connect
+  child.once('exit', (code, signal) => {
+    if (!stopping)
+      process.stderr.write(
+        `\nThe server at ${baseUrl} exited while in use (code ${code}, signal ${signal}). Its last output:\n${output}\n`,
+      );
+  });
   return { baseUrl, dataDir, readyMs, pid: child.pid, output: () => output, stop };
 }

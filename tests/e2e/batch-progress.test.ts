@@ -14,7 +14,7 @@ let b: TestBrowser;
 let page: Page;
 let user: ApiUser;
 let batchId = '';
-const FROM = '+14155550181';
+const FROM = '+14155550185';
 const NAME = 'Dental recalls';
 const PHONES = Array.from({ length: 8 }, (_, i) => `+1415555030${i}`);
 const CALL = (i: number) => `call_e2e_batch_${i}`;
