@@ -262,6 +262,18 @@ export function budgetRows(sections) {
     });
   } else missing(18, 'Call engine: turn overhead, greeting, barge-in', 'p95 ≤ 50 / 100 / 100 / 20 ms', 'callEngine');
 
+  const vf = sections.voiceFlood;
+  if (vf)
+    add({
+      issue: 24,
+      what: `Voice surfaces under attack (${vf.flooded_calls.length} flooded web calls and ${vf.drip.chats} dripped SSE chats from two tenants, ${vf.attack_s} s): GET /health p99`,
+      measured: `${ms(vf.health_during_ms.p99)} (p50 ${ms(vf.health_during_ms.p50)}, max ${ms(vf.health_during_ms.max)}, ${fmt(vf.health_errors)} failed; the server's own event-loop delay p99 ${ms(vf.server_event_loop.p99_ms)}, max ${ms(vf.server_event_loop.max_ms)})`,
+      budget: `≤ ${ms(vf.budget_p99_ms)}`,
+      met: vf.pass,
+      cause: `before the attack: p99 ${ms(vf.health_baseline_ms.p99)}; ${load(vf.load_average)} on ${vf.cpus} CPUs`,
+    });
+  else missing(24, 'Voice surfaces under attack: /health p99', '≤ 50 ms', 'voiceFlood');
+
   const pc = sections.phoneCalls;
   if (pc) {
     const many = pc.runs[String(pc.concurrent)];
@@ -654,6 +666,44 @@ export function renderReport(results) {
     out.push('');
     out.push(
       `The server's event-loop delay as /health reports it (over its last minute), the highest of ${fmt(hu.server_event_loop.samples)} reports during the run: p99 ${ms(hu.server_event_loop.p99_ms)}, max ${ms(hu.server_event_loop.max_ms)}.`,
+    );
+    out.push('');
+  }
+
+  if (s.voiceFlood) {
+    const vf = s.voiceFlood;
+    const lat = (p) => [fmt(p.requests), ms(p.p50), ms(p.p95), ms(p.p99), ms(p.max)];
+    block('## Voice surfaces under attack: audio floods and dripped provider streams');
+    out.push(`${vf.what}. ${load(vf.load_average)} on ${vf.cpus} CPUs.`);
+    out.push('');
+    out.push(
+      table(
+        ['Requests', 'Count', 'p50', 'p95', 'p99', 'max'],
+        [
+          ['GET /health before the attack', ...lat(vf.health_baseline_ms)],
+          ['GET /health during', ...lat(vf.health_during_ms)],
+        ],
+      ),
+    );
+    out.push('');
+    const mib = (n) => (n === null || n === undefined ? '—' : `${(n / 1024 / 1024).toFixed(2)} MiB`);
+    out.push(
+      table(
+        ['Flooded call', 'Sent', 'Open', 'Recording', 'Billed STT', 'Call duration', 'Ended'],
+        vf.flooded_calls.map((c) => [
+          c.call_id,
+          mib(c.sent_bytes),
+          `${c.seconds_open} s`,
+          mib(c.recording_bytes),
+          c.billed_stt_seconds === null ? '—' : `${c.billed_stt_seconds} s`,
+          c.duration_s === null ? '—' : `${c.duration_s} s`,
+          c.disconnection_reason ?? c.ended_reason ?? '',
+        ]),
+      ),
+    );
+    out.push('');
+    out.push(
+      `The server's event-loop delay as /health reports it, the highest of ${fmt(vf.server_event_loop.samples)} reports during the attack: p99 ${ms(vf.server_event_loop.p99_ms)}, max ${ms(vf.server_event_loop.max_ms)}. Dripped chats: ${fmt(vf.drip.messages_answered)} messages answered; what they said: ${vf.drip.errors.join(' | ') || 'no error'}.`,
     );
     out.push('');
   }

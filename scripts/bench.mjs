@@ -209,6 +209,8 @@ const SUITES = [
   'bench/editor.ts',
   'bench/csv-parse.ts',
   'bench/hostile-uploads.ts',
+  // two tenants attack the voice surfaces (audio floods, dripped SSE) while /health is timed
+  'bench/voice-flood.ts',
   'bench/load.ts',
   'bench/lighthouse.ts',
   'bench/call-engine.ts',
