@@ -9,6 +9,10 @@
  * Both modes also exit 1 when a chart would not read for a product owner: a transition without a
  * `description`, or an action without a name (an inline `assign(...)` or function shows as `assign` or
  * `inline action`: declare it in the machine's `setup({ actions })` and refer to it by name).
+ * `--check` decides with `checkAll` (tests/unit/statecharts-check.test.ts proves it fails).
+ *
+ * `--machines <dir> --out <dir>` read and write elsewhere than src/machines and docs/statecharts (the
+ * test runs the CLI on a machine of its own this way).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,8 +21,6 @@ import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { allStateNodes, type DeclaredTransition, declaredTransitions, formatTransition } from './lib/machine-graph.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const machinesDir = path.join(root, 'src/machines');
-const outDir = path.join(root, 'docs/statecharts');
 
 interface FoundMachine {
   name: string;
@@ -30,7 +32,7 @@ interface FoundMachine {
 const isMachine = (v: unknown): v is AnyStateMachine =>
   !!v && typeof v === 'object' && 'root' in v && 'config' in v && typeof (v as { provide?: unknown }).provide === 'function';
 
-async function findMachines(): Promise<FoundMachine[]> {
+export async function findMachines(machinesDir = path.join(root, 'src/machines')): Promise<FoundMachine[]> {
   const files = fs.existsSync(machinesDir)
     ? fs
         .readdirSync(machinesDir)
@@ -40,14 +42,15 @@ async function findMachines(): Promise<FoundMachine[]> {
   const found: FoundMachine[] = [];
   for (const f of files) {
     const file = path.join(machinesDir, f);
+    const shown = path.relative(root, file).split(path.sep).join('/');
     let mod: Record<string, unknown>;
     try {
       mod = await import(pathToFileURL(file).href);
     } catch (e) {
-      throw new Error(`Cannot import src/machines/${f}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new Error(`Cannot import ${shown}: ${e instanceof Error ? e.message : String(e)}`);
     }
     for (const [exportName, value] of Object.entries(mod).sort(([a], [b]) => a.localeCompare(b))) {
-      if (isMachine(value)) found.push({ name: value.id, exportName, file: `src/machines/${f}`, machine: value });
+      if (isMachine(value)) found.push({ name: value.id, exportName, file: shown, machine: value });
     }
   }
   // a machine without its own id, or two machines with one id, are named by their export
@@ -230,45 +233,79 @@ export function unreadable(machines: readonly Pick<FoundMachine, 'name' | 'machi
   return problems;
 }
 
-export async function generate(): Promise<Map<string, string>> {
-  const machines = await findMachines();
+/** Every chart and the index, by file name. */
+export async function generate(machines?: FoundMachine[]): Promise<Map<string, string>> {
+  const found = machines ?? (await findMachines());
   const files = new Map<string, string>();
-  for (const m of machines) files.set(`${m.name}.md`, renderMachine(m));
-  files.set('README.md', renderIndex(machines));
+  for (const m of found) files.set(`${m.name}.md`, renderMachine(m));
+  files.set('README.md', renderIndex(found));
   return files;
 }
 
-async function main() {
-  const check = process.argv.includes('--check');
-  const problems = unreadable(await findMachines());
-  const files = await generate();
-  const existing = fs.existsSync(outDir) ? fs.readdirSync(outDir).filter((f) => f.endsWith('.md')) : [];
-  const rel = (f: string) => path.relative(root, path.join(outDir, f));
+export interface CheckResult {
+  /** generated files that differ from the committed ones: `<file> (missing | out of date | no such machine any more)` */
+  stale: string[];
+  /** what `unreadable` finds */
+  unreadable: string[];
+}
+
+/**
+ * What `--check` fails on: `files` (generated) against `existing` (the committed charts, by file name),
+ * and every chart a product owner could not read.
+ */
+export function checkAll(
+  files: ReadonlyMap<string, string>,
+  existing: ReadonlyMap<string, string>,
+  machines: readonly Pick<FoundMachine, 'name' | 'machine'>[],
+): CheckResult {
+  const stale: string[] = [];
+  for (const [name, content] of files) {
+    const committed = existing.get(name);
+    if (committed === undefined) stale.push(`${name} (missing)`);
+    else if (committed !== content) stale.push(`${name} (out of date)`);
+  }
+  for (const name of existing.keys()) if (!files.has(name)) stale.push(`${name} (no such machine any more)`);
+  return { stale, unreadable: unreadable(machines) };
+}
+
+/** The charts in `dir`, by file name. */
+function committedCharts(dir: string): Map<string, string> {
+  const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.md')) : [];
+  return new Map(names.map((name) => [name, fs.readFileSync(path.join(dir, name), 'utf8')]));
+}
+
+/** The directory after `name` on the command line (else `fallback`), resolved against the repository. */
+function dirOption(argv: readonly string[], name: string, fallback: string): string {
+  const at = argv.indexOf(name);
+  const value = at >= 0 ? argv[at + 1] : undefined;
+  if (at >= 0 && !value) throw new Error(`${name} needs a directory`);
+  return path.resolve(root, value ?? fallback);
+}
+
+async function main(argv: readonly string[]) {
+  const check = argv.includes('--check');
+  const machinesDir = dirOption(argv, '--machines', 'src/machines');
+  const outDir = dirOption(argv, '--out', 'docs/statecharts');
+  const shownOut = path.relative(root, outDir).split(path.sep).join('/');
+  const machines = await findMachines(machinesDir);
+  const files = await generate(machines);
+  const existing = committedCharts(outDir);
   if (check) {
-    const problems: string[] = [];
-    for (const [name, content] of files) {
-      const file = path.join(outDir, name);
-      if (!fs.existsSync(file)) problems.push(`${rel(name)} (missing)`);
-      else if (fs.readFileSync(file, 'utf8') !== content) problems.push(`${rel(name)} (out of date)`);
-    }
-    for (const name of existing) if (!files.has(name)) problems.push(`${rel(name)} (no such machine any more)`);
-    if (problems.length) {
+    const result = checkAll(files, existing, machines);
+    if (result.stale.length)
       process.stderr.write(
-        `Statecharts are stale: ${problems.join(', ')}. Run \`npm run statecharts\` and commit docs/statecharts.\n`,
+        `Statecharts are stale in ${shownOut}/: ${result.stale.join(', ')}. Run \`npm run statecharts\` and commit ${shownOut}.\n`,
       );
-      process.exit(1);
-    }
-    if (problems.length) failUnreadable(problems);
+    if (result.unreadable.length) failUnreadable(result.unreadable);
+    if (result.stale.length) process.exit(1);
     process.stdout.write(`Statecharts are up to date (${files.size - 1} machines).\n`);
     return;
   }
   fs.mkdirSync(outDir, { recursive: true });
-  for (const name of existing) if (!files.has(name)) fs.rmSync(path.join(outDir, name));
-  for (const [name, content] of files) {
-    const file = path.join(outDir, name);
-    if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== content) fs.writeFileSync(file, content);
-  }
-  process.stdout.write(`Wrote ${files.size - 1} statecharts and the index to ${path.relative(root, outDir)}/\n`);
+  for (const name of existing.keys()) if (!files.has(name)) fs.rmSync(path.join(outDir, name));
+  for (const [name, content] of files) if (existing.get(name) !== content) fs.writeFileSync(path.join(outDir, name), content);
+  process.stdout.write(`Wrote ${files.size - 1} statecharts and the index to ${shownOut}/\n`);
+  const problems = unreadable(machines);
   if (problems.length) failUnreadable(problems);
 }
 
@@ -281,7 +318,7 @@ function failUnreadable(problems: readonly string[]): never {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((e) => {
+  main(process.argv.slice(2)).catch((e) => {
     process.stderr.write(`statecharts: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   });

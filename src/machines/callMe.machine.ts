@@ -58,6 +58,19 @@ export const callMeMachine = setup({
   actions: {
     /** Tell the user (a toast where the machine is created). */
     notify: (_, _params: { title: string; description: string; variant?: 'default' | 'destructive' }) => {},
+    editNumber: assign((_, params: { value: string }) => ({ phone: params.value, error: null })),
+    switchAgent: assign((_, params: { agentId: string | undefined }) => ({ agentId: params.agentId })),
+    askToSaveFirst: assign({ error: CALL_ME_MESSAGES.saveFirst }),
+    explainNumberFormat: assign({ error: CALL_ME_MESSAGES.phoneInvalid }),
+    rememberCall: assign((_, params: { callId: string }) => ({ callId: params.callId, error: null })),
+    showCallError: assign((_, params: { error: unknown }) => ({
+      error:
+        isApiError(params.error) && params.error.serverMessage
+          ? params.error.serverMessage
+          : params.error instanceof Error && params.error.message
+            ? params.error.message
+            : CALL_ME_MESSAGES.failed,
+    })),
   },
   guards: {
     isSaved: ({ context }) => context.agentId !== undefined,
@@ -70,11 +83,11 @@ export const callMeMachine = setup({
   on: {
     'phone.change': {
       description: 'The number is edited: any earlier message goes.',
-      actions: assign(({ event }) => ({ phone: event.value, error: null })),
+      actions: { type: 'editNumber', params: ({ event }) => ({ value: event.value }) },
     },
     'agent.change': {
       description: 'The agent was saved (or another one opened).',
-      actions: assign(({ event }) => ({ agentId: event.agentId })),
+      actions: { type: 'switchAgent', params: ({ event }) => ({ agentId: event.agentId }) },
     },
   },
   initial: 'idle',
@@ -86,12 +99,12 @@ export const callMeMachine = setup({
           {
             guard: not('isSaved'),
             description: 'An unsaved agent cannot place calls.',
-            actions: assign({ error: CALL_ME_MESSAGES.saveFirst }),
+            actions: 'askToSaveFirst',
           },
           {
             guard: not('isPhone'),
             description: 'Not a phone number: say how to write it.',
-            actions: assign({ error: CALL_ME_MESSAGES.phoneInvalid }),
+            actions: 'explainNumberFormat',
           },
           { target: 'placing', description: 'Place the call.' },
         ],
@@ -112,7 +125,7 @@ export const callMeMachine = setup({
           target: 'idle',
           description: 'The carrier is dialling: the phone will ring.',
           actions: [
-            assign(({ event }) => ({ callId: event.output, error: null })),
+            { type: 'rememberCall', params: ({ event }) => ({ callId: event.output }) },
             {
               type: 'notify',
               params: ({ context }) => ({ title: 'Call placed', description: CALL_ME_MESSAGES.calling(context.phone.trim()) }),
@@ -122,14 +135,7 @@ export const callMeMachine = setup({
         onError: {
           target: 'idle',
           description: 'The call could not be placed: the reason is shown under the field.',
-          actions: assign(({ event }) => ({
-            error:
-              isApiError(event.error) && event.error.serverMessage
-                ? event.error.serverMessage
-                : event.error instanceof Error && event.error.message
-                  ? event.error.message
-                  : CALL_ME_MESSAGES.failed,
-          })),
+          actions: { type: 'showCallError', params: ({ event }) => ({ error: event.error }) },
         },
       },
     },

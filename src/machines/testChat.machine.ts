@@ -52,7 +52,7 @@ const messageOf = (error: unknown, fallback: string) =>
 /** The items of a stored transcript (the greeting, or a chat resumed). */
 export const itemsOfTranscript = (turns: readonly TranscriptTurn[]): ChatItem[] =>
   turns.flatMap((t): ChatItem[] => [
-    ...(t.text ? [{ kind: t.role, text: t.text } as ChatItem] : []),
+    ...(t.text ? [{ kind: t.role, text: t.text }] : []),
     ...(t.tool_calls ?? []).map((c): ChatItem => ({ kind: 'tool', name: c.name, arguments: c.arguments })),
   ]);
 
@@ -104,6 +104,37 @@ export const testChatMachine = setup({
       return () => abort.abort();
     }),
   },
+  actions: {
+    startFreshChat: assign((_, params: { request: StartConversationInput }) => ({
+      request: params.request,
+      chatId: null,
+      items: [],
+      error: null,
+      errorLink: null,
+      pending: '',
+    })),
+    showWelcome: assign((_, params: ChatStarted) => ({
+      chatId: params.chatId,
+      items: itemsOfTranscript(params.transcript),
+    })),
+    showStartError: assign((_, params: { error: unknown }) => ({
+      error: messageOf(params.error, TEST_CHAT_MESSAGES.startFailed),
+      errorLink: params.error instanceof ApiError ? (params.error.link ?? null) : null,
+    })),
+    addMessage: assign(({ context }, params: { content: string }) => ({
+      pending: params.content.trim(),
+      items: [...context.items, { kind: 'user', text: params.content.trim() }],
+    })),
+    addReplyWords: assign(({ context }, params: { text: string }) => ({ items: appendDelta(context.items, params.text) })),
+    showFunctionCall: assign(({ context }, params: { name: string; arguments: Record<string, unknown> }) => ({
+      items: [...context.items, { kind: 'tool', name: params.name, arguments: params.arguments }],
+    })),
+    showReplyError: assign(({ context }, params: { message: string }) => ({
+      items: [...context.items, { kind: 'error', text: params.message }],
+    })),
+    showChatEnded: assign(({ context }) => ({ items: [...context.items, { kind: 'ended' }] })),
+    clearPendingMessage: assign({ pending: '' }),
+  },
   guards: {
     hasContent: ({ event }) => event.type === 'message.send' && event.content.trim() !== '',
     chatEnded: ({ event }) => event.type === 'reply.done' && event.ended,
@@ -118,14 +149,7 @@ export const testChatMachine = setup({
     'chat.start': {
       target: '.starting',
       description: 'Start a new chat with the agent as it is in the editor now (the previous chat, if any, is left).',
-      actions: assign({
-        request: ({ event }) => event.request,
-        chatId: null,
-        items: [],
-        error: null,
-        errorLink: null,
-        pending: '',
-      }),
+      actions: { type: 'startFreshChat', params: ({ event }) => ({ request: event.request }) },
     },
     'chat.close': {
       target: '.closed',
@@ -146,18 +170,12 @@ export const testChatMachine = setup({
         onDone: {
           target: 'ready',
           description: 'The chat is open: the agent’s welcome message, if any, shows first.',
-          actions: assign({
-            chatId: ({ event }) => event.output.chatId,
-            items: ({ event }) => itemsOfTranscript(event.output.transcript),
-          }),
+          actions: { type: 'showWelcome', params: ({ event }) => event.output },
         },
         onError: {
           target: 'failed',
           description: 'The chat could not start (a provider key to connect, an invalid agent, no connection): say why.',
-          actions: assign({
-            error: ({ event }) => messageOf(event.error, TEST_CHAT_MESSAGES.startFailed),
-            errorLink: ({ event }) => (event.error instanceof ApiError ? (event.error.link ?? null) : null),
-          }),
+          actions: { type: 'showStartError', params: ({ event }) => ({ error: event.error }) },
         },
       },
     },
@@ -171,10 +189,7 @@ export const testChatMachine = setup({
           guard: 'hasContent',
           target: 'replying',
           description: 'Send the typed message; the agent starts answering.',
-          actions: assign({
-            pending: ({ event }) => event.content.trim(),
-            items: ({ context, event }) => [...context.items, { kind: 'user', text: event.content.trim() }],
-          }),
+          actions: { type: 'addMessage', params: ({ event }) => ({ content: event.content }) },
         },
       },
     },
@@ -189,43 +204,38 @@ export const testChatMachine = setup({
       on: {
         'reply.delta': {
           description: 'More words of the reply arrived: add them to the agent’s line.',
-          actions: assign({ items: ({ context, event }) => appendDelta(context.items, event.text) }),
+          actions: { type: 'addReplyWords', params: ({ event }) => ({ text: event.text }) },
         },
         'reply.tool_call': {
           description: 'The agent called one of its functions: show the call as an event.',
-          actions: assign({
-            items: ({ context, event }) => [...context.items, { kind: 'tool', name: event.name, arguments: event.arguments }],
-          }),
+          actions: { type: 'showFunctionCall', params: ({ event }) => ({ name: event.name, arguments: event.arguments }) },
         },
         'reply.error': {
           description: 'The reply failed on the provider’s side: show the message.',
-          actions: assign({ items: ({ context, event }) => [...context.items, { kind: 'error', text: event.message }] }),
+          actions: { type: 'showReplyError', params: ({ event }) => ({ message: event.message }) },
         },
         'reply.done': [
           {
             guard: 'chatEnded',
             target: 'ended',
             description: 'The agent called end_call: the chat is over.',
-            actions: assign({ items: ({ context }) => [...context.items, { kind: 'ended' }], pending: '' }),
+            actions: ['showChatEnded', 'clearPendingMessage'],
           },
           {
             target: 'ready',
             description: 'The reply is complete: the tester may answer.',
-            actions: assign({ pending: '' }),
+            actions: 'clearPendingMessage',
           },
         ],
         'reply.failed': {
           target: 'ready',
           description: 'The reply could not be read to its end (connection lost, chat busy): show why and let the tester go on.',
-          actions: assign({
-            items: ({ context, event }) => [...context.items, { kind: 'error', text: event.message }],
-            pending: '',
-          }),
+          actions: [{ type: 'showReplyError', params: ({ event }) => ({ message: event.message }) }, 'clearPendingMessage'],
         },
         'reply.stop': {
           target: 'ready',
           description: 'Stop waiting for this reply (the request is aborted).',
-          actions: assign({ pending: '' }),
+          actions: 'clearPendingMessage',
         },
       },
     },

@@ -57,6 +57,22 @@ export const voicePreviewMachine = setup({
       };
     }),
   },
+  actions: {
+    rememberRequest: assign((_, params: { request: VoicePreviewBody }) => ({
+      request: params.request,
+      error: null,
+      errorLink: null,
+    })),
+    keepAudio: assign((_, params: { audio: ArrayBuffer }) => ({ audio: params.audio })),
+    showLoadError: assign((_, params: { error: unknown }) => ({
+      error:
+        params.error instanceof ApiError
+          ? (params.error.serverMessage ?? params.error.message)
+          : VOICE_PREVIEW_MESSAGES.loadFailed,
+      errorLink: params.error instanceof ApiError ? (params.error.link ?? null) : null,
+    })),
+    showPlayError: assign({ error: VOICE_PREVIEW_MESSAGES.playFailed }),
+  },
 }).createMachine({
   id: 'voicePreview',
   description: "Test Audio: hear the agent's voice say its welcome message or a typed sentence, with play and stop.",
@@ -69,7 +85,7 @@ export const voicePreviewMachine = setup({
         'preview.play': {
           target: 'loading',
           description: 'Play: ask the server for the voice with the agent’s current voice settings.',
-          actions: assign({ request: ({ event }) => event.request, error: null, errorLink: null }),
+          actions: { type: 'rememberRequest', params: ({ event }) => ({ request: event.request }) },
         },
       },
     },
@@ -83,18 +99,12 @@ export const voicePreviewMachine = setup({
         onDone: {
           target: 'playing',
           description: 'The audio arrived: play it.',
-          actions: assign({ audio: ({ event }) => event.output }),
+          actions: { type: 'keepAudio', params: ({ event }) => ({ audio: event.output }) },
         },
         onError: {
           target: 'idle',
           description: 'The voice could not be made (a key to connect, no welcome message, a provider error): say why.',
-          actions: assign({
-            error: ({ event }) =>
-              event.error instanceof ApiError
-                ? (event.error.serverMessage ?? event.error.message)
-                : VOICE_PREVIEW_MESSAGES.loadFailed,
-            errorLink: ({ event }) => (event.error instanceof ApiError ? (event.error.link ?? null) : null),
-          }),
+          actions: { type: 'showLoadError', params: ({ event }) => ({ error: event.error }) },
         },
       },
       on: {
@@ -121,7 +131,7 @@ export const voicePreviewMachine = setup({
         'clip.failed': {
           target: 'idle',
           description: 'The browser could not play the audio: say so.',
-          actions: assign({ error: VOICE_PREVIEW_MESSAGES.playFailed }),
+          actions: 'showPlayError',
         },
       },
     },

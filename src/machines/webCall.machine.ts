@@ -163,6 +163,29 @@ export const webCallMachine = setup({
       return { callId: data.call_id, url: webCallSocketUrl(data.call_id, data.access_token) };
     }),
   },
+  actions: {
+    clearCall: assign(fresh),
+    rememberRequest: assign((_, params: { request: StartConversationInput }) => ({ request: params.request })),
+    showMicrophoneError: assign((_, params: { message: string }) => ({ error: params.message })),
+    toggleMute: assign(({ context }) => ({ muted: !context.muted })),
+    updateTranscript: assign(({ context }, params: TranscriptLine) => ({
+      transcript: addTranscript(context.transcript, params),
+    })),
+    showAgentState: assign((_, params: { value: AgentState }) => ({ agentState: params.value })),
+    showWhyEnded: assign((_, params: { reason: string; message: string | null }) => ({
+      endReason: params.reason,
+      endMessage: params.message,
+    })),
+    rememberCall: assign((_, params: { callId: string }) => ({ callId: params.callId })),
+    showLevels: assign((_, params: { levels: () => Levels }) => ({ levels: params.levels })),
+    showStartError: assign((_, params: { error: unknown }) => ({
+      error:
+        params.error instanceof ApiError ? (params.error.serverMessage ?? params.error.message) : WEB_CALL_MESSAGES.startFailed,
+      errorLink: params.error instanceof ApiError ? (params.error.link ?? null) : null,
+    })),
+    showConnectFailed: assign({ error: WEB_CALL_MESSAGES.connectFailed }),
+    endByHangup: assign({ endReason: 'user_hangup', endMessage: null }),
+  },
   delays: {
     connectTimeout: WEB_CALL_CONNECT_TIMEOUT_MS,
     hangupTimeout: WEB_CALL_HANGUP_TIMEOUT_MS,
@@ -177,7 +200,7 @@ export const webCallMachine = setup({
     'call.close': {
       target: '.idle',
       description: 'Close the call window: a call in progress is cut (the socket closes, the microphone is released).',
-      actions: assign(fresh),
+      actions: 'clearCall',
     },
   },
   states: {
@@ -187,7 +210,7 @@ export const webCallMachine = setup({
         'call.start': {
           target: 'active',
           description: 'Start a call with the agent as it is in the editor now.',
-          actions: assign({ request: ({ event }) => event.request, ...fresh }),
+          actions: ['clearCall', { type: 'rememberRequest', params: ({ event }) => ({ request: event.request }) }],
         },
       },
     },
@@ -199,35 +222,35 @@ export const webCallMachine = setup({
         'mic.failed': {
           target: 'failed',
           description: 'The microphone was refused or is missing: say so; no call is created.',
-          actions: assign({ error: ({ event }) => event.message }),
+          actions: { type: 'showMicrophoneError', params: ({ event }) => ({ message: event.message }) },
         },
         'mute.toggle': {
           description: 'Mute or unmute the microphone (silence is sent while muted).',
-          actions: [
-            assign({ muted: ({ context }) => !context.muted }),
-            sendTo('line', ({ context }): LineCommand => ({ type: 'line.mute', muted: context.muted })),
-          ],
+          actions: ['toggleMute', sendTo('line', ({ context }): LineCommand => ({ type: 'line.mute', muted: context.muted }))],
         },
         'line.transcript': {
           description: 'The server heard the caller or the agent spoke: update the live transcript.',
-          actions: assign({
-            transcript: ({ context, event }) =>
-              addTranscript(context.transcript, { role: event.role, text: event.text, final: event.final }),
-          }),
+          actions: {
+            type: 'updateTranscript',
+            params: ({ event }) => ({ role: event.role, text: event.text, final: event.final }),
+          },
         },
         'line.state': {
           description: 'The agent is now listening, thinking or speaking.',
-          actions: assign({ agentState: ({ event }) => event.value }),
+          actions: { type: 'showAgentState', params: ({ event }) => ({ value: event.value }) },
         },
         'line.ended': {
           target: 'ended',
           description: 'The server ended the call (either side hung up, silence, the time limit, a provider error).',
-          actions: assign({ endReason: ({ event }) => event.reason, endMessage: ({ event }) => event.message ?? null }),
+          actions: { type: 'showWhyEnded', params: ({ event }) => ({ reason: event.reason, message: event.message ?? null }) },
         },
         'line.closed': {
           target: 'ended',
           description: 'The socket closed without the server saying the call ended: the connection was lost.',
-          actions: assign({ endReason: 'connection_lost', endMessage: WEB_CALL_MESSAGES.connectionLost }),
+          actions: {
+            type: 'showWhyEnded',
+            params: { reason: 'connection_lost', message: WEB_CALL_MESSAGES.connectionLost },
+          },
         },
       },
       states: {
@@ -238,7 +261,7 @@ export const webCallMachine = setup({
             'mic.ready': {
               target: 'starting',
               description: 'The microphone is open: create the call.',
-              actions: assign({ levels: ({ event }) => event.levels }),
+              actions: { type: 'showLevels', params: ({ event }) => ({ levels: event.levels }) },
             },
             'call.hangup': {
               target: '#webCall.idle',
@@ -257,20 +280,14 @@ export const webCallMachine = setup({
               target: 'connecting',
               description: 'The call exists: open its socket with the one-time token.',
               actions: [
-                assign({ callId: ({ event }) => event.output.callId }),
+                { type: 'rememberCall', params: ({ event }) => ({ callId: event.output.callId }) },
                 sendTo('line', ({ event }): LineCommand => ({ type: 'line.connect', url: event.output.url })),
               ],
             },
             onError: {
               target: '#webCall.failed',
               description: 'The call could not be created (a provider key to connect, an invalid agent): say why.',
-              actions: assign({
-                error: ({ event }) =>
-                  event.error instanceof ApiError
-                    ? (event.error.serverMessage ?? event.error.message)
-                    : WEB_CALL_MESSAGES.startFailed,
-                errorLink: ({ event }) => (event.error instanceof ApiError ? (event.error.link ?? null) : null),
-              }),
+              actions: { type: 'showStartError', params: ({ event }) => ({ error: event.error }) },
             },
           },
           on: {
@@ -287,7 +304,7 @@ export const webCallMachine = setup({
             connectTimeout: {
               target: '#webCall.failed',
               description: 'The socket did not open in time.',
-              actions: assign({ error: WEB_CALL_MESSAGES.connectFailed }),
+              actions: 'showConnectFailed',
             },
           },
           on: {
@@ -319,14 +336,14 @@ export const webCallMachine = setup({
             'line.closed': {
               target: '#webCall.ended',
               description: 'The server closed the line after the hang-up: the call is over.',
-              actions: assign({ endReason: 'user_hangup', endMessage: null }),
+              actions: 'endByHangup',
             },
           },
           after: {
             hangupTimeout: {
               target: '#webCall.ended',
               description: 'No answer in time: the call is over on this side all the same.',
-              actions: assign({ endReason: 'user_hangup' }),
+              actions: 'endByHangup',
             },
           },
         },
@@ -338,7 +355,7 @@ export const webCallMachine = setup({
         'call.start': {
           target: 'active',
           description: 'Call again.',
-          actions: assign({ request: ({ event }) => event.request, ...fresh }),
+          actions: ['clearCall', { type: 'rememberRequest', params: ({ event }) => ({ request: event.request }) }],
         },
       },
     },
@@ -348,7 +365,7 @@ export const webCallMachine = setup({
         'call.start': {
           target: 'active',
           description: 'Try again.',
-          actions: assign({ request: ({ event }) => event.request, ...fresh }),
+          actions: ['clearCall', { type: 'rememberRequest', params: ({ event }) => ({ request: event.request }) }],
         },
       },
     },
