@@ -7,7 +7,7 @@ import type { FakeOpenAi } from '../../fakes/openai.js';
 import { PlivoFake, PlivoMediaStream, plivoActions } from '../../fakes/plivo.js';
 import { type CallServer, floodSocket, sampleAgent, savePayload, waitFor } from '../call/harness.js';
 import { describeEachDb, LOG_LINES } from '../helpers.js';
-import { type PhoneWorld, startPhoneWorld } from './phone-world.js';
+import { LARGEST_MEDIA_PAYLOAD, type PhoneWorld, startPhoneWorld } from './phone-world.js';
 
 /**
  * Phone calls through Plivo (issue 19), end to end on real sockets against the fake Plivo
@@ -124,8 +124,11 @@ describeEachDb('phone calls through Plivo', (kind) => {
     const line = await waitFor(() => call.stream, 'the stream');
     const startedAt = performance.now();
     await line.opened;
-    const payload = Buffer.alloc(2560, 0x20).toString('base64');
-    const media = JSON.stringify({ event: 'media', streamId: line.streamId, media: { track: 'inbound', payload } });
+    const media = JSON.stringify({
+      event: 'media',
+      streamId: line.streamId,
+      media: { track: 'inbound', payload: LARGEST_MEDIA_PAYLOAD },
+    });
     const sent = await floodSocket(line.ws, media, 2560, 3000, 4 * 1024 * 1024);
     if (line.ws.readyState === WebSocket.OPEN) line.stop();
     const row = await ended(call.uuid);

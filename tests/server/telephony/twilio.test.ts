@@ -11,7 +11,7 @@ import { FakeMediaStream, TwilioFake, twilioSignature, twimlActions } from '../.
 import { signUp } from '../auth-helpers.js';
 import { type CallServer, floodSocket, sampleAgent, savePayload, waitFor } from '../call/harness.js';
 import { describeEachDb, LOG_LINES } from '../helpers.js';
-import { type PhoneWorld, startPhoneWorld } from './phone-world.js';
+import { LARGEST_MEDIA_PAYLOAD, type PhoneWorld, startPhoneWorld } from './phone-world.js';
 
 /**
  * Phone calls through Twilio (issue 19), end to end on real sockets: the fake Twilio (tests/fakes/twilio.ts)
@@ -240,8 +240,11 @@ describeEachDb('phone calls through Twilio', (kind) => {
     await line.opened;
     const row = await waitFor(() => sessionOf(call.sid), 'the call');
     // the largest media payload the line takes (2,560 bytes of mu-law: 320 ms), as fast as the socket takes it
-    const payload = Buffer.alloc(2560, 0x20).toString('base64');
-    const media = JSON.stringify({ event: 'media', streamSid: line.streamSid, media: { track: 'inbound', payload } });
+    const media = JSON.stringify({
+      event: 'media',
+      streamSid: line.streamSid,
+      media: { track: 'inbound', payload: LARGEST_MEDIA_PAYLOAD },
+    });
     const sent = await floodSocket(line.ws, media, 2560, 3000, 4 * 1024 * 1024);
     if (line.ws.readyState === WebSocket.OPEN) line.stop();
     const d = (await stored(row.id)) as unknown as {
