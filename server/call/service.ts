@@ -28,7 +28,7 @@ import { HttpError } from '../lib/http.js';
 import { isId, newId } from '../lib/ids.js';
 import { docOf, findAgent } from '../routes/agent/agent.repo.js';
 import { emitCallEvent } from '../webhooks/events.js';
-import { wavHeader } from './audio/wav.js';
+import { type WavSummary, wavHeader } from './audio/wav.js';
 import { Conversation, type ProviderKeys, voiceOptions } from './engine/conversation.js';
 import { PROVIDER_LABELS, providerMessage } from './engine/failures.js';
 import { type ProviderSet, pipelineOf, requiredProviders } from './engine/pipeline.js';
@@ -47,6 +47,7 @@ import {
   parseJson,
   saveProgress,
 } from './store.js';
+import type { CallerAudioStats } from './transports/audio-gate.js';
 import type { Playout } from './transports/playout.js';
 import { TextTransport } from './transports/text.js';
 import type { Transport } from './transports/types.js';
@@ -420,13 +421,34 @@ export function runLineCall(
       endedAt: now(deps),
     });
     if (stored) emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id });
-    deps.logger.info(`${options.label} ended`, { callId: row.id, reason, turns: c.transcript.length });
+    deps.logger.info(`${options.label} ended`, {
+      callId: row.id,
+      reason,
+      turns: c.transcript.length,
+      ...lineAudioFields(transport.callerAudio, recording),
+    });
   };
   const running = run().catch((e) =>
     deps.logger.error(`${options.label} failed`, { callId: row.id, reason: e instanceof Error ? e.message : String(e) }),
   );
   rt.running.add(running);
   void running.finally(() => rt.running.delete(running));
+}
+
+/** The caller's audio the line dropped (faster than real time) and what the recording cut, for the end's log line. */
+function lineAudioFields(audio: CallerAudioStats | undefined, recording: WavSummary | undefined) {
+  return {
+    ...(audio
+      ? {
+          caller_audio_received_bytes: audio.receivedBytes,
+          caller_audio_dropped_bytes: audio.droppedBytes,
+          caller_audio_dropped_frames: audio.droppedFrames,
+        }
+      : {}),
+    ...(recording
+      ? { recording_dropped_ms: Math.round(recording.droppedMs), recording_unwritten_bytes: recording.unwrittenBytes }
+      : {}),
+  };
 }
 
 export function emptyUsage(agent: AgentDoc) {

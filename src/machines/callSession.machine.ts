@@ -35,6 +35,8 @@ export type CallEndReason =
   | 'error_llm_provider'
   | 'error_tts_provider'
   | 'error_transport'
+  /** the caller's line kept sending audio faster than real time (server/call/transports/audio-gate.ts) */
+  | 'error_audio_flood'
   | 'error_unknown';
 
 export type TurnKind = 'greeting' | 'answer' | 'reminder';

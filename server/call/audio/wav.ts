@@ -8,6 +8,11 @@
  * network and timers jitter; audio must not gain clicks); a longer gap is silence; a channel that sends
  * nothing for a while is silence on its side. Feed the agent side with the frames as they are sent to the
  * caller at playback pace (not as fast as TTS produces them), so what is dropped by a barge-in is not recorded.
+ *
+ * The file never grows faster than real time: a side laid end to end more than `aheadMs` past the clock
+ * (a line sending faster than real time) has the excess dropped and counted, so the data is at most
+ * (duration + aheadMs) × 2 channels × 2 bytes × rate. Writes wait in a queue of at most `maxQueuedBytes`;
+ * when the disk falls that far behind, data is dropped and counted (silence in its place) rather than held.
  */
 import { type FileHandle, open } from 'node:fs/promises';
 import { pcm16Bytes } from './pcm16.js';
@@ -15,6 +20,10 @@ import { pcm16Bytes } from './pcm16.js';
 export const WAV_HEADER_BYTES = 44;
 /** RIFF sizes are 32-bit: a file stops growing just below 4 GiB */
 const MAX_DATA_BYTES = 0xffffffff - WAV_HEADER_BYTES;
+/** how far a side may run ahead of the clock (ms): above the burst a line lets through (transports/audio-gate.ts) */
+export const RECORDING_AHEAD_MS = 1500;
+/** writes waiting for the disk (bytes): about 16 s of a 16 kHz stereo call */
+export const RECORDING_QUEUE_MAX_BYTES = 1 << 20;
 
 /** The canonical 44-byte header of 16-bit PCM. */
 export function wavHeader(dataBytes: number, sampleRate: number, channels: number): Uint8Array {
@@ -50,6 +59,10 @@ export interface StereoWavOptions {
   jitterMs?: number;
   /** audio held before it is written, so a late frame of the other side still lands in place (default 1000 ms) */
   windowMs?: number;
+  /** a side laid end to end past the clock by more than this is cut (default RECORDING_AHEAD_MS) */
+  aheadMs?: number;
+  /** bytes of writes that may wait for the disk; more are dropped (default RECORDING_QUEUE_MAX_BYTES) */
+  maxQueuedBytes?: number;
 }
 
 interface Chunk {
@@ -69,6 +82,10 @@ export interface WavSummary {
   bytes: number;
   /** true when the 4 GiB limit of the format cut the recording */
   truncated: boolean;
+  /** ms of audio (per side, summed) cut because a side ran ahead of the clock */
+  droppedMs: number;
+  /** bytes of data not written because the disk fell behind (silence in the file) */
+  unwrittenBytes: number;
 }
 
 export class StereoWavRecorder {
@@ -78,10 +95,20 @@ export class StereoWavRecorder {
   private dataBytes = 0;
   private truncated = false;
   private writing: Promise<void> = Promise.resolve();
+  /** bytes handed to `writing` and not written yet */
+  private queuedBytes = 0;
+  private unwrittenBytes = 0;
+  /** samples cut because a side ran ahead of the clock */
+  private droppedSamples = 0;
+  /** samples of audio heard before `startedAt` (a line's first frames, kept until the call started): they
+   * are laid from 0, so the clock allows that much more */
+  private before = 0;
   private failure: unknown = null;
   private closing: Promise<WavSummary> | null = null;
   private readonly jitter: number;
   private readonly window: number;
+  private readonly ahead: number;
+  private readonly maxQueued: number;
 
   private constructor(
     private readonly file: FileHandle,
@@ -91,13 +118,15 @@ export class StereoWavRecorder {
   ) {
     this.jitter = Math.round(((options.jitterMs ?? 60) * sampleRate) / 1000);
     this.window = Math.round(((options.windowMs ?? 1000) * sampleRate) / 1000);
+    this.ahead = Math.round(((options.aheadMs ?? RECORDING_AHEAD_MS) * sampleRate) / 1000);
+    this.maxQueued = options.maxQueuedBytes ?? RECORDING_QUEUE_MAX_BYTES;
   }
 
   /** Creates (or replaces) the file at `path` and writes a provisional header. */
   static async open(path: string, options: StereoWavOptions): Promise<StereoWavRecorder> {
     const file = await open(path, 'w');
     const recorder = new StereoWavRecorder(file, options.sampleRate, options.startedAt ?? performance.now(), options);
-    recorder.write(wavHeader(0, options.sampleRate, 2), 0);
+    recorder.write(wavHeader(0, options.sampleRate, 2), 0, true);
     return recorder;
   }
 
@@ -105,10 +134,16 @@ export class StereoWavRecorder {
   append(side: RecordedSide, samples: Int16Array, at: number = performance.now()): void {
     if (this.closing || this.truncated || samples.length === 0) return;
     const state = this.sides[side];
-    const due = Math.max(0, Math.round(((at - this.startedAt) * this.sampleRate) / 1000));
+    const offset = Math.round(((at - this.startedAt) * this.sampleRate) / 1000);
+    const due = Math.max(0, offset);
+    this.before = Math.max(this.before, -offset);
     const start = Math.max(this.flushed, due - state.cursor > this.jitter ? due : state.cursor);
-    state.chunks.push({ start, samples: samples.slice() });
-    state.cursor = start + samples.length;
+    // the side may not run ahead of the clock: what lies past due + ahead is cut
+    const keep = Math.min(samples.length, due + this.ahead + this.before - start);
+    if (keep < samples.length) this.droppedSamples += samples.length - Math.max(0, keep);
+    if (keep <= 0) return;
+    state.chunks.push({ start, samples: samples.slice(0, keep) });
+    state.cursor = start + keep;
     const ahead = Math.max(this.sides.caller.cursor, this.sides.agent.cursor);
     if (ahead - this.flushed > 2 * this.window) this.flush(ahead - this.window);
   }
@@ -117,14 +152,21 @@ export class StereoWavRecorder {
   close(): Promise<WavSummary> {
     this.closing ??= (async () => {
       this.flush(Math.max(this.sides.caller.cursor, this.sides.agent.cursor));
-      this.write(wavHeader(this.dataBytes, this.sampleRate, 2), 0);
+      this.write(wavHeader(this.dataBytes, this.sampleRate, 2), 0, true);
       await this.writing;
+      // data dropped at the end of the file still counts in the header: the file is as long as it says
+      if (this.unwrittenBytes > 0 && !this.failure)
+        await this.file.truncate(WAV_HEADER_BYTES + this.dataBytes).catch((e) => {
+          this.failure = e;
+        });
       await this.file.close();
       if (this.failure) throw this.failure;
       return {
         durationMs: (this.dataBytes / 4 / this.sampleRate) * 1000,
         bytes: WAV_HEADER_BYTES + this.dataBytes,
         truncated: this.truncated,
+        droppedMs: (this.droppedSamples / this.sampleRate) * 1000,
+        unwrittenBytes: this.unwrittenBytes,
       };
     })();
     return this.closing;
@@ -160,13 +202,20 @@ export class StereoWavRecorder {
     this.flushed = end;
   }
 
-  private write(bytes: Uint8Array, position: number): void {
+  /** Queues a write; data past `maxQueuedBytes` of waiting writes is dropped and counted (headers never). */
+  private write(bytes: Uint8Array, position: number, always = false): void {
+    if (!always && this.queuedBytes + bytes.byteLength > this.maxQueued) {
+      this.unwrittenBytes += bytes.byteLength;
+      return;
+    }
+    this.queuedBytes += bytes.byteLength;
     this.writing = this.writing.then(async () => {
-      if (this.failure) return;
       try {
-        await this.file.write(bytes, 0, bytes.byteLength, position);
+        if (!this.failure) await this.file.write(bytes, 0, bytes.byteLength, position);
       } catch (error) {
         this.failure = error;
+      } finally {
+        this.queuedBytes -= bytes.byteLength;
       }
     });
   }

@@ -15,6 +15,7 @@ import type { AgentDoc } from '../../../src/api/contract/agent/save.js';
 import type { CallUsage, TranscriptTurn, TurnLatency } from '../../../src/api/contract/call-runtime.js';
 import { usageCost } from '../../../src/api/contract/pricing.js';
 import {
+  type CallFailure,
   type CallSessionInput,
   type CallSessionRef,
   callSessionMachine,
@@ -116,6 +117,9 @@ export class Conversation {
   private readonly realtime: RealtimeBridge | undefined;
   /** the caller's words the speech-to-speech provider sent before their turn was stored */
   private pendingCallerText = '';
+  /** rejects when the line ends the call for a reason of its own (a flood): the listen actor fails with it */
+  private readonly lineFailed: Promise<never>;
+  private failLine: (f: CallFailure) => void = () => {};
   /** short acknowledgements while the caller talks at length (the agent's backchanneling) */
   private readonly backchannel: Backchannel | undefined;
   /** the caller's final words of the turn in progress (for the backchannel's count) */
@@ -126,6 +130,10 @@ export class Conversation {
   transferredTo: string | undefined;
 
   constructor(private readonly o: ConversationOptions) {
+    this.lineFailed = new Promise<never>((_, reject) => {
+      this.failLine = reject;
+    });
+    this.lineFailed.catch(() => {});
     this.pipeline = pipelineOf(o.agent);
     this.realtime = this.pipeline.mode === 'realtime' && o.input.mode === 'voice' ? new RealtimeBridge(this) : undefined;
     this.backchannel =
@@ -152,9 +160,7 @@ export class Conversation {
     }));
     const machine = callSessionMachine.provide({
       actors: {
-        listen: fromPromise<void, ListenInput>(({ input, signal }) =>
-          this.realtime ? this.realtime.listen(input.parent, signal) : this.listen(input.parent, signal),
-        ),
+        listen: fromPromise<void, ListenInput>(({ input, signal }) => this.listenOnLine(input.parent, signal)),
         reply: fromPromise<void, ReplyInput>(({ input, signal }) => this.reply(input, signal)),
       },
       actions: {
@@ -195,6 +201,7 @@ export class Conversation {
       },
       closed: () => this.actor.send({ type: 'transport.closed' }),
       message: (text) => this.actor.send({ type: 'caller.message', text }),
+      failed: (failure) => this.failLine(failure),
     });
     this.actor.start();
     this.actor.send({ type: 'transport.opened' });
@@ -330,6 +337,26 @@ export class Conversation {
   // -------------------------------------------------------------------------------------------
   // listen: the caller's speech
 
+  /**
+   * The listen actor: the speech stream (or the speech-to-speech session) until the machine stops it, or
+   * until the line fails on its own (a flood), which ends the call with the line's reason. The stream is
+   * stopped either way (a settled actor's signal never aborts, so it gets a signal of its own).
+   */
+  private async listenOnLine(parent: CallSessionRef, signal: AbortSignal): Promise<void> {
+    const own = new AbortController();
+    const stop = () => own.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      await Promise.race([
+        this.realtime ? this.realtime.listen(parent, own.signal) : this.listen(parent, own.signal),
+        this.lineFailed,
+      ]);
+    } finally {
+      signal.removeEventListener('abort', stop);
+      own.abort();
+    }
+  }
+
   private async listen(parent: CallSessionRef, signal: AbortSignal): Promise<void> {
     const o = this.o;
     if (o.input.mode === 'text' || !o.transport.format) {
@@ -387,7 +414,10 @@ export class Conversation {
       await Promise.race([untilAborted(signal), failed]);
     } finally {
       this.sttSink = undefined;
-      this.usage.stt_seconds = Math.round((this.usage.stt_seconds + stream.audioSeconds) * 100) / 100;
+      // billed by the call's clock: never more seconds than the line has been open, whatever was sent
+      const lineSeconds = (performance.now() - (o.transport.callerAudio?.openedAt ?? this.t0)) / 1000;
+      const heard = Math.min(this.usage.stt_seconds + stream.audioSeconds, lineSeconds);
+      this.usage.stt_seconds = Math.round(heard * 100) / 100;
       void stream.close().catch(() => {});
     }
   }

@@ -1,11 +1,14 @@
 /**
  * What every WebSocket line shares (the browser's, web.ts; the carriers' media streams, twilio.ts and
- * plivo.ts): the agent's audio paced by a Playout, the caller's frames that arrive before the engine has
- * started kept (up to about 3 s) and replayed on start(), and one way to close: the playout stops, the
- * socket closes, and the engine hears `closed` (at once, or on start() when the line closed first).
+ * plivo.ts): the agent's audio paced by a Playout, the caller's audio held to real time by an AudioGate
+ * (the excess dropped and counted; a line that keeps flooding is hung up with LINE_FLOOD_REASON), the
+ * caller's frames that arrive before the engine has started kept (up to about 3 s) and replayed on
+ * start(), and one way to close: the playout stops, the socket closes, and the engine hears `closed` (at
+ * once, or on start() when the line closed first).
  */
 import type WebSocket from 'ws';
 import type { AudioFormat } from '../providers/types.js';
+import { AudioGate, type AudioGateOptions, LINE_FLOOD_MESSAGE, LINE_FLOOD_REASON } from './audio-gate.js';
 import { Playout } from './playout.js';
 import type { TransportHandlers } from './types.js';
 
@@ -17,6 +20,10 @@ export abstract class SocketLine {
   protected handlers: TransportHandlers | undefined;
   protected closed = false;
   private closedEarly = false;
+  /** the caller's audio, held to real time */
+  protected readonly gate: AudioGate;
+  /** the line flooded before the engine started: it hears so on start() */
+  private floodedEarly = false;
   /** caller frames that came before start() (the call's keys and recording were being prepared) */
   private early: { frame: Uint8Array; at: number }[] = [];
 
@@ -24,8 +31,10 @@ export abstract class SocketLine {
     protected readonly socket: WebSocket,
     format: AudioFormat,
     sendFrame: (frame: Uint8Array) => void,
+    gate: AudioGateOptions = {},
   ) {
     this.playout = new Playout(format, { sendFrame });
+    this.gate = new AudioGate(format, gate);
     socket.on('close', () => this.finish());
     socket.on('error', () => this.finish());
   }
@@ -39,10 +48,15 @@ export abstract class SocketLine {
     return this.playout.lateFrames;
   }
 
+  get callerAudio() {
+    return this.gate.stats;
+  }
+
   start(handlers: TransportHandlers): void {
     this.handlers = handlers;
     for (const { frame, at } of this.early) handlers.audio(frame, at);
     this.early = [];
+    if (this.floodedEarly) handlers.failed?.({ reason: LINE_FLOOD_REASON, message: LINE_FLOOD_MESSAGE });
     if (this.closedEarly) handlers.closed();
   }
 
@@ -56,17 +70,39 @@ export abstract class SocketLine {
 
   text(): void {}
 
-  /** A frame of the caller's audio: to the engine, or kept until it starts. */
+  /**
+   * A frame of the caller's audio: what real time allows of it goes to the engine, or is kept until it
+   * starts; the rest is dropped. A line that floods is hung up by the engine (once).
+   */
   protected deliver(frame: Uint8Array, at: number) {
-    if (this.handlers) this.handlers.audio(frame, at);
-    else if (this.early.length < EARLY_FRAMES_MAX) this.early.push({ frame, at });
+    if (this.gate.flooding) return;
+    const admitted = this.gate.admit(frame);
+    if (this.gate.flooding) return this.flooded();
+    if (!admitted) return;
+    if (this.handlers) this.handlers.audio(admitted, at);
+    else if (this.early.length < EARLY_FRAMES_MAX) this.early.push({ frame: admitted, at });
+  }
+
+  /** A caller frame refused outright (malformed, oversized): counted as dropped, and it may flood the line. */
+  protected refuse(bytes: number) {
+    if (this.gate.flooding) return;
+    this.gate.refuse(bytes);
+    if (this.gate.flooding) this.flooded();
+  }
+
+  private flooded() {
+    this.early = [];
+    if (this.handlers) this.handlers.failed?.({ reason: LINE_FLOOD_REASON, message: LINE_FLOOD_MESSAGE });
+    else this.floodedEarly = true;
   }
 
   /** The agent's side closes the line (hang-up): the engine hears `closed` if it has started. */
-  protected close() {
+  protected close(reason?: string) {
     this.closed = true;
     this.playout.close();
-    if (this.socket.readyState === this.socket.OPEN) this.socket.close(1000, 'call ended');
+    // a flooding client is told it broke the line's terms (1008 policy violation), everyone else 1000
+    if (this.socket.readyState === this.socket.OPEN)
+      this.socket.close(reason === LINE_FLOOD_REASON ? 1008 : 1000, reason === LINE_FLOOD_REASON ? 'audio flood' : 'call ended');
     this.handlers?.closed();
   }
 

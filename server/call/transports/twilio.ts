@@ -182,7 +182,7 @@ export class CarrierStreamTransport extends SocketLine implements Transport {
       }
       case 'media': {
         if (!this.streamSid) return;
-        if (e.payload.length > (PHONE_FRAME_MAX_BYTES * 4) / 3 + 4) return;
+        if (e.payload.length > (PHONE_FRAME_MAX_BYTES * 4) / 3 + 4) return this.refuse(Math.floor((e.payload.length * 3) / 4));
         const frame = new Uint8Array(Buffer.from(e.payload, 'base64'));
         if (frame.byteLength === 0) return;
         this.deliver(frame, performance.now());
@@ -273,7 +273,7 @@ export class CarrierStreamTransport extends SocketLine implements Transport {
     // a caller who hung up, or a transferred call, needs no hang-up from us
     if (!this.stoppedByCaller && reason !== 'call_transfer')
       this.control.hangUpCall().catch((e) => this.control.warn('hang-up through the carrier failed', { reason: String(e) }));
-    this.close();
+    this.close(reason);
   }
 
   protected override finish() {

@@ -5,7 +5,9 @@
  * The engine asks the providers for `format`, so no audio is transcoded on the way.
  */
 import type { WebCallServerEvent } from '../../../src/api/contract/call-runtime.js';
+import type { CallFailure } from '../../../src/machines/callSession.machine.js';
 import type { AudioFormat } from '../providers/types.js';
+import type { CallerAudioStats } from './audio-gate.js';
 
 export interface TransportHandlers {
   /** a frame of the caller's audio (transport format), with its arrival time (performance.now) */
@@ -14,6 +16,8 @@ export interface TransportHandlers {
   closed(): void;
   /** text mode: a message from the caller */
   message?(text: string): void;
+  /** the line ends the call for a reason of its own (it floods: audio-gate.ts) */
+  failed?(failure: CallFailure): void;
 }
 
 export interface Transport {
@@ -46,4 +50,6 @@ export interface Transport {
   hangUp(reason: string, message?: string): void;
   /** frames of agent audio sent more than a frame late (bench) */
   readonly lateFrames: number;
+  /** the caller's audio as the line took it, held to real time (none on a text line) */
+  readonly callerAudio?: CallerAudioStats;
 }

@@ -34,8 +34,9 @@ export class WebTransport extends SocketLine implements Transport {
     if (this.closed) return;
     if (isBinary) {
       const bytes = toBytes(data);
-      // whole 16-bit samples only; an oversized frame is a misbehaving client
-      if (bytes.byteLength === 0 || bytes.byteLength % 2 !== 0 || bytes.byteLength > WEB_FRAME_MAX_BYTES) return;
+      // whole 16-bit samples only; an oversized frame is a misbehaving client (counted as dropped)
+      if (bytes.byteLength === 0 || bytes.byteLength % 2 !== 0 || bytes.byteLength > WEB_FRAME_MAX_BYTES)
+        return this.refuse(bytes.byteLength);
       this.deliver(bytes, performance.now());
       return;
     }
@@ -76,7 +77,7 @@ export class WebTransport extends SocketLine implements Transport {
   hangUp(reason: string, message?: string): void {
     if (this.closed) return;
     this.notify({ type: 'ended', reason, ...(message ? { message } : {}) });
-    this.close();
+    this.close(reason);
   }
 }
 

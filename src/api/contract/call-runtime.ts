@@ -59,6 +59,8 @@ export const CALL_RUNTIME_MESSAGES = {
     'Parley cannot use your microphone. Allow microphone access for this site in your browser, then start the call again.',
   microphoneMissing: 'No microphone was found. Connect one and start the call again.',
   realtimeNoText: 'The Realtime models speak only: use Test (web call) to try this agent, or choose a text model for Test LLM.',
+  /** `ended` of a line whose audio kept coming faster than real time (reason error_audio_flood) */
+  audioFlood: 'The call was ended because its audio arrived faster than real time.',
 } as const;
 
 const DynamicVariablesSchema = v.pipe(
@@ -114,7 +116,12 @@ export const ChatStreamEventSchema = v.variant('type', [
   v.object({ type: v.literal('done'), ended: v.boolean() }),
 ]);
 
-/** JSON text frames the server sends on a web call's socket. */
+/**
+ * JSON text frames the server sends on a web call's socket. `ended.reason` is one of DISCONNECTION_REASONS
+ * (src/api/contract/call.ts), shown in words by the call window; a browser whose audio keeps coming faster
+ * than real time (16 kHz PCM16 is 32,000 bytes a second; the excess is dropped) is hung up with
+ * `error_audio_flood` and CALL_RUNTIME_MESSAGES.audioFlood, and its socket closed with 1008.
+ */
 export type WebCallServerEvent =
   | { type: 'transcript'; role: 'user' | 'agent'; text: string; final: boolean }
   | { type: 'state'; value: 'listening' | 'thinking' | 'speaking' }

@@ -73,6 +73,7 @@ export const DISCONNECTION_REASONS = [
   'error_llm_provider',
   'error_tts_provider',
   'error_transport',
+  'error_audio_flood',
   'error_unknown',
 ] as const;
 export type DisconnectionReason = (typeof DISCONNECTION_REASONS)[number];
@@ -96,6 +97,7 @@ export const DISCONNECTION_REASON_LABELS: Record<DisconnectionReason, string> = 
   error_llm_provider: 'LLM provider failed',
   error_tts_provider: 'Voice provider failed',
   error_transport: 'Connection failed',
+  error_audio_flood: 'Audio sent too fast',
   error_unknown: 'Unknown error',
 };
 /** Words for a reason ('' for a call still going on; an unknown code is shown as sent). */

@@ -143,3 +143,22 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+/**
+ * Sends `message` (carrying `audioBytes` of caller audio) as fast as `ws` takes it, for at most `ms` or
+ * `maxBytes` of audio, or until the socket closes; returns the bytes of audio sent. The server runs in this
+ * process, so it is let read between bursts.
+ */
+export async function floodSocket(ws: WebSocket, message: string | Uint8Array, audioBytes: number, ms: number, maxBytes: number) {
+  const until = performance.now() + ms;
+  let sent = 0;
+  let burst = 0;
+  while (performance.now() < until && sent < maxBytes && ws.readyState === WebSocket.OPEN) {
+    if (ws.bufferedAmount < 1 << 20) {
+      ws.send(message);
+      sent += audioBytes;
+    }
+    if (++burst % 8 === 0) await new Promise((r) => setImmediate(r));
+  }
+  return sent;
+}

@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import { createProviderSet } from '../../../server/call/providers/index.js';
+import { PHONE_FRAME_MAX_BYTES } from '../../../server/call/transports/twilio.js';
 import type { DbKind } from '../../../server/db/index.js';
 import { DeepgramFake } from '../../fakes/deepgram.js';
 import { ElevenLabsFake } from '../../fakes/elevenlabs.js';
@@ -56,3 +57,6 @@ export async function startPhoneWorld<C extends { url: string; close(): Promise<
     },
   };
 }
+
+/** The largest media payload a phone line takes (2,560 bytes of mu-law: 320 ms), base64, for the flood tests. */
+export const LARGEST_MEDIA_PAYLOAD = Buffer.alloc(PHONE_FRAME_MAX_BYTES, 0x20).toString('base64');

@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { newId } from '../../../server/lib/ids.js';
 import type { DeepgramFake } from '../../fakes/deepgram.js';
 import type { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import type { FakeOpenAi } from '../../fakes/openai.js';
 import { PlivoFake, PlivoMediaStream, plivoActions } from '../../fakes/plivo.js';
-import { type CallServer, sampleAgent, savePayload, waitFor } from '../call/harness.js';
+import { type CallServer, floodSocket, sampleAgent, savePayload, waitFor } from '../call/harness.js';
 import { describeEachDb, LOG_LINES } from '../helpers.js';
-import { type PhoneWorld, startPhoneWorld } from './phone-world.js';
+import { LARGEST_MEDIA_PAYLOAD, type PhoneWorld, startPhoneWorld } from './phone-world.js';
 
 /**
  * Phone calls through Plivo (issue 19), end to end on real sockets against the fake Plivo
@@ -115,6 +116,30 @@ describeEachDb('phone calls through Plivo', (kind) => {
       'Booked. Goodbye!',
     ]);
     expect(row.recording).not.toBeNull();
+  });
+
+  it('an audio stream flooding the line is held to real time and hung up through the API as error_audio_flood', async () => {
+    await agentOnNumber({ message: '' });
+    const { call } = await plivo.inbound(answerUrl(), CALLER, NUMBER);
+    const line = await waitFor(() => call.stream, 'the stream');
+    const startedAt = performance.now();
+    await line.opened;
+    const media = JSON.stringify({
+      event: 'media',
+      streamId: line.streamId,
+      media: { track: 'inbound', payload: LARGEST_MEDIA_PAYLOAD },
+    });
+    const sent = await floodSocket(line.ws, media, 2560, 3000, 4 * 1024 * 1024);
+    if (line.ws.readyState === WebSocket.OPEN) line.stop();
+    const row = await ended(call.uuid);
+    const wallSeconds = (performance.now() - startedAt) / 1000;
+    expect(row.disconnection_reason).toBe('error_audio_flood');
+    await waitFor(() => call.hungUpByApi, 'the hang-up through the API');
+    // more than the line's burst (1 s) and flood allowance (5 s) of audio was sent
+    expect(sent).toBeGreaterThan(6 * 8000);
+    // heard and billed by the call's clock: mu-law 8 kHz, 8,000 bytes a second, with the line's 1 s burst
+    expect(JSON.parse(row.usage).stt_seconds).toBeLessThanOrEqual(wallSeconds);
+    expect(deepgram.streams[0]?.audioBytes ?? 0).toBeLessThanOrEqual((wallSeconds + 1.05) * 8000);
   });
 
   it('a bad X-Plivo-Signature-V3 is refused with 403 (answer and stream upgrade)', async () => {

@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { newId } from '../../../server/lib/ids.js';
 import type { DeepgramFake } from '../../fakes/deepgram.js';
 import type { ElevenLabsFake } from '../../fakes/elevenlabs.js';
@@ -6,9 +9,9 @@ import { listen, readBody, sendJson, sleep } from '../../fakes/listen.js';
 import type { FakeOpenAi } from '../../fakes/openai.js';
 import { FakeMediaStream, TwilioFake, twilioSignature, twimlActions } from '../../fakes/twilio.js';
 import { signUp } from '../auth-helpers.js';
-import { type CallServer, sampleAgent, savePayload, waitFor } from '../call/harness.js';
+import { type CallServer, floodSocket, sampleAgent, savePayload, waitFor } from '../call/harness.js';
 import { describeEachDb, LOG_LINES } from '../helpers.js';
-import { type PhoneWorld, startPhoneWorld } from './phone-world.js';
+import { LARGEST_MEDIA_PAYLOAD, type PhoneWorld, startPhoneWorld } from './phone-world.js';
 
 /**
  * Phone calls through Twilio (issue 19), end to end on real sockets: the fake Twilio (tests/fakes/twilio.ts)
@@ -227,6 +230,48 @@ describeEachDb('phone calls through Twilio', (kind) => {
     expect(row?.disconnection_reason).toBe('no_inbound_agent');
     const listed = await s.t.req('GET', '/api/v1/call?page=0&limit=10', { token: s.user.token });
     expect(JSON.stringify(await listed.json())).toContain('no_inbound_agent');
+  });
+
+  it('a media stream flooding the line is held to real time (8,000 bytes a second), hung up through the API, and stored with its reason', async () => {
+    await agentOnNumber({ message: '' });
+    const { call } = await twilio.inbound(voiceUrl(), CALLER, NUMBER);
+    const line = await waitFor(() => call.stream, 'the stream');
+    const startedAt = performance.now();
+    await line.opened;
+    const row = await waitFor(() => sessionOf(call.sid), 'the call');
+    // the largest media payload the line takes (2,560 bytes of mu-law: 320 ms), as fast as the socket takes it
+    const media = JSON.stringify({
+      event: 'media',
+      streamSid: line.streamSid,
+      media: { track: 'inbound', payload: LARGEST_MEDIA_PAYLOAD },
+    });
+    const sent = await floodSocket(line.ws, media, 2560, 3000, 4 * 1024 * 1024);
+    if (line.ws.readyState === WebSocket.OPEN) line.stop();
+    const d = (await stored(row.id)) as unknown as {
+      status: string;
+      disconnection_reason: string;
+      usage: { stt_seconds: number };
+    };
+    const wallSeconds = (performance.now() - startedAt) / 1000;
+
+    expect(d.disconnection_reason).toBe('error_audio_flood');
+    expect(d.status).toBe('error');
+    // Parley hung up through the Calls API
+    await waitFor(() => call.requests.some((f) => f.some(([k, v]) => k === 'Status' && v === 'completed')), 'the hang-up');
+    // heard, recorded and billed by the call's clock (mu-law 8 kHz; the recording is stereo 16-bit)
+    // more than the line's burst (1 s) and flood allowance (5 s) of audio was sent
+    expect(sent).toBeGreaterThan(6 * 8000);
+    expect(d.usage.stt_seconds).toBeLessThanOrEqual(wallSeconds);
+    // allowances: the line's burst (1 s) for what is heard, the recorder's lead over the clock (1.5 s)
+    expect(deepgram.streams[0]?.audioBytes ?? 0).toBeLessThanOrEqual((wallSeconds + 1.05) * 8000);
+    const file = path.join(s.t.dataDir, 'recordings', s.user.companyId, `${row.id}.wav`);
+    const recordingBytes = fs.existsSync(file) ? fs.statSync(file).size : 0;
+    expect(recordingBytes).toBeLessThanOrEqual(44 + (wallSeconds + 1.55) * 8000 * 2 * 2);
+    const logged = LOG_LINES.map((l) => JSON.parse(l) as Record<string, unknown>).find(
+      (l) => l.msg === 'phone call ended' && l.callId === row.id,
+    );
+    expect(logged?.caller_audio_dropped_bytes).toBeGreaterThan(0);
+    expect(logged?.caller_audio_dropped_frames).toBeGreaterThan(0);
   });
 
   it('an outbound call answered by voicemail leaves the agent’s voicemail message; a busy line is stored as busy', async () => {

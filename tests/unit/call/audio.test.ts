@@ -7,7 +7,7 @@ import { rmsLevel } from '../../../server/call/audio/level.js';
 import { MULAW_DECODE_TABLE, mulawDecode, mulawEncode } from '../../../server/call/audio/mulaw.js';
 import { pcm16Bytes, pcm16Samples } from '../../../server/call/audio/pcm16.js';
 import { LinearResampler, resample } from '../../../server/call/audio/resample.js';
-import { StereoWavRecorder, wavHeader } from '../../../server/call/audio/wav.js';
+import { RECORDING_AHEAD_MS, StereoWavRecorder, wavHeader } from '../../../server/call/audio/wav.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const range = (from: number, to: number) => Int16Array.from({ length: to - from }, (_, i) => from + i);
@@ -157,7 +157,7 @@ describe('WAV', () => {
     expect(wav.header).toEqual(wavHeader(wav.dataSize, 8000, 2));
     expect(wav.dataSize).toBe((2400 + 160) * 4);
     expect(wav.riffSize).toBe(36 + wav.dataSize);
-    expect(summary).toEqual({ durationMs: 320, bytes: 44 + wav.dataSize, truncated: false });
+    expect(summary).toEqual({ durationMs: 320, bytes: 44 + wav.dataSize, truncated: false, droppedMs: 0, unwrittenBytes: 0 });
     expect([...wav.left.subarray(0, 160)].every((s) => s === 100)).toBe(true);
     expect([...wav.left.subarray(160, 320)].every((s) => s === 200)).toBe(true);
     expect([...wav.left.subarray(320, 2400)].every((s) => s === 0)).toBe(true);
@@ -198,5 +198,58 @@ describe('WAV', () => {
       if (wav.right[i] !== agent) misplaced.right++;
     }
     expect(misplaced).toEqual({ left: 0, right: 0 });
+  });
+
+  it('never grows faster than real time: a side sent faster than the clock is cut past 1.5 s ahead, and counted', async () => {
+    const path = await tempFile();
+    const rate = 16000;
+    const recorder = await StereoWavRecorder.open(path, { sampleRate: rate, startedAt: 0 });
+    // 2 s of a call in which the caller's side sends 320 ms of audio every 10 ms (32 times real time)
+    for (let ms = 0; ms < 2000; ms += 10) recorder.append('caller', new Int16Array(5120).fill(9), ms);
+    recorder.append('agent', new Int16Array(320).fill(-1), 2000);
+    const summary = await recorder.close();
+    const wav = await read(path);
+    // (the last frame's 1,990 ms + the 1,500 ms the clock allows ahead) × 2 channels × 2 bytes × 16 kHz
+    expect(RECORDING_AHEAD_MS).toBe(1500);
+    expect(wav.dataSize).toBe(3490 * 16 * 4);
+    expect(summary.bytes).toBe(44 + 3490 * 16 * 4);
+    expect(summary.droppedMs).toBe(200 * 320 - 3490);
+    expect([...wav.left].every((s) => s === 9)).toBe(true);
+  });
+
+  it('keeps what a line heard before the recording opened (its first frames), laid from the start', async () => {
+    const path = await tempFile();
+    const recorder = await StereoWavRecorder.open(path, { sampleRate: 8000, startedAt: 1000 });
+    // 1 s of 20 ms frames that came from 0 to 1000, replayed when the call started
+    for (let at = 0; at < 1000; at += 20) recorder.append('caller', new Int16Array(160).fill(3), at);
+    recorder.append('caller', new Int16Array(160).fill(4), 1020);
+    const summary = await recorder.close();
+    const wav = await read(path);
+    expect(summary.droppedMs).toBe(0);
+    expect(wav.left.length).toBe(51 * 160);
+    expect([...wav.left.subarray(0, 8000)].every((s) => s === 3)).toBe(true);
+    expect([...wav.left.subarray(8000)].every((s) => s === 4)).toBe(true);
+  });
+
+  it('holds at most maxQueuedBytes of writes: more is dropped and counted, and the file is still as long as its header says', async () => {
+    const path = await tempFile();
+    const rate = 8000;
+    const recorder = await StereoWavRecorder.open(path, { sampleRate: rate, startedAt: 0, windowMs: 100, maxQueuedBytes: 8000 });
+    // 10 s of both sides in one go: the flushes (3,200 bytes each) come faster than the disk takes them
+    for (let ms = 0; ms < 10_000; ms += 20) {
+      recorder.append('caller', new Int16Array(160).fill(5), ms);
+      recorder.append('agent', new Int16Array(160).fill(-5), ms);
+    }
+    const summary = await recorder.close();
+    const bytes = new Uint8Array(await readFile(path));
+    const wav = await read(path);
+    expect(summary.unwrittenBytes).toBeGreaterThan(0);
+    expect(wav.dataSize).toBe(10 * rate * 4);
+    expect(bytes.byteLength).toBe(44 + wav.dataSize);
+    expect(wav.header).toEqual(wavHeader(wav.dataSize, rate, 2));
+    // what was written is in place; what was dropped is silence
+    const written = wav.left.filter((s) => s === 5).length;
+    expect(written * 4).toBe(wav.dataSize - summary.unwrittenBytes);
+    expect(wav.left.every((s) => s === 5 || s === 0)).toBe(true);
   });
 });

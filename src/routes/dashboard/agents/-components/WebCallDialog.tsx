@@ -25,6 +25,8 @@ export function endedText(reason: string | null, message: string | null): string
       return 'The call reached its maximum duration.';
     case 'call_transfer':
       return 'The agent transferred the call.';
+    case 'error_audio_flood':
+      return 'The call was ended because your browser sent audio faster than real time.';
     default:
       return message ?? (reason ? `The call ended (${reason}).` : 'The call ended.');
   }
