@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { ping } from './db/index.js';
 import { clientIp } from './lib/auth.js';
 import { limitBody } from './lib/body-limit.js';
-import { violationAnswer } from './lib/db-errors.js';
+import { refusalAnswer, violationAnswer } from './lib/db-errors.js';
 import type { AppDeps } from './lib/deps.js';
 import { HttpError, jsonBody, NUL_MESSAGE } from './lib/http.js';
 import { logBudget } from './lib/log-budget.js';
@@ -74,7 +74,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     return c.json({ success: false, msg: err.message, ...err.extra }, err.status);
   };
   app.onError(async (err, c) => {
-    if (err instanceof HttpError) return answer(c, err);
+    // a refusal met because the company was deleted meanwhile: 401 like any request of a deleted company
+    if (err instanceof HttpError) return answer(c, await refusalAnswer(err, deps.db.db, c.get('auth')));
     // a race the route's checks could not see (duplicate, deleted company): 409 / 401, never 500
     const violation = await violationAnswer(err, deps.db.db, c.get('auth')).catch(() => null);
     if (violation) return answer(c, violation);

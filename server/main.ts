@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
 import { createProviderSet } from './call/providers/index.js';
+import { serverIdOf } from './call/recovery.js';
 import { createCallRuntime, settleCalls } from './call/service.js';
 import { openDatabase } from './db/index.js';
 import { EnvError, parseEnv, providerUrlsOf } from './env.js';
@@ -64,7 +65,8 @@ const deps = {
   },
   logger,
   http: realHttpClient,
-  calls: createCallRuntime(createProviderSet()),
+  // the same id across restarts: the calls a killed process left are this server's to store at start
+  calls: createCallRuntime(createProviderSet(), serverIdOf(dataDir)),
   eventLoop,
 };
 const app = createApp(deps);

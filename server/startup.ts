@@ -1,3 +1,4 @@
+import { recoverOwnCalls } from './call/recovery.js';
 import { startCallSweeper } from './call/sweep.js';
 import type { Env } from './env.js';
 import type { AppDeps } from './lib/deps.js';
@@ -8,6 +9,7 @@ import { startUploadSweeper } from './services/pending-uploads.js';
 import { startSweeper } from './services/sweep.js';
 import { createDemoWorkspace, demoEnabled } from './services/workspace.js';
 import { startBatchDispatcher } from './telephony/dispatcher.js';
+import { askCarriersAboutCalls } from './telephony/recovery.js';
 import { createAnalysisWorker } from './webhooks/analysis.js';
 import { createWebhookWorker } from './webhooks/worker.js';
 
@@ -24,6 +26,9 @@ export interface Background {
  *   directories, photo files; server/services/pending-uploads.ts), once at start and then every minute.
  * - the expiry sweep (services/sweep.ts): expired sessions, refresh and reset tokens and rate-limit
  *   attempts are deleted now and every 5 minutes;
+ * - call recovery (call/recovery.ts): the calls this server's previous process died with are stored from
+ *   their last progress before anything else; the carriers are asked about phone calls that were in flight
+ *   (telephony/recovery.ts);
  * - the call sweeper (call/sweep.ts): heartbeats of this server's live calls, and the end of calls nobody
  *   will finish (a dead server's, idle chats);
  * - the webhook worker (webhooks/worker.ts): sends the outbox of webhook deliveries, retries, and takes
@@ -48,6 +53,15 @@ export async function afterStart(
   knowledgeWorker.start();
   const uploadSweeper = startUploadSweeper(deps);
   const expirySweeper = startSweeper(deps);
+  // the calls this server's previous process died with are stored before it takes new ones (same id);
+  // the carriers are asked about the phone calls that were in flight meanwhile, in the background
+  const startedAt = deps.clock.now();
+  await recoverOwnCalls(deps).catch((e) =>
+    deps.logger.error('calls of the previous run not recovered', { error: e instanceof Error ? e.message : String(e) }),
+  );
+  void askCarriersAboutCalls(deps, startedAt).catch((e) =>
+    deps.logger.warn('carriers not asked about calls in flight', { error: e instanceof Error ? e.message : String(e) }),
+  );
   const callSweeper = startCallSweeper(deps);
   const webhookWorker = createWebhookWorker(deps);
   webhookWorker.start();

@@ -63,8 +63,9 @@ export interface CallRuntime {
   running: Set<Promise<void>>;
 }
 
-export function createCallRuntime(providers: ProviderSet): CallRuntime {
-  return { providers, serverId: `srv-${newId()}`, live: new Map(), running: new Set() };
+/** `serverId`: the id this server keeps across restarts (server/call/recovery.ts serverIdOf), else a new one. */
+export function createCallRuntime(providers: ProviderSet, serverId = `srv-${newId()}`): CallRuntime {
+  return { providers, serverId, live: new Map(), running: new Set() };
 }
 
 export interface Caller {
@@ -357,6 +358,7 @@ export function runLineCall(
   const recordingName = `${row.id}.wav`;
   const keysPromise = keysFor(deps, row.company_id, agent, requiredProviders(pipelineOf(agent), 'voice'));
   const startedAt = performance.now();
+  const minutesOnLine = () => Math.round(((performance.now() - startedAt) / 60_000) * 100) / 100;
   const run = async () => {
     let keys: ProviderKeys;
     try {
@@ -390,12 +392,16 @@ export function runLineCall(
       transport,
       input: sessionInput(agent, 'voice', greeting, pipelineOf(agent).mode === 'realtime'),
       recorder,
-      onTurn: (conv) =>
+      onTurn: (conv) => {
+        if (options.phone) conv.usage.telephony_minutes = minutesOnLine();
         void saveProgress(deps.db.db, row.company_id, row.id, {
           transcript: conv.transcript,
           latency: conv.latency,
+          usage: conv.usage,
+          cost: conv.cost().total,
           now: now(deps),
-        }).catch((err) => deps.logger.warn('call progress not saved', { callId: row.id, reason: String(err) })),
+        }).catch((err) => deps.logger.warn('call progress not saved', { callId: row.id, reason: String(err) }));
+      },
     });
     rt.live.set(row.id, c);
     emitCallEvent(deps, 'call_started', { companyId: row.company_id, callId: row.id });
@@ -406,7 +412,7 @@ export function runLineCall(
       deps.logger.warn('call recording failed', { callId: row.id, reason: e instanceof Error ? e.message : String(e) });
       return undefined;
     });
-    if (options.phone) c.usage.telephony_minutes = Math.round(((performance.now() - startedAt) / 60_000) * 100) / 100;
+    if (options.phone) c.usage.telephony_minutes = minutesOnLine();
     const carrier = await options.endOf?.(c, end).catch(() => undefined);
     const reason = (carrier?.reason ?? end.reason) as CallEndReason;
     const stored = await finishCallSession(deps.db.db, row, {

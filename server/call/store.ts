@@ -112,22 +112,30 @@ export async function claimCallToken(db: Kysely<DB>, id: string, token: string, 
   return getCallSession(db, row.company_id, id);
 }
 
+/**
+ * A live call's progress, saved after each turn: the transcript and latency, the usage and cost measured so
+ * far, and the heartbeat (the last moment the call was known alive). A server that dies mid-call leaves
+ * these, and the call is stored from them (server/call/recovery.ts).
+ */
 export async function saveProgress(
   db: Kysely<DB>,
   companyId: string,
   id: string,
-  p: { transcript: TranscriptTurn[]; latency: TurnLatency[]; now: Date },
+  p: { transcript: TranscriptTurn[]; latency: TurnLatency[]; usage: CallUsage; cost: number; now: Date },
 ) {
   await db
     .updateTable('call_sessions')
     .set({
       transcript: JSON.stringify(p.transcript),
       latency: JSON.stringify(p.latency),
+      usage: JSON.stringify(p.usage),
+      cost: p.cost,
       heartbeat_at: p.now.toISOString(),
       updated_at: p.now.toISOString(),
     })
     .where('company_id', '=', companyId)
     .where('id', '=', id)
+    .where('status', '=', 'ongoing')
     .execute();
 }
 

@@ -3,9 +3,10 @@
  * conditional, so servers sharing a database never end a call twice):
  * - a web call whose browser never opened its socket (still `registered` STALE_REGISTERED_MS after it was
  *   created) is removed: it never started;
- * - a live web call whose server stopped beating (`heartbeat_at` older than STALE_HEARTBEAT_MS: that server
- *   died) is stored as ended with error_unknown, so Call History shows it and its company's concurrency
- *   count is right;
+ * - a live call whose server stopped beating (`heartbeat_at` older than STALE_HEARTBEAT_MS: that server
+ *   died and did not come back) is stored as ended with error_unknown from its last progress, ended at its
+ *   last heartbeat (recovery.ts; a server that comes back stores its own calls at once), so Call History
+ *   shows it and its company's concurrency count is right;
  * - a chat left alone for IDLE_CHAT_MS is ended for inactivity;
  * - a phone call whose media stream never connected (no status callback ended it either) is stored as
  *   failed after STALE_PHONE_MS (issue 19): the carrier never reached Parley.
@@ -13,7 +14,7 @@
  */
 import type { TranscriptTurn, TurnLatency } from '../../src/api/contract/call-runtime.js';
 import type { AppDeps } from '../lib/deps.js';
-import { emitCallEvent } from '../webhooks/events.js';
+import { endDeadCall } from './recovery.js';
 import { emptyUsage } from './service.js';
 import { finishCallSession, parseJson } from './store.js';
 
@@ -72,23 +73,24 @@ export async function sweepCalls(deps: AppDeps): Promise<{ removed: number; ende
     if (done) ended++;
   }
   for (const row of stale) {
-    const chat = row.type === 'chat';
+    if (row.type !== 'chat') {
+      // a call whose server died: stored from its last progress, ended at its last heartbeat (recovery.ts)
+      if (await endDeadCall(deps, row)) ended++;
+      continue;
+    }
     const agent = parseJson<Parameters<typeof emptyUsage>[0]>(row.agent, {} as Parameters<typeof emptyUsage>[0]);
-    const usage = { ...emptyUsage(agent), ...parseJson<object>(row.usage, {}) };
     const done = await finishCallSession(db, row, {
-      status: chat ? 'ended' : 'error',
-      reason: chat ? 'inactivity' : 'error_unknown',
-      errorMessage: chat ? null : 'The server running this call stopped.',
+      status: 'ended',
+      reason: 'inactivity',
+      errorMessage: null,
       transcript: parseJson<TranscriptTurn[]>(row.transcript, []),
       latency: parseJson<TurnLatency[]>(row.latency, []),
-      usage,
+      usage: { ...emptyUsage(agent), ...parseJson<object>(row.usage, {}) },
       cost: Number(row.cost),
       recording: null,
-      endedAt: chat ? new Date(Date.parse(row.updated_at)) : now,
+      endedAt: new Date(Date.parse(row.updated_at)),
     });
     if (done) ended++;
-    // a call (not a chat) ended by the sweeper is told to its webhooks and analysed like any other
-    if (done && !chat) emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id });
   }
   return { removed: Number(removed.numDeletedRows), ended };
 }

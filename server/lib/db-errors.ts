@@ -77,6 +77,21 @@ export async function violationAnswer(
   return new HttpError(409, CONSTRAINT_MESSAGES.referenceGone);
 }
 
+/** The refusals a request can meet because its company was deleted while it ran (what it refers to went with it). */
+const REFUSALS_OF_A_GONE_COMPANY = new Set([400, 404, 409, 422]);
+
+/**
+ * A refusal (400, 404, 409, 422) of a signed-in request whose company no longer exists answers what every
+ * request of a deleted company gets, 401 with the session-expired message: a create that passed the session
+ * check just before `DELETE /company/{id}` committed then found its number, agent or batch gone. Other
+ * answers (and refusals of a company that still exists) stay as they are.
+ */
+export async function refusalAnswer(err: HttpError, db: Kysely<DB>, auth: { companyId: string } | undefined): Promise<HttpError> {
+  if (!auth || !REFUSALS_OF_A_GONE_COMPANY.has(err.status)) return err;
+  const exists = await companyExists(db, auth.companyId).catch(() => true);
+  return exists ? err : sessionExpired();
+}
+
 export async function companyExists(db: Kysely<DB>, companyId: string): Promise<boolean> {
   const row = await db.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
   return row !== undefined;

@@ -139,7 +139,7 @@ export async function plivoOutboundAnswer(
   return streamXmlFor(deps, row, token);
 }
 
-const PLIVO_END_STATUS: Record<
+export const PLIVO_END_STATUS: Record<
   string,
   { status: Extract<CallStatus, 'busy' | 'no-answer' | 'failed' | 'canceled'>; reason: string }
 > = {

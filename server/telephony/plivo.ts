@@ -8,7 +8,10 @@
  * - Call API (https://www.plivo.com/docs/voice/api/call): `POST /v1/Account/{auth_id}/Call/` (JSON; HTTP
  *   Basic auth with the Auth ID and Auth Token) with from, to, answer_url, answer_method, hangup_url,
  *   hangup_method, machine_detection, machine_detection_url; `POST /v1/Account/{auth_id}/Call/{uuid}/`
- *   with legs=aleg and aleg_url (transfer the live call to new XML); `DELETE .../Call/{uuid}/` (hang up).
+ *   with legs=aleg and aleg_url (transfer the live call to new XML); `DELETE .../Call/{uuid}/` (hang up);
+ *   `GET .../Call/{uuid}/` (retrieve a call: the call detail record of an ended call, with hangup_cause_name,
+ *   hangup_cause_code, answer_time, call_duration; https://www.plivo.com/docs/voice/api/call/retrieve-a-call
+ *   and the hangup causes of https://www.plivo.com/docs/voice/troubleshooting/hangup-causes).
  * - XML (https://www.plivo.com/docs/voice/xml): <Stream bidirectional keepCallAlive contentType>wss://…
  *   </Stream>, <Speak>, <Hangup/>, <Dial><Number>.
  *
@@ -156,4 +159,26 @@ export class PlivoRest {
   async hangUp(callUuid: string): Promise<void> {
     await this.request('DELETE', `/Call/${encodeURIComponent(callUuid)}/`);
   }
+
+  /**
+   * The call detail record of an ended call (Retrieve a call): `hangup_cause_name`, `answer_time`,
+   * `call_duration`... Plivo answers 404 while the call has no record yet (it is still live) or is unknown.
+   */
+  async getCall(callUuid: string): Promise<PlivoCallRecord> {
+    const r = await this.request('GET', `/Call/${encodeURIComponent(callUuid)}/`);
+    const text = (k: string) => (typeof r[k] === 'string' ? (r[k] as string) : '');
+    return {
+      hangupCause: text('hangup_cause_name'),
+      answered: text('answer_time') !== '',
+      duration: typeof r.call_duration === 'number' ? r.call_duration : null,
+    };
+  }
+}
+
+export interface PlivoCallRecord {
+  /** e.g. 'Normal Hangup', 'End Of XML Instructions', 'Canceled', 'Busy Line', 'No Answer' */
+  hangupCause: string;
+  answered: boolean;
+  /** seconds */
+  duration: number | null;
 }

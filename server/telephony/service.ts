@@ -456,7 +456,7 @@ export function runPhoneLine(
 // ---------------------------------------------------------------------------------------------
 // Outbound
 
-const TWILIO_END_STATUS: Record<
+export const TWILIO_END_STATUS: Record<
   string,
   { status: Extract<CallStatus, 'busy' | 'no-answer' | 'failed' | 'canceled'>; reason: string }
 > = {

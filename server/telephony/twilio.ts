@@ -7,7 +7,9 @@
  * - Calls resource (https://www.twilio.com/docs/voice/api/call-resource): `POST
  *   /2010-04-01/Accounts/{AccountSid}/Calls.json` (form-encoded, HTTP Basic auth with the Account SID and
  *   Auth Token) with To, From, Twiml, StatusCallback, StatusCallbackEvent, StatusCallbackMethod,
- *   MachineDetection; `POST .../Calls/{Sid}.json` with `Twiml` (redirect a live call) or `Status=completed`.
+ *   MachineDetection; `POST .../Calls/{Sid}.json` with `Twiml` (redirect a live call) or `Status=completed`;
+ *   `GET .../Calls/{Sid}.json` (fetch: `status` queued | ringing | in-progress | completed | busy | no-answer |
+ *   failed | canceled, `duration` in seconds as a string once ended; 404 with code 20404 for an unknown Sid).
  * - TwiML <Connect><Stream> (https://www.twilio.com/docs/voice/twiml/stream): a bidirectional media stream;
  *   Twilio drops a query string from the Stream URL, so what identifies the call goes in its path;
  *   <Parameter> values come back in the `start` message's customParameters.
@@ -95,7 +97,10 @@ export class TwilioApiError extends Error {
 
 export interface TwilioCall {
   sid: string;
+  /** queued, ringing, in-progress, completed, busy, no-answer, failed, canceled */
   status: string;
+  /** seconds, once the call has ended (Twilio sends it as a string; null before) */
+  duration: number | null;
 }
 
 export class TwilioRest {
@@ -108,16 +113,20 @@ export class TwilioRest {
     return this.deps.config.telephonyUrls?.twilio ?? TWILIO_API_URL;
   }
 
-  private async post(path: string, form: [string, string][]): Promise<TwilioCall> {
+  /** A POST with `form`, or a GET without. */
+  private async request(path: string, form?: [string, string][]): Promise<TwilioCall> {
     const http = this.deps.http ?? realHttpClient;
     const auth = Buffer.from(`${this.account.accountSid}:${this.account.authToken}`).toString('base64');
     const res = await http.fetch(`${this.base}/2010-04-01/Accounts/${encodeURIComponent(this.account.accountSid)}${path}`, {
-      method: 'POST',
-      headers: { Authorization: `Basic ${auth}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(form).toString(),
+      method: form ? 'POST' : 'GET',
+      headers: {
+        Authorization: `Basic ${auth}`,
+        ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
     });
     const text = await res.text();
-    let body: { sid?: unknown; status?: unknown; message?: unknown } = {};
+    let body: { sid?: unknown; status?: unknown; duration?: unknown; message?: unknown } = {};
     try {
       body = JSON.parse(text) as typeof body;
     } catch {}
@@ -126,21 +135,30 @@ export class TwilioRest {
       throw new TwilioApiError(res.status, typeof body.message === 'string' ? `${why} ${body.message}` : why);
     }
     if (typeof body.sid !== 'string') throw new TwilioApiError(502, 'Twilio answered without a call.');
-    return { sid: body.sid, status: typeof body.status === 'string' ? body.status : '' };
+    return {
+      sid: body.sid,
+      status: typeof body.status === 'string' ? body.status : '',
+      duration: typeof body.duration === 'string' && /^\d+$/.test(body.duration) ? Number(body.duration) : null,
+    };
   }
 
   /** Places a call (Calls resource, create). */
   createCall(form: [string, string][]): Promise<TwilioCall> {
-    return this.post('/Calls.json', form);
+    return this.request('/Calls.json', form);
+  }
+
+  /** The call as Twilio knows it now (Calls resource, fetch): its status, and its duration once ended. */
+  fetchCall(callSid: string): Promise<TwilioCall> {
+    return this.request(`/Calls/${encodeURIComponent(callSid)}.json`);
   }
 
   /** Redirects a live call to new TwiML. */
   updateTwiml(callSid: string, twiml: string): Promise<TwilioCall> {
-    return this.post(`/Calls/${encodeURIComponent(callSid)}.json`, [['Twiml', twiml]]);
+    return this.request(`/Calls/${encodeURIComponent(callSid)}.json`, [['Twiml', twiml]]);
   }
 
   /** Ends a live call. */
   hangUp(callSid: string): Promise<TwilioCall> {
-    return this.post(`/Calls/${encodeURIComponent(callSid)}.json`, [['Status', 'completed']]);
+    return this.request(`/Calls/${encodeURIComponent(callSid)}.json`, [['Status', 'completed']]);
   }
 }

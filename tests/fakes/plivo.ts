@@ -4,7 +4,12 @@
  *   JSON, HTTP Basic auth with the Auth ID and Auth Token, 401 otherwise; from, to, answer_url required;
  *   answers 201 {api_id, message: 'call fired', request_uuid}), .../transfer-a-call (`POST .../Call/{uuid}/`
  *   with legs=aleg and aleg_url: the call runs the XML there), .../hangup-a-call (`DELETE .../Call/{uuid}/`,
- *   204). Callbacks: answer_url (CallUUID, From, To without '+', Direction, CallStatus), hangup_url
+ *   204), .../retrieve-a-call (`GET .../Call/{uuid}/`: the call detail record of an ended call, as the Call
+ *   object of https://www.plivo.com/docs/voice/api/call/the-call-object: call_uuid, call_direction,
+ *   from_number, to_number, initiation_time, answer_time, end_time, call_duration, bill_duration,
+ *   hangup_cause_name / hangup_cause_code / hangup_source from
+ *   https://www.plivo.com/docs/voice/troubleshooting/hangup-causes; a call still live has no record yet
+ *   and answers 404, like an unknown uuid). Callbacks: answer_url (CallUUID, From, To without '+', Direction, CallStatus), hangup_url
  *   (CallStatus completed / busy / no-answer / failed / cancel, HangupCause), machine_detection_url
  *   (Machine=true).
  * - Signature validation V3, https://www.plivo.com/docs/voice/concepts/signature-validation: every callback
@@ -236,7 +241,24 @@ export interface PlivoCall {
   hungUpByApi: boolean;
   ended: boolean;
   done: Promise<void>;
+  /** for the call detail record: when it was placed, answered and ended (Date.now()), and its CallStatus at the end */
+  placedAt: number;
+  answeredAt?: number;
+  endedAt?: number;
+  endStatus?: string;
 }
+
+/** The hangup cause of the CDR for a CallStatus the hangup callback carries (Plivo's list of causes). */
+const HANGUP_CAUSES: Record<string, { name: string; code: number | null; source: string }> = {
+  completed: { name: 'Normal Hangup', code: 4000, source: 'Callee' },
+  busy: { name: 'Busy Line', code: null, source: 'Callee' },
+  'no-answer': { name: 'No Answer', code: null, source: 'Callee' },
+  failed: { name: 'Destination Out Of Service', code: 2010, source: 'Carrier' },
+  cancel: { name: 'Canceled', code: 1000, source: 'API Request' },
+};
+
+const plivoTime = (ms: number | undefined) =>
+  ms === undefined ? null : `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}+00:00`;
 
 export class PlivoFake {
   readonly authId = `MA${randomBytes(9).toString('hex').toUpperCase()}`;
@@ -245,6 +267,10 @@ export class PlivoFake {
   readonly outcomes = new Map<string, PlivoOutcome>();
   readonly refusals: { status: number; reason: string }[] = [];
   stepMs = 20;
+  /** how long an outbound call rings before its outcome (default: stepMs) */
+  ringMs: number | undefined;
+  /** GET requests of a call's record, by uuid */
+  readonly fetched: string[] = [];
   private finishers = new Map<string, () => void>();
 
   private constructor(private readonly server: Listening) {}
@@ -293,6 +319,12 @@ export class PlivoFake {
       : [];
     if (user !== this.authId || pass !== this.authToken || m[1] !== this.authId)
       return this.refuse(res, 401, 'Authentication failed');
+    if (m[2] && req.method === 'GET') {
+      this.fetched.push(m[2]);
+      const call = this.calls.find((c) => c.uuid === m[2]);
+      if (!call?.ended) return this.refuse(res, 404, 'call not found');
+      return sendJson(res, 200, this.record(call));
+    }
     if (m[2]) {
       const call = this.calls.find((c) => c.uuid === m[2]);
       if (!call || call.ended) return this.refuse(res, 404, 'call not found');
@@ -323,6 +355,32 @@ export class PlivoFake {
     void this.dial(call, body);
   }
 
+  /** The call detail record of an ended call (the Call object). */
+  private record(call: PlivoCall) {
+    const cause = HANGUP_CAUSES[call.endStatus ?? 'completed'] ?? HANGUP_CAUSES.completed;
+    const seconds = call.answeredAt !== undefined ? Math.round(((call.endedAt ?? call.answeredAt) - call.answeredAt) / 1000) : 0;
+    return {
+      api_id: randomUUID(),
+      answer_time: plivoTime(call.answeredAt),
+      bill_duration: seconds,
+      billed_duration: seconds === 0 ? 0 : Math.ceil(seconds / 60) * 60,
+      call_direction: call.direction,
+      call_duration: seconds,
+      call_uuid: call.uuid,
+      end_time: plivoTime(call.endedAt),
+      from_number: call.from,
+      initiation_time: plivoTime(call.placedAt),
+      parent_call_uuid: null,
+      resource_uri: `/v1/Account/${this.authId}/Call/${call.uuid}/`,
+      to_number: call.to,
+      total_amount: '0.00000',
+      total_rate: '0.00850',
+      hangup_cause_name: cause?.name,
+      hangup_cause_code: cause?.code,
+      hangup_source: cause?.source,
+    };
+  }
+
   private newCall(direction: PlivoCall['direction'], from: string, to: string): PlivoCall {
     let finish: () => void = () => {};
     const call: PlivoCall = {
@@ -337,6 +395,7 @@ export class PlivoFake {
       transfers: [],
       hungUpByApi: false,
       ended: false,
+      placedAt: Date.now(),
       done: new Promise<void>((r) => {
         finish = r;
       }),
@@ -385,9 +444,11 @@ export class PlivoFake {
 
   private async dial(call: PlivoCall, body: Record<string, string>) {
     const outcome = this.outcomes.get(`+${call.to}`) ?? 'answer';
-    await sleep(this.stepMs);
+    await sleep(this.ringMs ?? this.stepMs);
     if (outcome === 'busy' || outcome === 'no-answer' || outcome === 'failed') {
       call.ended = true;
+      call.endedAt = Date.now();
+      call.endStatus = outcome;
       if (body.hangup_url)
         await this.post(
           call,
@@ -405,6 +466,7 @@ export class PlivoFake {
         this.stepMs * 10,
       );
     }
+    call.answeredAt = Date.now();
     const xml = await this.fetchXml(call, body.answer_url as string);
     if (!xml) return this.end(call, 'completed');
     await this.run(call, plivoActions(xml));
@@ -440,6 +502,8 @@ export class PlivoFake {
   private async end(call: PlivoCall, status: string) {
     if (call.ended) return;
     call.ended = true;
+    call.endedAt = Date.now();
+    call.endStatus = status;
     call.stream?.stop();
     const hangupUrl = call.request?.hangup_url;
     if (typeof hangupUrl === 'string')
@@ -469,8 +533,10 @@ export class PlivoFake {
       body: new URLSearchParams(params).toString(),
     });
     const xml = await res.text();
+    call.answeredAt = Date.now();
     if (res.status !== 200) {
       call.ended = true;
+      call.endedAt = Date.now();
       this.finishers.get(call.uuid)?.();
       return { call, status: res.status, xml };
     }

@@ -4,7 +4,10 @@
  *   /2010-04-01/Accounts/{AccountSid}/Calls.json` (form-encoded; HTTP Basic auth with the Account SID and
  *   Auth Token, 401 with code 20003 otherwise; To, From and one of Url/Twiml required, code 21201/21205
  *   style 400s), `POST .../Calls/{Sid}.json` with `Twiml` (the live call runs the new TwiML) or
- *   `Status=completed` (hang up). Answers the call resource as JSON (sid, status, ...).
+ *   `Status=completed` (hang up), and `GET .../Calls/{Sid}.json` (fetch a call: the resource as it is now,
+ *   `status` queued | ringing | in-progress | completed | busy | no-answer | failed | canceled, `start_time`
+ *   and `end_time` as RFC 2822 dates or null, `duration` in seconds as a string, null until the call ended;
+ *   an unknown Sid answers 404 with code 20404). Answers the call resource as JSON (sid, status, ...).
  * - Status callbacks, https://www.twilio.com/docs/voice/api/call-resource#statuscallback and
  *   #statuscallbackevent: initiated, ringing, answered (CallStatus in-progress), completed (CallStatus
  *   completed, busy, no-answer, failed or canceled), POSTed in order, form-encoded, signed.
@@ -371,6 +374,9 @@ export interface FakeCall {
   done: Promise<void>;
   /** when (performance.now()) the call was created: placed through the API, or came in */
   placedAt: number;
+  /** when it was answered and when it ended (Date.now()), for the resource's start_time, end_time, duration */
+  answeredAt?: number;
+  endedAt?: number;
 }
 
 export class TwilioFake {
@@ -383,6 +389,10 @@ export class TwilioFake {
   readonly refusals: { status: number; reason: string }[] = [];
   /** ms between a call's progress steps (ringing, answer) */
   stepMs = 20;
+  /** how long an outbound call rings before its outcome (default: stepMs) */
+  ringMs: number | undefined;
+  /** GET requests of the Calls resource (fetch a call), by Sid */
+  readonly fetched: string[] = [];
   /** an answered outbound call's callee hangs up after this long on the stream (undefined: never) */
   calleeHangsUpAfterMs: number | undefined;
   /** an answered outbound call's callee speaks (`ms` of voice) this long after the stream opened (undefined: silent) */
@@ -418,6 +428,8 @@ export class TwilioFake {
   }
 
   private resource(c: FakeCall) {
+    const date = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toUTCString());
+    const ended = c.endedAt !== undefined;
     return {
       sid: c.sid,
       account_sid: this.accountSid,
@@ -425,6 +437,9 @@ export class TwilioFake {
       from: c.from,
       status: c.status,
       direction: c.direction,
+      start_time: date(c.answeredAt),
+      end_time: date(c.endedAt),
+      duration: ended ? String(Math.round(((c.endedAt ?? 0) - (c.answeredAt ?? c.endedAt ?? 0)) / 1000)) : null,
       api_version: '2010-04-01',
       uri: `/2010-04-01/Accounts/${this.accountSid}/Calls/${c.sid}.json`,
     };
@@ -433,7 +448,8 @@ export class TwilioFake {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const m = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls(?:\/([^/]+))?\.json$/.exec(url.pathname);
-    if (!m || req.method !== 'POST') return this.refuse(res, 404, 20404, 'The requested resource was not found');
+    const fetch = req.method === 'GET' && m?.[2] !== undefined;
+    if (!m || !(req.method === 'POST' || fetch)) return this.refuse(res, 404, 20404, 'The requested resource was not found');
     const auth = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
     const [user, pass] = auth
       ? Buffer.from(auth[1] as string, 'base64')
@@ -442,6 +458,12 @@ export class TwilioFake {
       : [];
     if (user !== this.accountSid || pass !== this.authToken || m[1] !== this.accountSid)
       return this.refuse(res, 401, 20003, 'Authenticate');
+    if (fetch) {
+      this.fetched.push(m[2] as string);
+      const call = this.calls.find((c) => c.sid === m[2]);
+      if (!call) return this.refuse(res, 404, 20404, 'The requested resource was not found');
+      return sendJson(res, 200, this.resource(call));
+    }
     if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
       return this.refuse(res, 400, 20001, 'Content-Type must be application/x-www-form-urlencoded');
     const form = [...new URLSearchParams(await readBody(req))];
@@ -564,12 +586,14 @@ export class TwilioFake {
     await this.callback(call, 'initiated', 'initiated');
     await sleep(this.stepMs);
     await this.callback(call, 'ringing', 'ringing');
-    await sleep(this.stepMs);
+    await sleep(this.ringMs ?? this.stepMs);
     if (outcome === 'busy' || outcome === 'no-answer' || outcome === 'failed') {
+      call.endedAt = Date.now();
       await this.callback(call, 'completed', outcome);
       this.settle(call, 'outcome');
       return;
     }
+    call.answeredAt = Date.now();
     await this.callback(call, 'answered', 'in-progress');
     if (outcome === 'voicemail' && call.amdCallback) {
       const amdUrl = call.amdCallback;
@@ -634,6 +658,7 @@ export class TwilioFake {
   private end(call: FakeCall, how: NonNullable<FakeCall['ended']>) {
     if (call.ended) return;
     call.ended = how;
+    call.endedAt = Date.now();
     call.stream?.stop();
     void this.callback(call, 'completed', 'completed', [['CallDuration', '1']]).finally(() => this.settle(call, how));
   }
@@ -683,6 +708,7 @@ export class TwilioFake {
       return { call, webhookStatus, twiml: body };
     }
     call.status = 'in-progress';
+    call.answeredAt = Date.now();
     const actions = twimlActions(body);
     void this.run(call, actions);
     return { call, webhookStatus, twiml: body };

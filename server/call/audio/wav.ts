@@ -220,3 +220,42 @@ export class StereoWavRecorder {
     });
   }
 }
+
+/**
+ * Makes a recording left by a process that died mid-call playable: its header still says 0 bytes of data
+ * (the sizes are patched on close), and its last write may have stopped inside a sample frame. The data is
+ * cut to whole frames and the header rewritten with that size. Answers the summary, or null when the file
+ * is missing or is not a 16-bit PCM WAV of this format (left alone).
+ */
+export async function repairWav(path: string): Promise<WavSummary | null> {
+  let file: FileHandle;
+  try {
+    file = await open(path, 'r+');
+  } catch {
+    return null;
+  }
+  try {
+    const { size } = await file.stat();
+    if (size < WAV_HEADER_BYTES) return null;
+    const header = new Uint8Array(WAV_HEADER_BYTES);
+    await file.read(header, 0, WAV_HEADER_BYTES, 0);
+    const view = new DataView(header.buffer);
+    const text = (offset: number) => String.fromCharCode(...header.subarray(offset, offset + 4));
+    const channels = view.getUint16(22, true);
+    const sampleRate = view.getUint32(24, true);
+    const pcm16 = text(0) === 'RIFF' && text(8) === 'WAVE' && text(12) === 'fmt ' && text(36) === 'data';
+    if (!pcm16 || view.getUint16(20, true) !== 1 || view.getUint16(34, true) !== 16 || channels < 1 || sampleRate < 1)
+      return null;
+    const blockAlign = channels * 2;
+    const dataBytes = Math.min(MAX_DATA_BYTES, Math.floor((size - WAV_HEADER_BYTES) / blockAlign) * blockAlign);
+    if (size !== WAV_HEADER_BYTES + dataBytes) await file.truncate(WAV_HEADER_BYTES + dataBytes);
+    await file.write(wavHeader(dataBytes, sampleRate, channels), 0, WAV_HEADER_BYTES, 0);
+    return {
+      durationMs: (dataBytes / blockAlign / sampleRate) * 1000,
+      bytes: WAV_HEADER_BYTES + dataBytes,
+      truncated: dataBytes === MAX_DATA_BYTES,
+    };
+  } finally {
+    await file.close();
+  }
+}

@@ -72,8 +72,19 @@ export async function deleteCompany(deps: AppDeps, companyId: string): Promise<v
     await trx.deleteFrom('companies').where('id', '=', companyId).execute();
     for (const table of tables) await sql`delete from ${sql.table(table)} where company_id = ${companyId}`.execute(trx);
   });
+  // The company is gone once that commits, so the answer is a success whatever happens to its files: they
+  // are removed best effort. An upload of the company still in flight may be writing into its knowledge-base
+  // directory at this moment (rm then meets ENOTEMPTY): rm retries, and what an upload leaves after that is
+  // removed by the upload itself when its insert fails, or by the orphan sweep (services/pending-uploads.ts).
   for (const f of files) await removeUpload(deps.config.dataDir, f.name).catch(() => undefined);
-  await fs.promises.rm(companyKbDir(deps.config.dataDir, companyId), { recursive: true, force: true });
+  await fs.promises
+    .rm(companyKbDir(deps.config.dataDir, companyId), { recursive: true, force: true, maxRetries: 5, retryDelay: 20 })
+    .catch((e: unknown) =>
+      deps.logger.warn('files of a deleted company left for the sweep', {
+        companyId,
+        reason: e instanceof Error ? e.message : String(e),
+      }),
+    );
 }
 
 /** The company's profile row. */

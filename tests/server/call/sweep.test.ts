@@ -46,6 +46,24 @@ describeEachDb('call sweeper', (kind) => {
       .set({ status: 'ongoing', started_at: start.toISOString(), heartbeat_at: start.toISOString() })
       .where('id', 'in', [dead.id, alive.id])
       .execute();
+    // the dead server's call last saved its progress 10 s in (a turn: usage and cost), on another server
+    const usage = {
+      ...JSON.parse(dead.usage),
+      stt_seconds: 4.2,
+      llm_input_tokens: 300,
+      llm_output_tokens: 40,
+      tts_characters: 120,
+    };
+    await db
+      .updateTable('call_sessions')
+      .set({
+        heartbeat_at: new Date(start.getTime() + 10_000).toISOString(),
+        usage: JSON.stringify(usage),
+        cost: 0.0123,
+        server_id: 'srv-another-server',
+      })
+      .where('id', '=', dead.id)
+      .execute();
 
     app.clock.advance(Math.max(STALE_REGISTERED_MS, STALE_HEARTBEAT_MS, IDLE_CHAT_MS) + 1000);
     const later = app.clock.now().toISOString();
@@ -60,8 +78,17 @@ describeEachDb('call sweeper', (kind) => {
     expect(byId.get(idle.id)).toMatchObject({ status: 'ended', disconnection_reason: 'inactivity' });
     expect(byId.get(alive.id)?.status).toBe('ongoing');
     expect(byId.get(busy.id)?.status).toBe('ongoing');
-    const calls = await db.selectFrom('calls').select(['id', 'status']).where('company_id', '=', user.companyId).execute();
+    const calls = await db
+      .selectFrom('calls')
+      .select(['id', 'status', 'duration', 'cost'])
+      .where('company_id', '=', user.companyId)
+      .execute();
     expect(calls.map((c) => c.id).sort()).toEqual([dead.id, idle.id].sort());
+    // stored from its last progress, ended at its last heartbeat (not when the sweeper found it)
+    expect(calls.find((c) => c.id === dead.id)).toMatchObject({ duration: 10, cost: 0.0123 });
+    const deadRow = await db.selectFrom('call_sessions').selectAll().where('id', '=', dead.id).executeTakeFirstOrThrow();
+    expect(JSON.parse(deadRow.usage)).toMatchObject({ stt_seconds: 4.2, llm_output_tokens: 40, tts_characters: 120 });
+    expect(deadRow.ended_at).toBe(new Date(start.getTime() + 10_000).toISOString());
     // a second sweep (another server) ends nothing twice
     expect(await sweepCalls(app.deps)).toEqual({ removed: 0, ended: 0 });
   });
