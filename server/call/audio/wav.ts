@@ -254,6 +254,9 @@ export async function repairWav(path: string): Promise<WavSummary | null> {
       durationMs: (dataBytes / blockAlign / sampleRate) * 1000,
       bytes: WAV_HEADER_BYTES + dataBytes,
       truncated: dataBytes === MAX_DATA_BYTES,
+      // what the dead process cut or could not write is not known any more
+      droppedMs: 0,
+      unwrittenBytes: 0,
     };
   } finally {
     await file.close();
