@@ -24,6 +24,7 @@ import type http from 'node:http';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { decode, encode, type FakeAudioFormat, rateOf, rms, tone } from './g711.js';
 import {
+  dripLine,
   isObjectSchema,
   type Listening,
   listen,
@@ -54,6 +55,12 @@ export interface ChatReply {
   errorAfterDeltas?: number;
   /** ms between chunks (default 0) */
   paceMs?: number;
+  /**
+   * A hostile OpenAI-compatible server (a company's own Base URL may point anywhere): after the first
+   * chunk, one `data: ` line of `bytes` bytes written in `piece`-byte writes as fast as the connection takes
+   * them, never ended; the connection stays open until the client closes it.
+   */
+  dripLine?: { bytes: number; piece: number };
 }
 
 export type ChatRequestRecord = StreamRequestRecord;
@@ -193,6 +200,7 @@ async function streamChat(res: http.ServerResponse, body: ChatBody, reply: ChatR
     usage: null,
   });
   if (!(await send(choice({ role: 'assistant', content: '', refusal: null })))) return;
+  if (reply.dripLine) return dripLine(res, answer.closed, reply.dripLine);
   let deltas = 0;
   for (const piece of pieces(reply.text ?? '')) {
     if (reply.dropAfterDeltas !== undefined && deltas >= reply.dropAfterDeltas) {

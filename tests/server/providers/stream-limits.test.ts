@@ -6,7 +6,6 @@
  * how many chunks or messages were handled within one turn of the event loop (a setImmediate ticker counts
  * the turns). No durations are asserted.
  */
-import type http from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WebSocket } from 'ws';
 import { createAnthropic } from '../../../server/call/providers/anthropic.js';
@@ -17,9 +16,9 @@ import { createOpenAiChat } from '../../../server/call/providers/openai-chat.js'
 import { createOpenAiRealtime } from '../../../server/call/providers/openai-realtime.js';
 import { MAX_MESSAGE_BYTES } from '../../../server/call/providers/socket.js';
 import { BROWSER_AUDIO, type ProviderError } from '../../../server/call/providers/types.js';
-import { type Listening, listen } from '../../fakes/listen.js';
+import { dripLine, type Listening, listen } from '../../fakes/listen.js';
 import { type FakeServer, startFakeServer } from '../../fakes/server.js';
-import { llmRequest, refusal, until } from './llm-helpers.js';
+import { llmRequest, mostPerTurn, refusal, until } from './llm-helpers.js';
 
 const PIECE = 512;
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -43,40 +42,18 @@ function loopTurns() {
   return counter;
 }
 
-/** The largest number of items seen within one turn of the loop (`turns` holds each item's turn). */
-function mostPerTurn(turns: number[]): number {
-  const perTurn = new Map<number, number>();
-  for (const t of turns) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
-  return Math.max(0, ...perTurn.values());
-}
-
 // ---------------------------------------------------------------------------------------------
 // Server-Sent Events
 
-/**
- * An SSE answer that is one line that never ends: `data: ` then 512-byte pieces, written as fast as the
- * connection takes them (so they queue up on the reading side), up to `total` bytes or until the client goes.
- */
-async function drippingSse(total = 4 * 1024 * 1024): Promise<Listening & { closed: () => boolean }> {
-  let sent = 0;
+/** An SSE answer that is one line that never ends: `data: ` then 512-byte pieces up to 4 MB (dripLine). */
+async function drippingSse(): Promise<Listening & { closed: () => boolean }> {
   let closed = false;
-  const server = await listen((_req: http.IncomingMessage, res: http.ServerResponse) => {
+  const server = await listen((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.on('close', () => {
       closed = true;
     });
-    res.write('data: ');
-    const piece = 'x'.repeat(PIECE);
-    const pump = () => {
-      while (!closed && sent < total) {
-        sent += PIECE;
-        if (!res.write(piece)) {
-          res.once('drain', pump);
-          return;
-        }
-      }
-    };
-    pump();
+    dripLine(res, () => closed, { bytes: 4 * 1024 * 1024, piece: PIECE });
   });
   cleanup.push(() => server.close());
   return { ...server, closed: () => closed };
