@@ -19,6 +19,9 @@
  *   (https://github.com/twilio-samples/speech-assistant-openai-realtime-api-python/issues/4).
  *
  * Replies are scripted by the test (a queue or a function of the request); every request is recorded.
+ * `ChatReply.dripLine` is not OpenAI's behaviour: it is what a hostile server at a company's own Base URL may
+ * send, framed as the event-stream grammar allows (https://html.spec.whatwg.org/multipage/server-sent-events.html):
+ * one `data:` line that never reaches its end-of-line.
  */
 import type http from 'node:http';
 import { type WebSocket, WebSocketServer } from 'ws';

@@ -6,7 +6,9 @@
  * So a line dripped in small pieces costs what its bytes cost, not its length times the number of pieces.
  * A line longer than the limit is refused as soon as its bytes pass the limit, not when it ends.
  *
- * CR, LF and CRLF end a line (the SSE grammar), a CRLF split across two chunks too. UTF-8 has no CR or LF
+ * CR, LF and CRLF end a line (the event-stream grammar's `end-of-line`,
+ * https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream), a CRLF split
+ * across two chunks too. UTF-8 has no CR or LF
  * byte inside a character, so each line is decoded whole (a character split across chunks stays intact).
  */
 
