@@ -61,11 +61,20 @@ export interface CallRuntime {
   live: Map<string, Conversation>;
   /** web calls running here until they are stored (shutdown waits for them) */
   running: Set<Promise<void>>;
+  /** chat turns running here, by chat id (a turn the tester stopped is put away before the next one starts) */
+  chats: Map<string, ChatTurn>;
+}
+
+export interface ChatTurn {
+  /** the tester stopped the reply: the turn is being put away */
+  stopped: boolean;
+  /** resolves once the turn is stored and the chat unlocked */
+  finished: Promise<void>;
 }
 
 /** `serverId`: the id this server keeps across restarts (server/call/recovery.ts serverIdOf), else a new one. */
 export function createCallRuntime(providers: ProviderSet, serverId = `srv-${newId()}`): CallRuntime {
-  return { providers, serverId, live: new Map(), running: new Set() };
+  return { providers, serverId, live: new Map(), running: new Set(), chats: new Map() };
 }
 
 export interface Caller {
@@ -169,44 +178,77 @@ const CHAT_LOCK_MS = 120_000;
 
 /**
  * Prepares one chat turn: the chat must be the caller's and still going, and is locked for this turn
- * (409 while another reply is being written); the keys are checked. Errors here are plain HTTP answers.
- * The returned `run` streams the turn's events to `emit` and always releases the lock.
+ * (409 while another reply is being written; a reply the tester stopped on this server is waited for, since
+ * it only has to be stored); the keys are checked. Errors here are plain HTTP answers.
+ * The returned `run` streams the turn's events to `emit` and always releases the lock; aborting its
+ * `signal` (the tester stopped the reply) stops the turn and its LLM request at once, and keeps the
+ * caller's message and the part of the reply already sent (interrupted).
  */
-export async function prepareChatMessage(deps: AppDeps, rt: CallRuntime, caller: Caller, chatId: string) {
-  const row = await chatRow(deps, caller, chatId);
-  if (row.status !== 'ongoing') throw new HttpError(409, CALL_RUNTIME_MESSAGES.chatEnded);
-  const agent = parseJson<AgentDoc>(row.agent, {} as AgentDoc);
+export async function prepareChatMessage(
+  deps: AppDeps,
+  rt: CallRuntime,
+  caller: Caller,
+  chatId: string,
+): Promise<{ run: (content: string, emit: (e: ChatStreamEvent) => void, signal?: AbortSignal) => Promise<void> }> {
+  const before = await chatRow(deps, caller, chatId);
+  if (before.status !== 'ongoing') throw new HttpError(409, CALL_RUNTIME_MESSAGES.chatEnded);
+  const agent = parseJson<AgentDoc>(before.agent, {} as AgentDoc);
   const keys = await keysFor(deps, caller.companyId, agent, requiredProviders(pipelineOf(agent), 'text'));
   const at = now(deps);
   const lock = await deps.db.db
     .updateTable('call_sessions')
     .set({ heartbeat_at: at.toISOString(), server_id: rt.serverId })
-    .where('id', '=', row.id)
+    .where('id', '=', before.id)
     .where('company_id', '=', caller.companyId)
     .where('status', '=', 'ongoing')
     .where((eb) =>
       eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', new Date(at.getTime() - CHAT_LOCK_MS).toISOString())]),
     )
     .executeTakeFirst();
-  if (Number(lock.numUpdatedRows) !== 1) throw new HttpError(409, CALL_RUNTIME_MESSAGES.chatBusy);
-  const release = () =>
-    deps.db.db
-      .updateTable('call_sessions')
-      .set({ heartbeat_at: null })
-      .where('id', '=', row.id)
-      .where('company_id', '=', caller.companyId)
-      .where('server_id', '=', rt.serverId)
-      .execute();
-  return {
-    run: async (content: string, emit: (e: ChatStreamEvent) => void) => {
-      try {
-        await runChatTurn(deps, rt, row, agent, keys, content, emit);
-      } finally {
-        await release();
-      }
-    },
-    release,
+  if (Number(lock.numUpdatedRows) !== 1) {
+    const stopped = rt.chats.get(before.id);
+    if (!stopped?.stopped) throw new HttpError(409, CALL_RUNTIME_MESSAGES.chatBusy);
+    await stopped.finished;
+    return prepareChatMessage(deps, rt, caller, chatId);
+  }
+  let finish = () => {};
+  const turn: ChatTurn = { stopped: false, finished: new Promise<void>((resolve) => (finish = resolve)) };
+  rt.chats.set(before.id, turn);
+  const release = async () => {
+    try {
+      await deps.db.db
+        .updateTable('call_sessions')
+        .set({ heartbeat_at: null })
+        .where('id', '=', before.id)
+        .where('company_id', '=', caller.companyId)
+        .where('server_id', '=', rt.serverId)
+        .execute();
+    } finally {
+      if (rt.chats.get(before.id) === turn) rt.chats.delete(before.id);
+      finish();
+    }
   };
+  try {
+    // the transcript as it is now that the chat is ours (a turn may have ended since it was first read)
+    const row = await chatRow(deps, caller, chatId);
+    return {
+      run: async (content, emit, signal = new AbortController().signal) => {
+        const onStop = () => {
+          turn.stopped = true;
+        };
+        signal.addEventListener('abort', onStop, { once: true });
+        try {
+          await runChatTurn(deps, rt, row, agent, keys, content, emit, signal);
+        } finally {
+          signal.removeEventListener('abort', onStop);
+          await release();
+        }
+      },
+    };
+  } catch (e) {
+    await release();
+    throw e;
+  }
 }
 
 async function runChatTurn(
@@ -217,10 +259,14 @@ async function runChatTurn(
   keys: ProviderKeys,
   content: string,
   emit: (e: ChatStreamEvent) => void,
+  signal: AbortSignal,
 ) {
   const variables = parseJson<Record<string, string>>(row.dynamic_variables, {});
   const transcript = parseJson<TranscriptTurn[]>(row.transcript, []);
   const latency = parseJson<TurnLatency[]>(row.latency, []);
+  /** the reply as far as it was sent, its start in ms of the turn's time line */
+  const sent: { text: string; startMs?: number } = { text: '' };
+  const msNow = () => Math.max(0, Math.round(performance.now() - conversation.t0));
   const conversation = new Conversation({
     deps,
     providers: rt.providers,
@@ -229,17 +275,36 @@ async function runChatTurn(
     variables,
     keys,
     transport: new TextTransport({
-      delta: (text) => emit({ type: 'delta', text }),
+      delta: (text) => {
+        sent.startMs ??= msNow();
+        sent.text += text;
+        emit({ type: 'delta', text });
+      },
       toolCall: (name, args) => emit({ type: 'tool_call', name, arguments: args }),
     }),
     input: sessionInput(agent, 'text', ''),
     transcript,
   });
   conversation.start();
-  await conversation.message(content);
-  const ended = conversation.actor.getSnapshot().status === 'done';
+  const stopped = await Promise.race([
+    conversation.message(content).then(() => false),
+    new Promise<true>((resolve) => {
+      if (signal.aborted) resolve(true);
+      else signal.addEventListener('abort', () => resolve(true), { once: true });
+    }),
+  ]);
+  const ended = !stopped && conversation.actor.getSnapshot().status === 'done';
   const outcome = ended ? await conversation.ended : undefined;
+  // stopping the actor stops the reply actor: its signal aborts the LLM request
   conversation.actor.stop();
+  if (stopped && sent.text.trim())
+    conversation.transcript.push({
+      role: 'agent',
+      text: sent.text,
+      start_ms: sent.startMs ?? 0,
+      end_ms: msNow(),
+      interrupted: true,
+    });
   if (outcome && outcome.reason !== 'agent_hangup')
     emit({ type: 'error', message: outcome.errorMessage ?? 'The chat failed.', reason: outcome.reason });
   const allLatency = [...latency, ...conversation.latency];

@@ -114,3 +114,24 @@ export function sseAnswer(res: http.ServerResponse, record: StreamRequestRecord,
     },
   };
 }
+
+/**
+ * A hostile stream (a company's own Base URL may point anywhere): `data: ` then `piece`-byte writes up to
+ * `bytes`, as fast as the connection takes them (waiting for drain), never ending the line, until the client
+ * goes (`closed`).
+ */
+export function dripLine(res: http.ServerResponse, closed: () => boolean, drip: { bytes: number; piece: number }) {
+  let sent = 0;
+  const piece = 'x'.repeat(drip.piece);
+  res.write('data: ');
+  const pump = () => {
+    while (!closed() && sent < drip.bytes) {
+      sent += drip.piece;
+      if (!res.write(piece)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+  };
+  pump();
+}

@@ -19,11 +19,15 @@
  *   (https://github.com/twilio-samples/speech-assistant-openai-realtime-api-python/issues/4).
  *
  * Replies are scripted by the test (a queue or a function of the request); every request is recorded.
+ * `ChatReply.dripLine` is not OpenAI's behaviour: it is what a hostile server at a company's own Base URL may
+ * send, framed as the event-stream grammar allows (https://html.spec.whatwg.org/multipage/server-sent-events.html):
+ * one `data:` line that never reaches its end-of-line.
  */
 import type http from 'node:http';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { decode, encode, type FakeAudioFormat, rateOf, rms, tone } from './g711.js';
 import {
+  dripLine,
   isObjectSchema,
   type Listening,
   listen,
@@ -54,6 +58,12 @@ export interface ChatReply {
   errorAfterDeltas?: number;
   /** ms between chunks (default 0) */
   paceMs?: number;
+  /**
+   * A hostile OpenAI-compatible server (a company's own Base URL may point anywhere): after the first
+   * chunk, one `data: ` line of `bytes` bytes written in `piece`-byte writes as fast as the connection takes
+   * them, never ended; the connection stays open until the client closes it.
+   */
+  dripLine?: { bytes: number; piece: number };
 }
 
 export type ChatRequestRecord = StreamRequestRecord;
@@ -193,6 +203,7 @@ async function streamChat(res: http.ServerResponse, body: ChatBody, reply: ChatR
     usage: null,
   });
   if (!(await send(choice({ role: 'assistant', content: '', refusal: null })))) return;
+  if (reply.dripLine) return dripLine(res, answer.closed, reply.dripLine);
   let deltas = 0;
   for (const piece of pieces(reply.text ?? '')) {
     if (reply.dropAfterDeltas !== undefined && deltas >= reply.dropAfterDeltas) {

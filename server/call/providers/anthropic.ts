@@ -13,7 +13,7 @@
  * content_block_stop (a `tool_call` event for a tool_use block), message_delta (stop_reason,
  * usage.output_tokens), message_stop (`usage`, then `done`); ping is ignored; an `error` event throws.
  */
-import { DEFAULT_LIMITS, errorFromAnswer, parseJson, postSse, type StreamLimits } from './http-stream.js';
+import { DEFAULT_LIMITS, errorFromAnswer, parseJson, postSse, type StreamOptions } from './http-stream.js';
 import { parseArguments } from './openai-chat.js';
 import {
   type LlmEvent,
@@ -97,7 +97,7 @@ const ERROR_KINDS: Record<string, ProviderErrorKind> = {
   api_error: 'unavailable',
 };
 
-export function createAnthropic(limits: StreamLimits = {}): LlmProvider {
+export function createAnthropic(limits: StreamOptions = {}): LlmProvider {
   const effective = { ...DEFAULT_LIMITS, ...limits };
   return {
     name: 'anthropic',
@@ -127,6 +127,7 @@ export function createAnthropic(limits: StreamLimits = {}): LlmProvider {
         signal: request.signal,
         publicOnly: request.publicOnly ?? false,
         limits: effective,
+        observe: limits.observe,
       })) {
         const event = parseJson<StreamEvent>('anthropic', sse.data);
         switch (event.type) {

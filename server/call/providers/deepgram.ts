@@ -146,7 +146,7 @@ export function createDeepgramStt(config: DeepgramSttConfig = {}): SttProvider {
         }
       });
       ws.on('close', (code, reason) => {
-        if (state === 'open') onEvent({ type: 'error', error: closeError('deepgram', code, reason.toString()) });
+        if (state === 'open') onEvent({ type: 'error', error: closeError('deepgram', ws, code, reason.toString()) });
         shut();
         markClosed();
       });

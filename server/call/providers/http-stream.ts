@@ -5,7 +5,9 @@
  * company's own Base URL reaches only public addresses (unless the server allows private ones) and
  * redirects are never followed.
  */
+import { yieldToLoop } from '../../lib/cooperative.js';
 import { guardedFetch, UnsafeUrlError } from '../../lib/net-guard.js';
+import { LineSplitter, LineTooLongError } from './lines.js';
 import { ProviderError, type ProviderErrorKind, type ProviderName } from './types.js';
 
 export const PROVIDER_LABELS: Record<ProviderName, string> = {
@@ -27,8 +29,12 @@ export const DEFAULT_LIMITS: Required<StreamLimits> = { firstByteMs: 15_000, idl
 
 /** An error answer's body is read up to this many bytes. */
 const ERROR_BODY_MAX = 16 * 1024;
-/** One SSE line longer than this is a broken stream (the answer is never held whole in memory). */
-const SSE_LINE_MAX = 1024 * 1024;
+const MB = 1024 * 1024;
+/**
+ * One SSE line longer than this is a broken stream, refused as soon as its bytes pass it (the answer is never
+ * held whole in memory; a chunk of a reply is a few hundred bytes).
+ */
+export const SSE_LINE_MAX = MB;
 /** A streamed answer longer than this is refused: a reply to a call is a few KB (a company's own server may send anything). */
 const SSE_BODY_MAX = 8 * 1024 * 1024;
 
@@ -88,6 +94,21 @@ export interface SseEvent {
   data: string;
 }
 
+/** What reading one answer has cost so far: reported after each chunk (tests measure the work with it). */
+export interface StreamWork {
+  /** chunks read from the connection */
+  chunks: number;
+  /** bytes read */
+  received: number;
+  /** bytes the line splitter looked at (linear: each byte once) */
+  scanned: number;
+}
+
+/** The adapters' options: the time limits, and who is told the work done after each chunk. */
+export interface StreamOptions extends StreamLimits {
+  observe?: (work: Readonly<StreamWork>) => void;
+}
+
 export interface SseRequest {
   provider: ProviderName;
   url: string;
@@ -97,12 +118,18 @@ export interface SseRequest {
   signal: AbortSignal;
   publicOnly: boolean;
   limits: Required<StreamLimits>;
+  observe?: StreamOptions['observe'];
 }
 
 /**
  * POSTs `body` as JSON and yields the answer's SSE events as they arrive. Throws ProviderError for an error
- * answer, a refused address, a dropped connection or a time limit; an abort by the caller ends it with the
- * signal's reason (an AbortError), at once. Breaking out of the loop closes the connection.
+ * answer, a refused address, a dropped connection, a time limit, a line past SSE_LINE_MAX (as soon as its
+ * bytes pass it) or an answer past SSE_BODY_MAX; an abort by the caller ends it with the signal's reason (an
+ * AbortError), at once. Breaking out of the loop closes the connection.
+ *
+ * A company's own Base URL may answer anything, in any pieces: lines are cut in linear time (lines.ts) and
+ * the event loop turns between two chunks, so chunks that queued up while this stream waited are not all
+ * handled in one go while other requests and live calls wait.
  */
 export async function* postSse(request: SseRequest): AsyncGenerator<SseEvent> {
   const { provider, signal, limits } = request;
@@ -151,11 +178,11 @@ export async function* postSse(request: SseRequest): AsyncGenerator<SseEvent> {
     }
     if (!reader) throw new ProviderError(provider, 'unavailable', `${label} answered without a body`);
 
-    const decoder = new TextDecoder();
-    let buffer = '';
+    const lines = new LineSplitter(SSE_LINE_MAX);
+    const work: StreamWork = { chunks: 0, received: 0, scanned: 0 };
     let event = '';
     let data: string[] = [];
-    let total = 0;
+    let first = true;
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
@@ -165,13 +192,26 @@ export async function* postSse(request: SseRequest): AsyncGenerator<SseEvent> {
       }
       if (chunk.done) break;
       arm(limits.idleMs);
-      total += chunk.value.byteLength;
-      if (total > SSE_BODY_MAX) throw new ProviderError(provider, 'unavailable', `${label} sent an oversized answer`);
-      buffer += decoder.decode(chunk.value, { stream: true });
-      let newline = buffer.search(/\r\n|\r|\n/);
-      while (newline !== -1) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
+      work.chunks++;
+      work.received += chunk.value.byteLength;
+      if (work.received > SSE_BODY_MAX) throw new ProviderError(provider, 'unavailable', `${label} sent an oversized answer`);
+      let complete: string[];
+      try {
+        complete = lines.push(chunk.value);
+      } catch (e) {
+        if (e instanceof LineTooLongError)
+          throw new ProviderError(provider, 'unavailable', `${label} sent a line longer than ${SSE_LINE_MAX / MB} MB`);
+        throw e;
+      } finally {
+        work.scanned = lines.scanned;
+        request.observe?.(work);
+      }
+      for (let line of complete) {
+        if (first) {
+          // a byte order mark may open the stream (the SSE grammar drops it)
+          first = false;
+          line = line.replace(/^\uFEFF/, '');
+        }
         if (line === '') {
           if (data.length > 0) yield { event, data: data.join('\n') };
           event = '';
@@ -183,9 +223,9 @@ export async function* postSse(request: SseRequest): AsyncGenerator<SseEvent> {
           if (field === 'event') event = value;
           else if (field === 'data') data.push(value);
         }
-        newline = buffer.search(/\r\n|\r|\n/);
       }
-      if (buffer.length > SSE_LINE_MAX) throw new ProviderError(provider, 'unavailable', `${label} sent an oversized event`);
+      // the next chunk may already be queued (read() would then answer at once): other work goes first
+      await yieldToLoop();
     }
     if (data.length > 0) yield { event, data: data.join('\n') };
   } finally {

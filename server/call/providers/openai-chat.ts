@@ -12,7 +12,7 @@
  * empty `choices`, then `data: [DONE]` (a `usage` event, then the `done` event). An `{"error": ...}` chunk, an
  * answer that ends before `[DONE]`, or unparseable data throws ProviderError.
  */
-import { DEFAULT_LIMITS, errorFromAnswer, parseJson, postSse, type StreamLimits } from './http-stream.js';
+import { DEFAULT_LIMITS, errorFromAnswer, parseJson, postSse, type StreamOptions } from './http-stream.js';
 import { type LlmEvent, type LlmMessage, type LlmProvider, type LlmRequest, ProviderError, type ToolCall } from './types.js';
 import { httpUrl } from './urls.js';
 
@@ -79,7 +79,7 @@ export function parseArguments(provider: 'openai' | 'anthropic', name: string, t
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
 }
 
-export function createOpenAiChat(limits: StreamLimits = {}): LlmProvider {
+export function createOpenAiChat(limits: StreamOptions = {}): LlmProvider {
   const effective = { ...DEFAULT_LIMITS, ...limits };
   return {
     name: 'openai',
@@ -113,6 +113,7 @@ export function createOpenAiChat(limits: StreamLimits = {}): LlmProvider {
         signal: request.signal,
         publicOnly: request.publicOnly ?? false,
         limits: effective,
+        observe: limits.observe,
       })) {
         if (sse.data === '[DONE]') {
           if (usage) yield usage;

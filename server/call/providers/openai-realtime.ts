@@ -28,12 +28,17 @@
  * response.output_audio.delta (audio), response.output_audio_transcript.delta (agent_transcript),
  * response.function_call_arguments.done or a function_call item of response.done (tool_call, once per call),
  * response.done (response_done with usage), error.
+ *
+ * The socket is a provider socket like the others (socket.ts PROVIDER_SOCKET_OPTIONS): a company's own Base
+ * URL may answer anything, so a message past 4 MB fails the session and messages are handled one per turn of
+ * the event loop.
  */
 import WebSocket from 'ws';
 import { blockedAddressClass, publicLookup, UnsafeUrlError } from '../../lib/net-guard.js';
 import { kindOfStatus, PROVIDER_LABELS } from './http-stream.js';
 import { parseArguments } from './openai-chat.js';
 import { bytesToSamples, LinearResampler, samplesToBytes } from './resample.js';
+import { isOversizedMessage, jsonMessage, oversizedError, PROVIDER_SOCKET_OPTIONS } from './socket.js';
 import {
   type AudioFormat,
   ProviderError,
@@ -119,10 +124,9 @@ export function createOpenAiRealtime(limits: RealtimeLimits = {}): RealtimeProvi
           );
 
         const ws = new WebSocket(url, {
+          ...PROVIDER_SOCKET_OPTIONS,
           headers: { Authorization: `Bearer ${options.apiKey}` },
           handshakeTimeout: connectMs,
-          maxPayload: 16 * 1024 * 1024,
-          followRedirects: false,
           ...(options.publicOnly ? { lookup: publicLookup() } : {}),
         });
         const upsample = io.resample ? new LinearResampler(16000, API_PCM_RATE) : null;
@@ -186,12 +190,16 @@ export function createOpenAiRealtime(limits: RealtimeLimits = {}): RealtimeProvi
         });
         ws.on('error', (e: Error & { code?: string }) => {
           if (closing) return;
+          // ws has sent its 1009 close frame: a server that never answers it must not hold the session
+          if (isOversizedMessage(e)) ws.terminate();
           settleError(
             e instanceof UnsafeUrlError
               ? new ProviderError('openai', 'bad_request', `${label} Base URL refused: ${e.message}`)
-              : e.message.includes('Opening handshake has timed out')
-                ? new ProviderError('openai', 'timeout', `${label} Realtime did not answer in time`)
-                : new ProviderError('openai', 'unavailable', `${label} Realtime connection failed`),
+              : isOversizedMessage(e)
+                ? oversizedError('openai', `${label} Realtime`)
+                : e.message.includes('Opening handshake has timed out')
+                  ? new ProviderError('openai', 'timeout', `${label} Realtime did not answer in time`)
+                  : new ProviderError('openai', 'unavailable', `${label} Realtime connection failed`),
           );
         });
         ws.on('close', (code, reason) => {
@@ -212,12 +220,9 @@ export function createOpenAiRealtime(limits: RealtimeLimits = {}): RealtimeProvi
 
         ws.on('message', (data, isBinary) => {
           if (isBinary) return;
-          let event: ServerEvent;
-          try {
-            event = JSON.parse(data.toString()) as ServerEvent;
-          } catch {
+          const event = jsonMessage(data, false) as ServerEvent | null;
+          if (!event)
             return settleError(new ProviderError('openai', 'unavailable', `${label} Realtime sent an unreadable event`));
-          }
           const at = performance.now();
           switch (event.type) {
             case 'session.created':

@@ -15,8 +15,35 @@ export const PROVIDER_LABELS: Record<ProviderName, string> = {
   cartesia: 'Cartesia',
 };
 
-/** Largest message a provider may send us (an ElevenLabs chunk of base64 audio is ~50 KB). */
-const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/**
+ * Largest message a provider may send us (an ElevenLabs chunk of base64 audio is ~50 KB). A longer one is
+ * refused as soon as its frames pass it (ws closes with 1009), not when it ends.
+ */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The options of every provider socket (openSocket, and the OpenAI Realtime one): no compression (a small
+ * frame cannot inflate into megabytes), messages up to MAX_MESSAGE_BYTES, one message per turn of the
+ * event loop (a burst of messages that arrived together does not hold the loop while calls wait), and
+ * no redirects.
+ */
+export const PROVIDER_SOCKET_OPTIONS = {
+  perMessageDeflate: false,
+  maxPayload: MAX_MESSAGE_BYTES,
+  allowSynchronousEvents: false,
+  followRedirects: false,
+} as const satisfies WebSocket.ClientOptions;
+
+/** The sockets that refused a message past MAX_MESSAGE_BYTES (their close event then says only 1006). */
+const oversized = new WeakSet<WebSocket>();
+
+/** Whether a socket's error is ws refusing a message past maxPayload (it then closes the socket with 1009). */
+export const isOversizedMessage = (error: unknown) =>
+  (error as { code?: unknown } | null)?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+
+/** The error of a provider message past MAX_MESSAGE_BYTES. */
+export const oversizedError = (provider: ProviderName, what = PROVIDER_LABELS[provider]) =>
+  new ProviderError(provider, 'unavailable', `${what} sent a message larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`);
 /** How much of a refused upgrade's body is read for its error detail. */
 const MAX_REFUSAL_BODY = 2048;
 
@@ -61,8 +88,12 @@ export function statusError(provider: ProviderName, status: number, detail = '')
   return new ProviderError(provider, 'unavailable', `${label} failed (${status})${suffix}`, status);
 }
 
-/** The error of a close frame the provider sent while we still wanted the stream. */
-export function closeError(provider: ProviderName, code: number, reason: string): ProviderError {
+/**
+ * The error of a socket that closed while we still wanted the stream: the provider's close frame, or our
+ * own refusal of an oversized message.
+ */
+export function closeError(provider: ProviderName, ws: WebSocket, code: number, reason: string): ProviderError {
+  if (oversized.has(ws)) return oversizedError(provider);
   const label = PROVIDER_LABELS[provider];
   const detail = safeDetail(reason);
   const message = `${label} closed the stream (${code}${detail ? `: ${detail}` : ''})`;
@@ -73,7 +104,10 @@ export function closeError(provider: ProviderName, code: number, reason: string)
   return new ProviderError(provider, kind, message);
 }
 
-/** The JSON object of a text message, or null (binary, unparseable or not an object). */
+/**
+ * The JSON object of a text message, or null (binary, unparseable or not an object). The message is at most
+ * MAX_MESSAGE_BYTES (the socket's maxPayload), parsed once.
+ */
 export function jsonMessage(data: WebSocket.RawData, isBinary: boolean): Record<string, unknown> | null {
   if (isBinary) return null;
   try {
@@ -107,12 +141,7 @@ export function openSocket(options: OpenSocketOptions): Promise<WebSocket> {
       reject(signal.reason);
       return;
     }
-    const ws = new WebSocket(options.url, {
-      headers: options.headers,
-      perMessageDeflate: false,
-      maxPayload: MAX_MESSAGE_BYTES,
-      followRedirects: false,
-    });
+    const ws = new WebSocket(options.url, { ...PROVIDER_SOCKET_OPTIONS, headers: options.headers });
     let settled = false;
     const finish = (error?: unknown) => {
       if (settled) return;
@@ -134,7 +163,14 @@ export function openSocket(options: OpenSocketOptions): Promise<WebSocket> {
     );
     signal.addEventListener('abort', onAbort, { once: true });
     // stays attached for the socket's life: an 'error' without a listener would crash the process
-    ws.on('error', () => finish(new ProviderError(provider, 'unavailable', `${label} could not be reached`)));
+    ws.on('error', (e) => {
+      if (isOversizedMessage(e)) {
+        // ws has sent its 1009 close frame: a provider that never answers it must not hold the stream
+        oversized.add(ws);
+        ws.terminate();
+      }
+      finish(new ProviderError(provider, 'unavailable', `${label} could not be reached`));
+    });
     ws.once('open', () => finish());
     ws.once('unexpected-response', (request, response) => {
       const status = response.statusCode ?? 0;

@@ -123,7 +123,7 @@ export function streamTts(
     }
   });
   ws.on('close', (code, reason) => {
-    if (!stopped) fail(closeError(wire.provider, code, reason.toString()));
+    if (!stopped) fail(closeError(wire.provider, ws, code, reason.toString()));
   });
   signal.addEventListener('abort', cancel, { once: true });
   if (signal.aborted) cancel();

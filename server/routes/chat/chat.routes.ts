@@ -13,7 +13,8 @@ import { callRuntime } from '../call/call-runtime.js';
 /**
  * /chat: Test LLM. `POST /` starts a chat with an agent (the saved one, or the editor's unsaved payload);
  * `POST /{chat_id}/message` answers the agent's reply as a `text/event-stream` of JSON `data:` lines
- * (delta, tool_call, error, done); `GET /{chat_id}` answers the transcript.
+ * (delta, tool_call, error, done); closing that stream stops the reply (server/call/service.ts
+ * prepareChatMessage); `GET /{chat_id}` answers the transcript.
  */
 export function chatRoutes(deps: AppDeps) {
   const r = new Hono<AppEnv>();
@@ -42,12 +43,15 @@ export function chatRoutes(deps: AppDeps) {
     const { content } = await jsonBody(c, ChatMessageBodySchema);
     const turn = await prepareChatMessage(deps, rt, caller(c), c.req.param('id'));
     return streamSSE(c, async (stream) => {
+      // the tester stopped the reply (or the connection dropped): the turn and its LLM request stop at once
+      const stopped = new AbortController();
+      stream.onAbort(() => stopped.abort());
       let chain = Promise.resolve();
       const emit = (e: unknown) => {
         chain = chain.then(() => stream.writeSSE({ data: JSON.stringify(e) }));
       };
       try {
-        await turn.run(content, emit);
+        await turn.run(content, emit, stopped.signal);
       } catch (e) {
         deps.logger.error('chat turn failed', { reason: e instanceof Error ? e.message : String(e) });
         emit({ type: 'error', message: 'The reply failed on our side.', reason: 'error_unknown' });

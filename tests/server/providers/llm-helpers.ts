@@ -34,6 +34,13 @@ export async function until(fn: () => boolean, ms = 5000) {
   }
 }
 
+/** The largest number of items handled within one turn of the event loop (`turns` holds each item's turn). */
+export function mostPerTurn(turns: number[]): number {
+  const perTurn = new Map<number, number>();
+  for (const t of turns) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
+  return Math.max(0, ...perTurn.values());
+}
+
 export const BOOK_TOOL = {
   name: 'book_appointment',
   description: 'Books a visit',
