@@ -358,8 +358,11 @@ describeEachDb('phone calls through Twilio', (kind) => {
       });
     });
     try {
+      // a private address is saved only while the server allows private webhook URLs (refused otherwise:
+      // tests/server/webhooks/webhooks.test.ts), and refused at send time once it no longer does
+      s.t.deps.config.allowPrivateWebhookUrls = true;
       await agentOnNumber({ message: 'Hello {{name}}.', editor: { inboundCallWebhook: `${hook.url}/inbound` } });
-      // a private address is refused unless the server allows private webhook URLs
+      s.t.deps.config.allowPrivateWebhookUrls = false;
       const refused = await twilio.inbound(voiceUrl(), CALLER, NUMBER);
       expect(refused.webhookStatus).toBe(200);
       expect(seen).toEqual([]);
