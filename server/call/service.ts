@@ -34,6 +34,7 @@ import { PROVIDER_LABELS, providerMessage } from './engine/failures.js';
 import { type ProviderSet, pipelineOf, requiredProviders } from './engine/pipeline.js';
 import { sessionInput } from './engine/settings.js';
 import { fillVariables } from './engine/text.js';
+import { refuseOverSpend, takeLine } from './limits.js';
 import { ProviderKeyMissingError, providerAccess } from './providers/keys.js';
 import { BROWSER_AUDIO, ProviderError, type ProviderName } from './providers/types.js';
 import { CallRecording } from './recording.js';
@@ -60,10 +61,12 @@ export interface CallRuntime {
   live: Map<string, Conversation>;
   /** web calls running here until they are stored (shutdown waits for them) */
   running: Set<Promise<void>>;
+  /** call sockets (browsers, carrier streams) open on this server, by company (server/call/ws.ts caps them) */
+  openSockets: Map<string, number>;
 }
 
 export function createCallRuntime(providers: ProviderSet): CallRuntime {
-  return { providers, serverId: `srv-${newId()}`, live: new Map(), running: new Set() };
+  return { providers, serverId: `srv-${newId()}`, live: new Map(), running: new Set(), openSockets: new Map() };
 }
 
 export interface Caller {
@@ -137,6 +140,7 @@ export async function startChat(deps: AppDeps, rt: CallRuntime, caller: Caller, 
   const pipeline = pipelineOf(doc);
   if (pipeline.mode === 'realtime') throw new HttpError(400, CALL_RUNTIME_MESSAGES.realtimeNoText);
   await keysFor(deps, caller.companyId, doc, requiredProviders(pipeline, 'text'));
+  await refuseOverSpend(deps, caller.companyId);
   const variables = variablesOf(deps, body.dynamic_variables, { call_type: 'chat' });
   const greeting = fillVariables(doc.message, variables).trim();
   const row = await createCallSession(deps.db.db, {
@@ -175,6 +179,7 @@ export async function prepareChatMessage(deps: AppDeps, rt: CallRuntime, caller:
   if (row.status !== 'ongoing') throw new HttpError(409, CALL_RUNTIME_MESSAGES.chatEnded);
   const agent = parseJson<AgentDoc>(row.agent, {} as AgentDoc);
   const keys = await keysFor(deps, caller.companyId, agent, requiredProviders(pipelineOf(agent), 'text'));
+  await refuseOverSpend(deps, caller.companyId);
   const at = now(deps);
   const lock = await deps.db.db
     .updateTable('call_sessions')
@@ -286,23 +291,30 @@ function mergeUsage(row: CallSessionRow, c: Conversation) {
 // ---------------------------------------------------------------------------------------------
 // Web call (Test)
 
+/**
+ * `POST /call/web`: a web call holds a line like a phone call, so it is admitted the same way (spend 402,
+ * concurrency 429 under the company lock: server/call/limits.ts).
+ */
 export async function startWebCall(deps: AppDeps, caller: Caller, body: StartConversationBody) {
   const { agentId, doc } = await agentForTest(deps, caller, body);
   await keysFor(deps, caller.companyId, doc, requiredProviders(pipelineOf(doc), 'voice'));
+  await refuseOverSpend(deps, caller.companyId);
   const token = newToken();
-  const row = await createCallSession(deps.db.db, {
-    companyId: caller.companyId,
-    accountId: caller.accountId,
-    agentId,
-    agent: doc,
-    type: 'web',
-    from: '',
-    to: '',
-    phoneNumber: '',
-    variables: variablesOf(deps, body.dynamic_variables, { call_type: 'web' }),
-    token: { value: token, expiresAt: new Date(now(deps).getTime() + WEB_CALL_TOKEN_TTL_MS) },
-    now: now(deps),
-  });
+  const row = await takeLine(deps, caller.companyId, (trx) =>
+    createCallSession(trx, {
+      companyId: caller.companyId,
+      accountId: caller.accountId,
+      agentId,
+      agent: doc,
+      type: 'web',
+      from: '',
+      to: '',
+      phoneNumber: '',
+      variables: variablesOf(deps, body.dynamic_variables, { call_type: 'web' }),
+      token: { value: token, expiresAt: new Date(now(deps).getTime() + WEB_CALL_TOKEN_TTL_MS) },
+      now: now(deps),
+    }),
+  );
   return { call_id: row.id, access_token: token };
 }
 

@@ -8,6 +8,7 @@ import type { DbKind } from '../../../server/db/index.js';
 import { DeepgramFake } from '../../fakes/deepgram.js';
 import { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';
+import { TwilioFake } from '../../fakes/twilio.js';
 import { type CallServer, connectProvider, startCallServer } from '../call/harness.js';
 
 export interface PhoneWorld<C> {
@@ -55,4 +56,17 @@ export async function startPhoneWorld<C extends { url: string; close(): Promise<
       await Promise.all([deepgram.close(), openai.close(), eleven.close()]);
     },
   };
+}
+
+/** The phone-call world on Twilio: its fake, connected with its Account SID and Auth Token. */
+export function startTwilioWorld(kind: DbKind): Promise<PhoneWorld<TwilioFake>> {
+  return startPhoneWorld(
+    kind,
+    'twilio',
+    () => TwilioFake.start(),
+    (c) => [
+      { name: 'Account SID', value: c.accountSid },
+      { name: 'Auth Token', value: c.authToken },
+    ],
+  );
 }

@@ -4,11 +4,11 @@ import type { DeepgramFake } from '../../fakes/deepgram.js';
 import type { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import { listen, readBody, sendJson, sleep } from '../../fakes/listen.js';
 import type { FakeOpenAi } from '../../fakes/openai.js';
-import { FakeMediaStream, TwilioFake, twilioSignature, twimlActions } from '../../fakes/twilio.js';
+import { FakeMediaStream, type TwilioFake, twilioSignature, twimlActions } from '../../fakes/twilio.js';
 import { signUp } from '../auth-helpers.js';
 import { type CallServer, sampleAgent, savePayload, waitFor } from '../call/harness.js';
 import { describeEachDb, LOG_LINES } from '../helpers.js';
-import { type PhoneWorld, startPhoneWorld } from './phone-world.js';
+import { type PhoneWorld, startTwilioWorld } from './phone-world.js';
 
 /**
  * Phone calls through Twilio (issue 19), end to end on real sockets: the fake Twilio (tests/fakes/twilio.ts)
@@ -28,15 +28,7 @@ describeEachDb('phone calls through Twilio', (kind) => {
   let world: PhoneWorld<TwilioFake>;
 
   beforeEach(async () => {
-    world = await startPhoneWorld(
-      kind,
-      'twilio',
-      () => TwilioFake.start(),
-      (c) => [
-        { name: 'Account SID', value: c.accountSid },
-        { name: 'Auth Token', value: c.authToken },
-      ],
-    );
+    world = await startTwilioWorld(kind);
     ({ deepgram, openai, eleven, carrier: twilio, s } = world);
     eleven.msPerChar = 6;
   });
