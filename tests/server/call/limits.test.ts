@@ -183,8 +183,8 @@ describeEachDb('limits of web calls, chats and call sockets', (kind) => {
     await browser.opened;
     expect(await statusOf(frozen.body.data.call_id)).toBe('ongoing');
 
-    const end = await stored(frozen.body.data.call_id);
-    expect(end.status).toBe('ended');
+    // the caller's side went away: stored like a hang-up
+    expect(await stored(frozen.body.data.call_id)).toEqual({ status: 'ended', disconnection_reason: 'user_hangup' });
     expect(s.rt.live.has(frozen.body.data.call_id)).toBe(false);
     // the answering browser has been pinged past the point the frozen one was dropped, and is still on
     await waitFor(() => pings >= 4, 'pings answered');
