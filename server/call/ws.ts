@@ -14,6 +14,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
+import type { AgentDoc } from '../../src/api/contract/agent/save.js';
 import { CONCURRENCY_LIMIT_MAX } from '../../src/api/contract/billing.js';
 import { CALL_RUNTIME_MESSAGES } from '../../src/api/contract/call-runtime.js';
 import type { AppDeps } from '../lib/deps.js';
@@ -100,7 +101,7 @@ export function attachCallSockets(server: Server, deps: AppDeps): () => void {
     if (!release) {
       deps.logger.warn('call socket refused: the company holds its most call sockets on this server', { callId: row.id });
       refuse(socket, 429, CALL_RUNTIME_MESSAGES.tooManySockets);
-      void endUnanswered(deps, row, parseJson(row.agent, {} as never), {
+      void endUnanswered(deps, row, parseJson<AgentDoc>(row.agent, {} as AgentDoc), {
         status: 'ended',
         reason: 'concurrency_limit_reached',
       }).catch((e) => deps.logger.error('refused call not stored', { callId: row.id, reason: String(e) }));
