@@ -59,6 +59,22 @@ const EnvSchema = v.object({
       v.maxValue(100, 'must be at most 100'),
     ),
   ),
+  /** Call sockets are pinged this often (seconds); a peer that has not answered by the next ping is dropped. */
+  CALL_PING_SECONDS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
+      v.transform(Number),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(300, 'must be at most 300'),
+    ),
+  ),
+  /** Call sockets (browsers and carrier streams) one company may hold open on one server. */
+  CALL_SOCKETS_PER_COMPANY: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')),
+  ),
+  /** The server refuses to start when it may open fewer files than this (server/lib/open-files.ts; 0 = no check). */
+  MIN_OPEN_FILES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number))),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   // where the providers' APIs are (tests and self-hosted gateways); unset = the providers' own
   OPENAI_BASE_URL: ProviderBase,

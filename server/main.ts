@@ -11,6 +11,7 @@ import { createHttpServer } from './http-server.js';
 import { realHttpClient, systemClock } from './lib/deps.js';
 import { createEventLoopMonitor } from './lib/event-loop.js';
 import { createLogger } from './lib/logger.js';
+import { openFilesLimit, openFilesProblem } from './lib/open-files.js';
 import { loadSecrets } from './services/keys.js';
 import { outboxMailer, smtpMailer } from './services/mail.js';
 import { REFUSED_LOGIN_DELAY_MS } from './services/ratelimit.js';
@@ -27,6 +28,14 @@ try {
     process.exit(1);
   }
   throw e;
+}
+
+// too few open files and the calls of every company fail together (server/lib/open-files.ts)
+const openFiles = openFilesLimit();
+const openFilesTooFew = openFilesProblem(openFiles, env.MIN_OPEN_FILES);
+if (openFilesTooFew) {
+  process.stderr.write(`${openFilesTooFew}\n`);
+  process.exit(1);
 }
 
 const logger = createLogger(env.LOG_LEVEL);
@@ -62,6 +71,8 @@ const deps = {
     allowPrivateWebhookUrls: env.ALLOW_PRIVATE_WEBHOOK_URLS === 'true',
     signUpsPerHour: env.SIGNUPS_PER_HOUR,
     batchDialsPerSecond: env.BATCH_DIALS_PER_SECOND,
+    callPingMs: env.CALL_PING_SECONDS === undefined ? undefined : env.CALL_PING_SECONDS * 1000,
+    callSocketsPerCompany: env.CALL_SOCKETS_PER_COMPANY,
   },
   logger,
   http: realHttpClient,
@@ -77,7 +88,12 @@ server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   const ms = Math.round(performance.now() - startedAt);
-  logger.info('Parley is ready', { url: `http://localhost:${port}`, db: database.kind, ms });
+  logger.info('Parley is ready', {
+    url: `http://localhost:${port}`,
+    db: database.kind,
+    ms,
+    openFiles: String(openFiles ?? 'unknown'),
+  });
   process.stdout.write(`\n  Parley is running at http://localhost:${port}  (database: ${database.kind})\n\n`);
 });
 

@@ -34,6 +34,7 @@ import { PROVIDER_LABELS, providerMessage } from './engine/failures.js';
 import { type ProviderSet, pipelineOf, requiredProviders } from './engine/pipeline.js';
 import { sessionInput } from './engine/settings.js';
 import { fillVariables } from './engine/text.js';
+import { refuseOverSpend, takeLine } from './limits.js';
 import { ProviderKeyMissingError, providerAccess } from './providers/keys.js';
 import { BROWSER_AUDIO, ProviderError, type ProviderName } from './providers/types.js';
 import { CallRecording } from './recording.js';
@@ -63,6 +64,8 @@ export interface CallRuntime {
   running: Set<Promise<void>>;
   /** chat turns running here, by chat id (a turn the tester stopped is put away before the next one starts) */
   chats: Map<string, ChatTurn>;
+  /** call sockets (browsers, carrier streams) open on this server, by company (server/call/ws.ts caps them) */
+  openSockets: Map<string, number>;
 }
 
 export interface ChatTurn {
@@ -74,7 +77,7 @@ export interface ChatTurn {
 
 /** `serverId`: the id this server keeps across restarts (server/call/recovery.ts serverIdOf), else a new one. */
 export function createCallRuntime(providers: ProviderSet, serverId = `srv-${newId()}`): CallRuntime {
-  return { providers, serverId, live: new Map(), running: new Set(), chats: new Map() };
+  return { providers, serverId, live: new Map(), running: new Set(), chats: new Map(), openSockets: new Map() };
 }
 
 export interface Caller {
@@ -148,6 +151,7 @@ export async function startChat(deps: AppDeps, rt: CallRuntime, caller: Caller, 
   const pipeline = pipelineOf(doc);
   if (pipeline.mode === 'realtime') throw new HttpError(400, CALL_RUNTIME_MESSAGES.realtimeNoText);
   await keysFor(deps, caller.companyId, doc, requiredProviders(pipeline, 'text'));
+  await refuseOverSpend(deps, caller.companyId);
   const variables = variablesOf(deps, body.dynamic_variables, { call_type: 'chat' });
   const greeting = fillVariables(doc.message, variables).trim();
   const row = await createCallSession(deps.db.db, {
@@ -194,6 +198,7 @@ export async function prepareChatMessage(
   if (before.status !== 'ongoing') throw new HttpError(409, CALL_RUNTIME_MESSAGES.chatEnded);
   const agent = parseJson<AgentDoc>(before.agent, {} as AgentDoc);
   const keys = await keysFor(deps, caller.companyId, agent, requiredProviders(pipelineOf(agent), 'text'));
+  await refuseOverSpend(deps, caller.companyId);
   const at = now(deps);
   const lock = await deps.db.db
     .updateTable('call_sessions')
@@ -353,23 +358,30 @@ function mergeUsage(row: CallSessionRow, c: Conversation) {
 // ---------------------------------------------------------------------------------------------
 // Web call (Test)
 
+/**
+ * `POST /call/web`: a web call holds a line like a phone call, so it is admitted the same way (spend 402,
+ * concurrency 429 under the company lock: server/call/limits.ts).
+ */
 export async function startWebCall(deps: AppDeps, caller: Caller, body: StartConversationBody) {
   const { agentId, doc } = await agentForTest(deps, caller, body);
   await keysFor(deps, caller.companyId, doc, requiredProviders(pipelineOf(doc), 'voice'));
+  await refuseOverSpend(deps, caller.companyId);
   const token = newToken();
-  const row = await createCallSession(deps.db.db, {
-    companyId: caller.companyId,
-    accountId: caller.accountId,
-    agentId,
-    agent: doc,
-    type: 'web',
-    from: '',
-    to: '',
-    phoneNumber: '',
-    variables: variablesOf(deps, body.dynamic_variables, { call_type: 'web' }),
-    token: { value: token, expiresAt: new Date(now(deps).getTime() + WEB_CALL_TOKEN_TTL_MS) },
-    now: now(deps),
-  });
+  const row = await takeLine(deps, caller.companyId, (trx) =>
+    createCallSession(trx, {
+      companyId: caller.companyId,
+      accountId: caller.accountId,
+      agentId,
+      agent: doc,
+      type: 'web',
+      from: '',
+      to: '',
+      phoneNumber: '',
+      variables: variablesOf(deps, body.dynamic_variables, { call_type: 'web' }),
+      token: { value: token, expiresAt: new Date(now(deps).getTime() + WEB_CALL_TOKEN_TTL_MS) },
+      now: now(deps),
+    }),
+  );
   return { call_id: row.id, access_token: token };
 }
 

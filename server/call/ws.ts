@@ -3,15 +3,25 @@
  * call) and `/api/v1/telephony/twilio/stream/{call_id}/{token}` (a phone call's Twilio media stream: its
  * X-Twilio-Signature is checked first, 403 when it fails). The one-time token is checked before the socket is accepted: a bad, used or expired token is
  * answered 401 on the upgrade itself, and any other path 404. Frames are capped (maxPayload).
+ *
+ * Every call socket (browser or carrier) is pinged every CALL_PING_SECONDS; a peer that has not answered a
+ * ping by the next one is dropped (its line closes and the call ends and is stored), so a frozen browser
+ * or a dead carrier connection does not hold a line, a file descriptor and the company's concurrency for
+ * ever. A company holds at most CALL_SOCKETS_PER_COMPANY call sockets open on one server: the next one is
+ * answered 429 on the upgrade and its call stored as ended with `concurrency_limit_reached`.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
+import type { AgentDoc } from '../../src/api/contract/agent/save.js';
+import { CONCURRENCY_LIMIT_MAX } from '../../src/api/contract/billing.js';
 import { CALL_RUNTIME_MESSAGES } from '../../src/api/contract/call-runtime.js';
 import type { AppDeps } from '../lib/deps.js';
 import { acceptPlivoStream, runPlivoCall } from '../telephony/plivo-service.js';
-import { acceptTwilioStream, runTwilioCall } from '../telephony/service.js';
-import { runWebCall, takeWebCall } from './service.js';
+import { acceptTwilioStream, endUnanswered, runTwilioCall } from '../telephony/service.js';
+import { type CallRuntime, runWebCall, takeWebCall } from './service.js';
+import { type CallSessionRow, parseJson } from './store.js';
 import { WEB_FRAME_MAX_BYTES } from './transports/web.js';
 
 const WEB_CALL_PATH = /^\/api\/v1\/call\/web\/([^/]+)\/stream$/;
@@ -22,6 +32,7 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  429: 'Too Many Requests',
   503: 'Service Unavailable',
 };
 
@@ -34,9 +45,78 @@ function refuse(socket: Duplex, status: number, text: string) {
   );
 }
 
+/** How often call sockets are pinged unless configured (AppConfig.callPingMs, CALL_PING_SECONDS). */
+export const CALL_PING_MS = 20_000;
+/** Call sockets a company may hold open on one server unless configured: as many as the highest concurrency limit. */
+export const CALL_SOCKETS_PER_COMPANY = CONCURRENCY_LIMIT_MAX;
+
+/** Pings `ws` every `ms`; a peer that has not answered the last ping by the next one is dropped. */
+function heartbeat(ws: WebSocket, ms: number, dropped: () => void) {
+  let answered = true;
+  ws.on('pong', () => {
+    answered = true;
+  });
+  const timer = setInterval(() => {
+    if (!answered) {
+      dropped();
+      ws.terminate();
+      return;
+    }
+    answered = false;
+    ws.ping();
+  }, ms);
+  timer.unref();
+  ws.once('close', () => clearInterval(timer));
+}
+
+/** One more call socket for `companyId` in `open`, or undefined at `max`; the answer releases it (once). */
+function takeSocket(open: Map<string, number>, companyId: string, max: number): (() => void) | undefined {
+  const n = open.get(companyId) ?? 0;
+  if (n >= max) return undefined;
+  open.set(companyId, n + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (open.get(companyId) ?? 1) - 1;
+    if (left > 0) open.set(companyId, left);
+    else open.delete(companyId);
+  };
+}
+
 /** Routes upgrade requests of `server` to the call sockets. Returns a function that closes them all. */
 export function attachCallSockets(server: Server, deps: AppDeps): () => void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: WEB_FRAME_MAX_BYTES + 1024 });
+  /** A call whose token was taken becomes a socket: within the company's cap, pinged until it closes. */
+  const accept = (
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    rt: CallRuntime,
+    row: CallSessionRow,
+    run: (ws: WebSocket) => void,
+  ) => {
+    const max = deps.config.callSocketsPerCompany ?? CALL_SOCKETS_PER_COMPANY;
+    const release = takeSocket(rt.openSockets, row.company_id, max);
+    if (!release) {
+      deps.logger.warn('call socket refused: the company holds its most call sockets on this server', { callId: row.id });
+      refuse(socket, 429, CALL_RUNTIME_MESSAGES.tooManySockets);
+      void endUnanswered(deps, row, parseJson<AgentDoc>(row.agent, {} as AgentDoc), {
+        status: 'ended',
+        reason: 'concurrency_limit_reached',
+      }).catch((e) => deps.logger.error('refused call not stored', { callId: row.id, reason: String(e) }));
+      return;
+    }
+    // the peer may have gone while its token was checked: then no close comes any more
+    if (socket.destroyed) release();
+    else socket.once('close', release);
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      heartbeat(ws, deps.config.callPingMs ?? CALL_PING_MS, () =>
+        deps.logger.info('call socket dropped: no answer to a ping', { callId: row.id }),
+      );
+      run(ws);
+    });
+  };
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {});
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -54,7 +134,7 @@ export function attachCallSockets(server: Server, deps: AppDeps): () => void {
       ).then(
         (r) => {
           if ('refuse' in r) return refuse(socket, r.refuse, r.refuse === 403 ? 'Forbidden' : CALL_RUNTIME_MESSAGES.tokenInvalid);
-          wss.handleUpgrade(req, socket, head, (ws) => runTwilioCall(deps, rt, r.row, r.account, ws));
+          accept(req, socket, head, rt, r.row, (ws) => runTwilioCall(deps, rt, r.row, r.account, ws));
         },
         (e) => {
           deps.logger.error('phone stream upgrade failed', { reason: e instanceof Error ? e.message : String(e) });
@@ -77,7 +157,7 @@ export function attachCallSockets(server: Server, deps: AppDeps): () => void {
       }).then(
         (r) => {
           if ('refuse' in r) return refuse(socket, r.refuse, r.refuse === 403 ? 'Forbidden' : CALL_RUNTIME_MESSAGES.tokenInvalid);
-          wss.handleUpgrade(req, socket, head, (ws) => runPlivoCall(deps, rt, r.row, r.account, ws));
+          accept(req, socket, head, rt, r.row, (ws) => runPlivoCall(deps, rt, r.row, r.account, ws));
         },
         (e) => {
           deps.logger.error('phone stream upgrade failed', { reason: e instanceof Error ? e.message : String(e) });
@@ -95,7 +175,7 @@ export function attachCallSockets(server: Server, deps: AppDeps): () => void {
     takeWebCall(deps, rt, callId, token).then(
       (row) => {
         if (!row) return refuse(socket, 401, CALL_RUNTIME_MESSAGES.tokenInvalid);
-        wss.handleUpgrade(req, socket, head, (ws) => runWebCall(deps, rt, row, ws));
+        accept(req, socket, head, rt, row, (ws) => runWebCall(deps, rt, row, ws));
       },
       (e) => {
         deps.logger.error('web call upgrade failed', { reason: e instanceof Error ? e.message : String(e) });

@@ -69,6 +69,10 @@ export interface AppConfig {
   uploadIdleMs?: number;
   /** New batch calls per second per company, across all servers (BATCH_DIALS_PER_SECOND); undefined = 1. */
   batchDialsPerSecond?: number | undefined;
+  /** Call sockets are pinged this often; a peer silent until the next ping is dropped (CALL_PING_SECONDS). */
+  callPingMs?: number | undefined;
+  /** Call sockets one company may hold open on this server (CALL_SOCKETS_PER_COMPANY). */
+  callSocketsPerCompany?: number | undefined;
 }
 
 /** Everything the app needs from the outside world, injected so tests build one app per test. */

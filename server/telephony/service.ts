@@ -12,7 +12,6 @@
  *   status callback and answering-machine detection -> the row follows the signed status callbacks.
  * - The stream's WebSocket upgrade is signed by the carrier and takes the one-time token (server/call/ws.ts).
  */
-import { sql } from 'kysely';
 import * as v from 'valibot';
 import type WebSocket from 'ws';
 import type { AgentDoc } from '../../src/api/contract/agent/save.js';
@@ -26,6 +25,7 @@ import {
 } from '../../src/api/contract/telephony.js';
 import { pipelineOf, requiredProviders } from '../call/engine/pipeline.js';
 import { fillVariables } from '../call/engine/text.js';
+import { liveCalls, overSpend, refuseOverSpend, reserveLine, takeLine } from '../call/limits.js';
 import { type Caller, type CallRuntime, emptyUsage, keysFor, runLineCall } from '../call/service.js';
 import {
   type CallSessionRow,
@@ -37,14 +37,12 @@ import {
   parseJson,
 } from '../call/store.js';
 import { type CarrierStreamTransport, START_TIMEOUT_MS, TwilioTransport } from '../call/transports/twilio.js';
-import { withCompanyLock } from '../db/company-lock.js';
 import type { PhoneNumbersTable } from '../db/schema.js';
 import type { AppDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/http.js';
 import { isId } from '../lib/ids.js';
 import { guardedFetch } from '../lib/net-guard.js';
 import { docOf, findAgent } from '../routes/agent/agent.repo.js';
-import { billingLimits, monthToDateSpend } from '../routes/billing/billing.service.js';
 import { emitCallEvent } from '../webhooks/events.js';
 import { type PlivoAccount, PlivoApiError, PlivoRest, plivoAccount } from './plivo.js';
 import {
@@ -108,25 +106,8 @@ export async function agentDoc(deps: AppDeps, companyId: string, agentId: string
   };
 }
 
-/** Calls of the company that hold a line now (phone calls and web calls), for the concurrency limit. */
-export async function liveCalls(db: Parameters<typeof createCallSession>[0], companyId: string): Promise<number> {
-  const row = await db
-    .selectFrom('call_sessions')
-    .select(sql<number>`count(*)`.as('n'))
-    .where('company_id', '=', companyId)
-    .where('status', 'in', ['registered', 'ongoing'])
-    .where('type', 'in', ['inbound', 'outbound', 'web'])
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-type LimitReason = 'concurrency_limit_reached' | 'spend_limit_reached';
-
-/** The company's budget check for one more call (spend read here; concurrency counted inside the lock). */
-export async function overSpend(deps: AppDeps, companyId: string): Promise<boolean> {
-  const [limits, spent] = await Promise.all([billingLimits(deps, companyId), monthToDateSpend(deps, companyId)]);
-  return limits.monthlySpendLimit > 0 && spent >= limits.monthlySpendLimit;
-}
+/** The count of live calls, shared with web calls (server/call/limits.ts); kept here for its importers. */
+export { liveCalls };
 
 /** Variables every phone call's prompt may use, under the caller's own. */
 export function phoneVariables(deps: AppDeps, given: Record<string, string>, from: string, to: string, direction: string) {
@@ -239,7 +220,7 @@ async function storeRefusedCall(
  * Stores the end of a call no agent talked in (refused, or a dial that never reached its stream), and tells
  * the webhooks `call_ended` like for any other call (no analysis: nothing was said).
  */
-async function endUnanswered(
+export async function endUnanswered(
   deps: AppDeps,
   row: CallSessionRow,
   agent: AgentDoc,
@@ -338,10 +319,8 @@ export async function admitInbound(
     to_number: to,
   });
   const token = newToken();
-  const limits = await billingLimits(deps, companyId);
-  const row = await withCompanyLock(deps.db.db, companyId, async (trx) => {
-    if ((await liveCalls(trx, companyId)) >= limits.concurrencyLimit) return undefined;
-    return createCallSession(trx, {
+  const taken = await reserveLine(deps, companyId, (trx) =>
+    createCallSession(trx, {
       companyId,
       accountId: null,
       agentId: agent.agentId,
@@ -355,13 +334,13 @@ export async function admitInbound(
       provider,
       providerCallId: callSid,
       now: now(deps),
-    });
-  });
-  if (!row) {
-    const reason: LimitReason = 'concurrency_limit_reached';
-    await storeRefusedCall(deps, number, agent, { from, to, callSid, provider, reason });
+    }),
+  );
+  if ('full' in taken) {
+    await storeRefusedCall(deps, number, agent, { from, to, callSid, provider, reason: 'concurrency_limit_reached' });
     return { say: TELEPHONY_MESSAGES.saidBusy };
   }
+  const row = taken.row;
   deps.logger.info('inbound call answered', { callId: row.id, provider });
   return { row, token };
 }
@@ -496,13 +475,10 @@ export async function createPhoneCall(
       problem: { provider, message: TELEPHONY_MESSAGES.notConnected(label), link: '/providers' },
     });
   await keysFor(deps, caller.companyId, agent.doc, requiredProviders(pipelineOf(agent.doc), 'voice'));
-  if (await overSpend(deps, caller.companyId)) throw new HttpError(402, TELEPHONY_MESSAGES.spendLimit);
-  const limits = await billingLimits(deps, caller.companyId);
+  await refuseOverSpend(deps, caller.companyId);
   const token = newToken();
-  const row = await withCompanyLock(deps.db.db, caller.companyId, async (trx) => {
-    if ((await liveCalls(trx, caller.companyId)) >= limits.concurrencyLimit)
-      throw new HttpError(429, TELEPHONY_MESSAGES.concurrencyLimit(limits.concurrencyLimit));
-    return createCallSession(trx, {
+  const row = await takeLine(deps, caller.companyId, (trx) =>
+    createCallSession(trx, {
       companyId: caller.companyId,
       accountId: caller.accountId,
       agentId: agent.agentId,
@@ -515,8 +491,8 @@ export async function createPhoneCall(
       token: { value: token, expiresAt: new Date(now(deps).getTime() + OUTBOUND_STREAM_TOKEN_TTL_MS) },
       provider,
       now: now(deps),
-    });
-  });
+    }),
+  );
   await beforeDial?.(row.id);
   if (plivo) return placePlivoCall(deps, plivo, row, agent.doc, body);
   if (!account) throw new HttpError(400, TELEPHONY_MESSAGES.notConnected(label));

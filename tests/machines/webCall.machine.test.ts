@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { type AnyMachineSnapshot, createActor, fromCallback, fromPromise } from 'xstate';
 import { CALL_RUNTIME_MESSAGES, type StartConversationInput } from '../../src/api/contract/call-runtime.js';
+import { TELEPHONY_MESSAGES } from '../../src/api/contract/telephony.js';
 import { ApiError } from '../../src/api/errors.js';
 import {
   addTranscript,
@@ -166,6 +167,17 @@ describe('webCall behaviour', () => {
     d.actor.send({ type: 'call.close' });
     expect(d.actor.getSnapshot().matches('idle')).toBe(true);
     expect(d.released()).toBe(1);
+  });
+
+  it.each([
+    [429, TELEPHONY_MESSAGES.concurrencyLimit(1)],
+    [402, TELEPHONY_MESSAGES.spendLimit],
+  ])('a call the company limits refuse (%i) says why and gives the microphone back', async (status, message) => {
+    const c = callActor({ start: () => Promise.reject(new ApiError({ kind: 'http', status, serverMessage: message })) });
+    c.actor.send({ type: 'call.start', request });
+    await vi.waitFor(() => expect(c.actor.getSnapshot().matches('failed')).toBe(true));
+    expect(c.actor.getSnapshot().context).toMatchObject({ error: message, errorLink: null });
+    expect(c.released()).toBe(1);
   });
 
   it('a hang-up the server never answers still ends the call', async () => {

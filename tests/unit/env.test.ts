@@ -25,6 +25,19 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ BATCH_DIALS_PER_SECOND: '0' })).toThrow('Invalid environment variable BATCH_DIALS_PER_SECOND');
   });
 
+  it('reads the call-socket settings and the open-files minimum, unset by default (then 20 s, 100, 4096)', () => {
+    const env = parseEnv({});
+    expect([env.CALL_PING_SECONDS, env.CALL_SOCKETS_PER_COMPANY, env.MIN_OPEN_FILES]).toEqual([undefined, undefined, undefined]);
+    const set = parseEnv({ CALL_PING_SECONDS: '2.5', CALL_SOCKETS_PER_COMPANY: '30', MIN_OPEN_FILES: '0' });
+    expect([set.CALL_PING_SECONDS, set.CALL_SOCKETS_PER_COMPANY, set.MIN_OPEN_FILES]).toEqual([2.5, 30, 0]);
+    expect(() => parseEnv({ CALL_PING_SECONDS: '0.5' })).toThrow(
+      'Invalid environment variable CALL_PING_SECONDS: must be at least 1',
+    );
+    expect(() => parseEnv({ CALL_PING_SECONDS: '301' })).toThrow('Invalid environment variable CALL_PING_SECONDS');
+    expect(() => parseEnv({ CALL_SOCKETS_PER_COMPANY: '0' })).toThrow('Invalid environment variable CALL_SOCKETS_PER_COMPANY');
+    expect(() => parseEnv({ MIN_OPEN_FILES: 'many' })).toThrow('Invalid environment variable MIN_OPEN_FILES');
+  });
+
   it('treats empty strings as unset', () => {
     const env = parseEnv({ PORT: '', DATABASE_URL: '' });
     expect(env.PORT).toBe(3000);

@@ -56,6 +56,15 @@ async function ownKnowledgeBases(db: AppDeps['db']['db'], companyId: string, doc
   };
 }
 
+/**
+ * The agent's two webhook URLs (Agent Level Webhook, Inbound Call Webhook) checked like the company's: a
+ * private or loopback address is refused when saved (400 naming the field), and again when sent.
+ */
+async function checkAgentWebhooks(deps: AppDeps, doc: AgentDoc): Promise<void> {
+  await checkWebhookUrl(deps, doc.editor.agentLevelWebhook, 'agentLevelWebhook');
+  await checkWebhookUrl(deps, doc.editor.inboundCallWebhook, 'inboundCallWebhook');
+}
+
 /** /agent: the company's agents (list, read, create, update, delete). Company and account come from the token. */
 export function agentRoutes(deps: AppDeps) {
   const db = deps.db.db;
@@ -78,7 +87,7 @@ export function agentRoutes(deps: AppDeps) {
     const { companyId, accountId } = c.get('auth');
     // the agent and the stored answer of its Idempotency-Key commit together (docs/reliability.md)
     const doc = await ownKnowledgeBases(db, companyId, docOf(payload));
-    await checkWebhookUrl(deps, doc.editor.agentLevelWebhook, 'agentLevelWebhook');
+    await checkAgentWebhooks(deps, doc);
     const answer = await db.transaction().execute(async (trx) => {
       const agent = await insertAgent(trx, { companyId, accountId, doc, now: deps.clock.now() });
       const body = { success: true, msg: AGENT_MESSAGES.created, data: { agent } };
@@ -98,7 +107,7 @@ export function agentRoutes(deps: AppDeps) {
     let change: (doc: AgentDoc) => AgentDoc;
     if ('settings' in fields) {
       const full = await ownKnowledgeBases(db, companyId, docOf(fields));
-      await checkWebhookUrl(deps, full.editor.agentLevelWebhook, 'agentLevelWebhook');
+      await checkAgentWebhooks(deps, full);
       change = () => full;
     } else change = (doc) => applyDialogPatch(doc, fields);
     const result = await updateAgent(db, companyId, id, change, {

@@ -55,6 +55,7 @@ export const CALL_RUNTIME_MESSAGES = {
   previewTextTooLong: `The text to speak can have at most ${PREVIEW_TEXT_MAX} characters`,
   previewTextRequired: 'There is no welcome message to speak: type a sentence to hear',
   tokenInvalid: 'This call link is not valid or has expired. Start the call again.',
+  tooManySockets: 'Your company has too many calls open on this server right now. End one and try again.',
   microphoneDenied:
     'Parley cannot use your microphone. Allow microphone access for this site in your browser, then start the call again.',
   microphoneMissing: 'No microphone was found. Connect one and start the call again.',

@@ -5,11 +5,11 @@ import { BatchDispatcher } from '../../../server/telephony/dispatcher.js';
 import { liveCalls } from '../../../server/telephony/service.js';
 import { saveCompanyWebhookUrl } from '../../../server/webhooks/outbox.js';
 import { BATCH_MESSAGES, type Batch } from '../../../src/api/contract/batch.js';
-import { TwilioFake } from '../../fakes/twilio.js';
+import type { TwilioFake } from '../../fakes/twilio.js';
 import { logIn } from '../auth-helpers.js';
 import { type CallServer, sampleAgent, savePayload } from '../call/harness.js';
 import { describeEachDb } from '../helpers.js';
-import { type PhoneWorld, startPhoneWorld } from './phone-world.js';
+import { type PhoneWorld, startTwilioWorld } from './phone-world.js';
 
 /**
  * The batch dispatcher (issue 19) dialling a batch through the fake Twilio on both databases: the
@@ -27,15 +27,7 @@ describeEachDb('the batch dispatcher', (kind) => {
   let world: PhoneWorld<TwilioFake>;
 
   beforeEach(async () => {
-    world = await startPhoneWorld(
-      kind,
-      'twilio',
-      () => TwilioFake.start(),
-      (c) => [
-        { name: 'Account SID', value: c.accountSid },
-        { name: 'Auth Token', value: c.authToken },
-      ],
-    );
+    world = await startTwilioWorld(kind);
     ({ carrier: twilio, s } = world);
     const agent = await sampleAgent(s);
     const at = new Date().toISOString();

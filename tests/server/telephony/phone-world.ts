@@ -9,6 +9,7 @@ import type { DbKind } from '../../../server/db/index.js';
 import { DeepgramFake } from '../../fakes/deepgram.js';
 import { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';
+import { TwilioFake } from '../../fakes/twilio.js';
 import { type CallServer, connectProvider, startCallServer } from '../call/harness.js';
 
 export interface PhoneWorld<C> {
@@ -60,3 +61,16 @@ export async function startPhoneWorld<C extends { url: string; close(): Promise<
 
 /** The largest media payload a phone line takes (2,560 bytes of mu-law: 320 ms), base64, for the flood tests. */
 export const LARGEST_MEDIA_PAYLOAD = Buffer.alloc(PHONE_FRAME_MAX_BYTES, 0x20).toString('base64');
+
+/** The phone-call world on Twilio: its fake, connected with its Account SID and Auth Token. */
+export function startTwilioWorld(kind: DbKind): Promise<PhoneWorld<TwilioFake>> {
+  return startPhoneWorld(
+    kind,
+    'twilio',
+    () => TwilioFake.start(),
+    (c) => [
+      { name: 'Account SID', value: c.accountSid },
+      { name: 'Auth Token', value: c.authToken },
+    ],
+  );
+}

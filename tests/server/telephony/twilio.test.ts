@@ -7,11 +7,11 @@ import type { DeepgramFake } from '../../fakes/deepgram.js';
 import type { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import { listen, readBody, sendJson, sleep } from '../../fakes/listen.js';
 import type { FakeOpenAi } from '../../fakes/openai.js';
-import { FakeMediaStream, TwilioFake, twilioSignature, twimlActions } from '../../fakes/twilio.js';
+import { FakeMediaStream, type TwilioFake, twilioSignature, twimlActions } from '../../fakes/twilio.js';
 import { signUp } from '../auth-helpers.js';
 import { type CallServer, floodSocket, sampleAgent, savePayload, waitFor } from '../call/harness.js';
 import { describeEachDb, LOG_LINES } from '../helpers.js';
-import { LARGEST_MEDIA_PAYLOAD, type PhoneWorld, startPhoneWorld } from './phone-world.js';
+import { LARGEST_MEDIA_PAYLOAD, type PhoneWorld, startTwilioWorld } from './phone-world.js';
 
 /**
  * Phone calls through Twilio (issue 19), end to end on real sockets: the fake Twilio (tests/fakes/twilio.ts)
@@ -31,15 +31,7 @@ describeEachDb('phone calls through Twilio', (kind) => {
   let world: PhoneWorld<TwilioFake>;
 
   beforeEach(async () => {
-    world = await startPhoneWorld(
-      kind,
-      'twilio',
-      () => TwilioFake.start(),
-      (c) => [
-        { name: 'Account SID', value: c.accountSid },
-        { name: 'Auth Token', value: c.authToken },
-      ],
-    );
+    world = await startTwilioWorld(kind);
     ({ deepgram, openai, eleven, carrier: twilio, s } = world);
     eleven.msPerChar = 6;
   });
@@ -403,8 +395,11 @@ describeEachDb('phone calls through Twilio', (kind) => {
       });
     });
     try {
+      // a private address is saved only while the server allows private webhook URLs (refused otherwise:
+      // tests/server/webhooks/webhooks.test.ts), and refused at send time once it no longer does
+      s.t.deps.config.allowPrivateWebhookUrls = true;
       await agentOnNumber({ message: 'Hello {{name}}.', editor: { inboundCallWebhook: `${hook.url}/inbound` } });
-      // a private address is refused unless the server allows private webhook URLs
+      s.t.deps.config.allowPrivateWebhookUrls = false;
       const refused = await twilio.inbound(voiceUrl(), CALLER, NUMBER);
       expect(refused.webhookStatus).toBe(200);
       expect(seen).toEqual([]);

@@ -187,9 +187,21 @@ describeEachDb('webhooks', (kind) => {
     });
     expect(put.status, JSON.stringify(put.body)).toBe(400);
     expect(put.body.errors).toEqual({ agentLevelWebhook: message });
+    // the agent's Inbound Call Webhook the same way, on an update and on a new agent
+    const payload = { name: a.name, prompt: a.prompt, message: a.message, language: a.language, settings: a.settings };
+    const inbound = { ...payload, editor: { ...a.editor, inboundCallWebhook: url } };
+    const putInbound = await api(t(), 'PUT', `/agent/${a._id}`, { token: user.token, body: inbound });
+    expect([putInbound.status, putInbound.body.msg]).toEqual([400, message]);
+    expect(putInbound.body.errors).toEqual({ inboundCallWebhook: message });
+    const created = await api(t(), 'POST', '/agent', { token: user.token, body: inbound });
+    expect([created.status, created.body.errors]).toEqual([400, { inboundCallWebhook: message }]);
+    const kept = await api(t(), 'GET', `/agent/${a._id}`, { token: user.token });
+    expect(kept.body.data.agent.editor.inboundCallWebhook).toBe(a.editor.inboundCallWebhook);
+    expect((await api(t(), 'GET', '/agent?page=1&limit=10', { token: user.token })).body.data.agents).toHaveLength(1);
     // the operator's switch lets private addresses through
     allowPrivate();
     expect((await api(t(), 'PUT', '/webhook', { token: user.token, body: { url } })).status).toBe(200);
+    expect((await api(t(), 'PUT', `/agent/${a._id}`, { token: user.token, body: inbound })).status).toBe(200);
   });
 
   it("lists the company's webhooks: its own URL, then each agent's", async () => {
