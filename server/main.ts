@@ -5,7 +5,7 @@ import { createApp } from './app.js';
 import { createProviderSet } from './call/providers/index.js';
 import { createCallRuntime, settleCalls } from './call/service.js';
 import { openDatabase } from './db/index.js';
-import { EnvError, parseEnv, providerUrlsOf } from './env.js';
+import { EnvError, jobLimitsOfEnv, parseEnv, providerUrlsOf } from './env.js';
 import { createHttpServer } from './http-server.js';
 import { realHttpClient, systemClock } from './lib/deps.js';
 import { createEventLoopMonitor } from './lib/event-loop.js';
@@ -61,6 +61,7 @@ const deps = {
     allowPrivateWebhookUrls: env.ALLOW_PRIVATE_WEBHOOK_URLS === 'true',
     signUpsPerHour: env.SIGNUPS_PER_HOUR,
     batchDialsPerSecond: env.BATCH_DIALS_PER_SECOND,
+    jobLimits: jobLimitsOfEnv(env),
   },
   logger,
   http: realHttpClient,
