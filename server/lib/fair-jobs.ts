@@ -74,9 +74,19 @@ export interface FairClaim {
 
 const whole = (n: number) => sql.lit(Math.max(0, Math.floor(n)));
 
+interface CompanyDue {
+  company_id: string;
+  /** its oldest pending row's time */
+  first_due: string | null;
+  /** its rows in flight (busy, leased) */
+  busy: number | string;
+}
+
 /**
  * Claims up to `take` due rows, fairly across companies (see the top of this file); answers them as
- * claimed (busy, this worker, leased, the attempt counted).
+ * claimed (busy, this worker, leased, the attempt counted). Every step reads the index
+ * `(status, company_id, next_attempt_at)` (migration 021): the companies with pending rows one seek each,
+ * then each chosen company's oldest due rows; no step ranks or sorts every due row.
  */
 export async function claimFairly<Row extends JobRow>(db: Kysely<DB>, c: FairClaim): Promise<Row[]> {
   if (c.take < 1 || c.perCompany < 1) return [];
@@ -85,36 +95,58 @@ export async function claimFairly<Row extends JobRow>(db: Kysely<DB>, c: FairCla
   const lease = new Date(c.now.getTime() + c.leaseMs).toISOString();
   const table = sql.table(c.table);
   const key = sql.ref(c.key);
-  const due = (t: string) =>
-    sql`((${sql.ref(`${t}.status`)} = 'pending' and ${sql.ref(`${t}.next_attempt_at`)} <= ${now}) or (${sql.ref(`${t}.status`)} = ${c.busy} and ${sql.ref(`${t}.lease_until`)} < ${now}))`;
-  // each due row's rank within its company, and how many rows its company has in flight (live leases)
-  const picked = sql`select r.k from (
-      select d.${key} as k, d.next_attempt_at as due_at,
-        row_number() over (partition by d.company_id order by d.next_attempt_at, d.${key}) as rn,
-        coalesce(b.n, 0) as busy
-      from ${table} d
-      left join (
-        select company_id, count(*) as n from ${table}
-        where status = ${c.busy} and lease_until >= ${now}
-        group by company_id
-      ) b on b.company_id = d.company_id
-      where ${due('d')}
-    ) r
-    where r.rn + r.busy <= ${whole(c.perCompany)}
-    order by r.rn + r.busy, r.due_at, r.k
-    limit ${whole(c.take)}`;
   return db.transaction().execute(async (trx) => {
     if (postgres) await sql`select pg_advisory_xact_lock(hashtextextended(${`claim:${c.table}`}, 0))`.execute(trx);
-    const { rows } = await sql<Row>`select * from ${table} t where t.${key} in (${picked}) and ${due('t')}${
-      postgres ? sql` for update skip locked` : sql``
-    }`.execute(trx);
+    // a row whose lease ran out (its server died mid-job) is due again, with its attempts counted
+    await sql`update ${table} set status = 'pending', lease_until = null
+      where status = ${c.busy} and lease_until < ${now}`.execute(trx);
+    // the companies with pending rows (a loose index scan), each with its oldest and its rows in flight
+    const { rows: companies } = await sql<CompanyDue>`with recursive c(company_id) as (
+        select min(company_id) from ${table} where status = 'pending'
+        union all
+        select (select min(t.company_id) from ${table} t where t.status = 'pending' and t.company_id > c.company_id)
+        from c where c.company_id is not null
+      )
+      select c.company_id,
+        (select min(t.next_attempt_at) from ${table} t where t.status = 'pending' and t.company_id = c.company_id) as first_due,
+        (select count(*) from ${table} t where t.status = ${c.busy} and t.company_id = c.company_id) as busy
+      from c where c.company_id is not null`.execute(trx);
+    // the least busy first, then the longest waiting; each with the room its limit leaves
+    const open = companies
+      .map((r) => ({
+        company: r.company_id,
+        firstDue: r.first_due ?? '',
+        room: c.perCompany - Number(r.busy),
+        busy: Number(r.busy),
+      }))
+      .filter((r) => r.firstDue !== '' && r.firstDue <= now && r.room > 0)
+      .sort((a, b) => a.busy - b.busy || a.firstDue.localeCompare(b.firstDue) || a.company.localeCompare(b.company))
+      .slice(0, c.take);
+    if (open.length === 0) return [];
+    const oldest = open.map(
+      (o) => sql`select * from (select ${key} as k, company_id from ${table}
+        where status = 'pending' and company_id = ${o.company} and next_attempt_at <= ${now}
+        order by next_attempt_at limit ${whole(Math.min(o.room, c.take))}) p`,
+    );
+    const { rows: picked } = await sql<{ k: string; company_id: string }>`${sql.join(oldest, sql` union all `)}`.execute(trx);
+    // round by round: every company's oldest, then every company's second, ...
+    const queues = new Map(open.map((o) => [o.company, [] as string[]]));
+    for (const p of picked) queues.get(p.company_id)?.push(p.k);
+    const keys: string[] = [];
+    for (let round = 0; keys.length < c.take && round < c.perCompany; round++)
+      for (const q of queues.values()) if (q[round] !== undefined && keys.length < c.take) keys.push(q[round] as string);
+    if (keys.length === 0) return [];
+    const { rows } = await sql<Row>`select * from ${table} t
+      where t.${key} in (${sql.join(keys)}) and t.status = 'pending' and t.next_attempt_at <= ${now}${
+        postgres ? sql` for update skip locked` : sql``
+      }`.execute(trx);
     const claimed: Row[] = [];
     for (const row of rows) {
       const attempts = Number(row.attempts);
       const id = (row as unknown as Record<string, string>)[c.key] as string;
       const res = await sql`update ${table} set status = ${c.busy}, worker = ${c.worker}, lease_until = ${lease},
           attempts = ${attempts + 1}, updated_at = ${now}
-        where ${key} = ${id} and attempts = ${attempts}`.execute(trx);
+        where ${key} = ${id} and status = 'pending' and attempts = ${attempts}`.execute(trx);
       if (Number(res.numAffectedRows) === 1)
         claimed.push({ ...row, attempts: attempts + 1, status: c.busy, worker: c.worker, lease_until: lease });
     }

@@ -505,17 +505,16 @@ describeEachDb('webhooks: fairness across companies and the limits of Resend', (
     const [bDelivery] = await queueCallEvent(t().deps, 'call_ended', { companyId: b.companyId, callId });
     return { a, b, bDelivery: bDelivery as string };
   }
-  const pendingOf = async (companyId: string) =>
-    Number(
-      (
-        await t()
-          .deps.db.db.selectFrom('webhook_deliveries')
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .where('company_id', '=', companyId)
-          .where('status', '=', 'pending')
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  /** how many of the company's deliveries have this status (and, when given, this many attempts) */
+  const countOf = async (companyId: string, status: string, attempts?: number) => {
+    let q = t()
+      .deps.db.db.selectFrom('webhook_deliveries')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .where('company_id', '=', companyId)
+      .where('status', '=', status);
+    if (attempts !== undefined) q = q.where('attempts', '=', attempts);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  };
 
   it("company B's call_ended goes out in the first round, before most of A's 200 deliveries to a hanging receiver", async () => {
     t().deps.config.jobLimits = { webhookConcurrency: 8, webhookPerCompany: 2 };
@@ -526,8 +525,9 @@ describeEachDb('webhooks: fairness across companies and the limits of Resend', (
     expect(receiver.accepted.map((r) => r.delivery)).toEqual([bDelivery]);
     expect(receiver.accepted[0]?.event).toBe('call_ended');
     expect(await deliveryRow(t(), bDelivery)).toMatchObject({ status: 'delivered', attempts: 1 });
-    expect(hanging.received).toHaveLength(2);
-    expect(await pendingOf(a.companyId)).toBe(200);
+    // A's two attempts ran out of time and wait for their retry; the 198 others were not touched
+    expect(await countOf(a.companyId, 'pending', 1)).toBe(2);
+    expect(await countOf(a.companyId, 'pending', 0)).toBe(198);
   });
 
   it('the running worker sends B while A keeps no more than its share of sends waiting on the hanging receiver', async () => {
@@ -540,8 +540,10 @@ describeEachDb('webhooks: fairness across companies and the limits of Resend', (
       timeout: 10_000,
       interval: 50,
     });
-    expect(hanging.received).toHaveLength(2);
-    expect(await pendingOf(a.companyId)).toBe(198);
+    // A has two sends waiting on its receiver, no more; the others wait their turn
+    expect(await countOf(a.companyId, 'sending')).toBe(2);
+    expect(await countOf(a.companyId, 'pending')).toBe(198);
+    await vi.waitFor(() => expect(hanging.received).toHaveLength(2), { timeout: 5000, interval: 20 });
   });
 
   it('Resend: once per delivery a minute, and a company at most its limit a minute: 429 with a clear message and Retry-After', async () => {
@@ -677,5 +679,27 @@ describeEachDb('webhooks across restarts and servers', (kind) => {
     const rows = await a.deps.db.db.selectFrom('webhook_deliveries').select(['status', 'attempts', 'worker']).execute();
     expect(rows.every((r) => r.status === 'delivered' && Number(r.attempts) === 1)).toBe(true);
     if (kind === 'postgres') expect(new Set(rows.map((r) => r.worker))).toEqual(new Set(['a', 'b']));
+  });
+
+  it("a company's limit of sends in flight holds across servers: servers claiming at once take 2 of A's, not 2 each", async () => {
+    const hanging = await WebhookReceiver.start();
+    hanging.hang();
+    try {
+      const a = await server();
+      const b = kind === 'postgres' ? await server() : a;
+      for (const app of [a, b]) app.deps.config.jobLimits = { webhookConcurrency: 8, webhookPerCompany: 2 };
+      const user = await signUp(a);
+      await companyHook(a, user, hanging);
+      for (let i = 0; i < 20; i++) await queueOne(a, user);
+      // three workers on each server, all claiming at the same moment
+      const workers = ['a1', 'a2', 'a3', 'b1', 'b2', 'b3'].map((id) =>
+        createWebhookWorker((id.startsWith('a') ? a : b).deps, { workerId: id, timeoutMs: 2000 }),
+      );
+      expect((await Promise.all(workers.map((w) => w.runOnce()))).reduce((x, y) => x + y)).toBe(2);
+      const tried = await a.deps.db.db.selectFrom('webhook_deliveries').select('id').where('attempts', '=', 1).execute();
+      expect(tried).toHaveLength(2);
+    } finally {
+      await hanging.close();
+    }
   });
 });
