@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DEFAULT_PROVIDER_URLS, type ProviderUrls } from './call/providers/types.js';
 import { BASE_URL_RULE, normalizeBaseUrl } from './call/providers/urls.js';
+import type { JobLimits } from './lib/fair-jobs.js';
 
 /** A provider API base (an http(s) origin, optionally with a path prefix), normalised. */
 const ProviderBase = v.optional(
@@ -11,6 +12,17 @@ const ProviderBase = v.optional(
   ),
 );
 const Flag = v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false');
+/** A whole number from 1 to `max`, unset by default (server/lib/fair-jobs.ts JOB_LIMIT_DEFAULTS then). */
+const Count = (max: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(max, `must be at most ${max}`),
+    ),
+  );
 
 /** Environment of the server, parsed once at start. A bad value exits with one line naming the variable. */
 const EnvSchema = v.object({
@@ -75,6 +87,14 @@ const EnvSchema = v.object({
   ),
   /** The server refuses to start when it may open fewer files than this (server/lib/open-files.ts; 0 = no check). */
   MIN_OPEN_FILES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number))),
+  /** The background jobs (server/lib/fair-jobs.ts): concurrency per server, per company, deadlines, Resend. */
+  ANALYSIS_CONCURRENCY: Count(1000),
+  ANALYSIS_PER_COMPANY: Count(1000),
+  ANALYSIS_DEADLINE_SECONDS: Count(3600),
+  WEBHOOK_CONCURRENCY: Count(1000),
+  WEBHOOK_PER_COMPANY: Count(1000),
+  WEBHOOK_RESENDS_PER_MINUTE: Count(10_000),
+  WEBHOOK_RESEND_INTERVAL_SECONDS: Count(86_400),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   // where the providers' APIs are (tests and self-hosted gateways); unset = the providers' own
   OPENAI_BASE_URL: ProviderBase,
@@ -104,6 +124,20 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const issue = result.issues[0];
   const key = issue?.path?.map((p) => String(p.key)).join('.') ?? 'environment';
   throw new EnvError(`Invalid environment variable ${key}: ${issue?.message ?? 'invalid value'}`);
+}
+
+/** The background jobs' limits set in the environment (unset ones take JOB_LIMIT_DEFAULTS). */
+export function jobLimitsOfEnv(env: Env): JobLimits {
+  const ms = (s: number | undefined) => (s === undefined ? undefined : s * 1000);
+  return {
+    analysisConcurrency: env.ANALYSIS_CONCURRENCY,
+    analysisPerCompany: env.ANALYSIS_PER_COMPANY,
+    analysisDeadlineMs: ms(env.ANALYSIS_DEADLINE_SECONDS),
+    webhookConcurrency: env.WEBHOOK_CONCURRENCY,
+    webhookPerCompany: env.WEBHOOK_PER_COMPANY,
+    resendsPerMinute: env.WEBHOOK_RESENDS_PER_MINUTE,
+    resendIntervalMs: ms(env.WEBHOOK_RESEND_INTERVAL_SECONDS),
+  };
 }
 
 /** The provider API bases of this server: the environment's, the providers' own for what is unset. */

@@ -6,7 +6,7 @@ import { createProviderSet } from './call/providers/index.js';
 import { serverIdOf } from './call/recovery.js';
 import { createCallRuntime, settleCalls } from './call/service.js';
 import { openDatabase } from './db/index.js';
-import { EnvError, parseEnv, providerUrlsOf } from './env.js';
+import { EnvError, jobLimitsOfEnv, parseEnv, providerUrlsOf } from './env.js';
 import { createHttpServer } from './http-server.js';
 import { realHttpClient, systemClock } from './lib/deps.js';
 import { createEventLoopMonitor } from './lib/event-loop.js';
@@ -73,6 +73,7 @@ const deps = {
     batchDialsPerSecond: env.BATCH_DIALS_PER_SECOND,
     callPingMs: env.CALL_PING_SECONDS === undefined ? undefined : env.CALL_PING_SECONDS * 1000,
     callSocketsPerCompany: env.CALL_SOCKETS_PER_COMPANY,
+    jobLimits: jobLimitsOfEnv(env),
   },
   logger,
   http: realHttpClient,

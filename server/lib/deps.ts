@@ -2,6 +2,7 @@ import type { ProviderUrls } from '../call/providers/types.js';
 import type { CallRuntime } from '../call/service.js';
 import type { AppDatabase } from '../db/index.js';
 import type { EventLoopMonitor } from './event-loop.js';
+import type { JobLimits } from './fair-jobs.js';
 import type { Logger } from './logger.js';
 
 export interface Clock {
@@ -73,6 +74,8 @@ export interface AppConfig {
   callPingMs?: number | undefined;
   /** Call sockets one company may hold open on this server (CALL_SOCKETS_PER_COMPANY). */
   callSocketsPerCompany?: number | undefined;
+  /** The background jobs' concurrency, fairness, deadline and Resend limits (server/lib/fair-jobs.ts); unset = defaults. */
+  jobLimits?: JobLimits;
 }
 
 /** Everything the app needs from the outside world, injected so tests build one app per test. */

@@ -159,15 +159,18 @@ export async function pruneExpired(db: Kysely<DB>, now: Date): Promise<number> {
   return Number(res.numDeletedRows);
 }
 
+/** The 429 answer's sentence when a route gives none: how long to wait, in whole minutes. */
+const triedTooOften = (retryAfterS: number) => {
+  const minutes = Math.max(1, Math.ceil(retryAfterS / 60));
+  return `Too many attempts. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+};
+
+/** Says why an attempt was refused, given the seconds until the next one is allowed. */
+export type RefusalMessage = (retryAfterS: number) => string;
+
 /** The 429 answer, with Retry-After. */
-export function tooManyAttempts(h: Pick<Hit, 'retryAfterS'>): HttpError {
-  const minutes = Math.max(1, Math.ceil(h.retryAfterS / 60));
-  return new HttpError(
-    429,
-    `Too many attempts. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
-    undefined,
-    { 'Retry-After': String(h.retryAfterS) },
-  );
+export function tooManyAttempts(h: Pick<Hit, 'retryAfterS'>, message: RefusalMessage = triedTooOften): HttpError {
+  return new HttpError(429, message(h.retryAfterS), undefined, { 'Retry-After': String(h.retryAfterS) });
 }
 
 /**
@@ -196,18 +199,24 @@ function rememberBlocked(db: Kysely<DB>, key: string, until: number, now: Date) 
 }
 
 /** Throws 429 when the subject is known to be refused, without counting (nor touching the database). */
-export function refuseIfBlocked(db: Kysely<DB>, limit: Pick<Limit, 'name'>, subject: string, now: Date): void {
+export function refuseIfBlocked(
+  db: Kysely<DB>,
+  limit: Pick<Limit, 'name'>,
+  subject: string,
+  now: Date,
+  message?: RefusalMessage,
+): void {
   const until = blockedUntil(db, keyOf(limit.name, subject), now);
-  if (until !== undefined) throw tooManyAttempts({ retryAfterS: seconds(until - now.getTime()) });
+  if (until !== undefined) throw tooManyAttempts({ retryAfterS: seconds(until - now.getTime()) }, message);
 }
 
-/** Counts the attempt and throws 429 when over the limit. */
-export async function enforce(db: Kysely<DB>, limit: Limit, subject: string, now: Date): Promise<Hit> {
-  refuseIfBlocked(db, limit, subject, now);
+/** Counts the attempt and throws 429 when over the limit (with `message`, else the generic sentence). */
+export async function enforce(db: Kysely<DB>, limit: Limit, subject: string, now: Date, message?: RefusalMessage): Promise<Hit> {
+  refuseIfBlocked(db, limit, subject, now, message);
   const h = await hit(db, limit, subject, now);
   if (h.limited) {
     rememberBlocked(db, keyOf(limit.name, subject), now.getTime() + h.retryAfterS * 1000, now);
-    throw tooManyAttempts(h);
+    throw tooManyAttempts(h, message);
   }
   return h;
 }

@@ -6,6 +6,12 @@
  * types; a malformed answer or a provider failure is retried (MAX_ATTEMPTS in all, RETRY_DELAYS_MS apart),
  * then the analysis is marked failed. The call record never waits for it: the call is stored first, and
  * the analysis fills its 'Successful' column and is sent as `call_analyzed` when it is done.
+ *
+ * Analyses run concurrently and fairly across companies (server/lib/fair-jobs.ts): at most
+ * `analysisConcurrency` at once per server, at most `analysisPerCompany` of one company at once across
+ * servers, claimed each company's oldest first; and each attempt as a whole ends at `analysisDeadlineMs`
+ * (AnalysisDeadlineError), so an LLM that drips a token every few seconds holds one slot of its own
+ * company for that long at most (docs/webhooks.md, "Fairness").
  */
 import type { Selectable } from 'kysely';
 import type { AnalysisField } from '../../src/api/contract/agent/records.js';
@@ -19,6 +25,7 @@ import { ProviderError } from '../call/providers/types.js';
 import { parseJson } from '../call/store.js';
 import type { CallAnalysesTable } from '../db/schema.js';
 import type { AppDeps } from '../lib/deps.js';
+import { claimFairly, JobPool, jobLimitsOf, jobLoop } from '../lib/fair-jobs.js';
 import { newId } from '../lib/ids.js';
 import { setCallSuccessful } from '../routes/call/call-analytics.repo.js';
 import { queueCallEvent } from './outbox.js';
@@ -27,7 +34,6 @@ export const MAX_ATTEMPTS = 3;
 export const RETRY_DELAYS_MS = [30_000, 120_000] as const;
 export const LEASE_MS = 120_000;
 export const POLL_MS = 2000;
-const LLM_TIMEOUT_MS = 60_000;
 /** the transcript given to the LLM is cut to its last this many characters */
 const TRANSCRIPT_MAX = 40_000;
 
@@ -148,48 +154,42 @@ export interface AnalysisWorkerOptions {
 }
 
 export interface AnalysisWorker {
-  /** Claims one due analysis and runs it; true when it ran one. */
+  /**
+   * Claims due analyses fairly across companies, as many as the free slots allow, and runs them at once;
+   * true when it ran any.
+   */
   runOnce(): Promise<boolean>;
   start(): void;
   stop(): Promise<void>;
 }
 
+/** An attempt that outlived its deadline (JobLimits.analysisDeadlineMs): retried like a provider failure. */
+export class AnalysisDeadlineError extends Error {
+  constructor(ms: number) {
+    const s = Math.round(ms / 100) / 10;
+    super(`The LLM did not finish the analysis within ${s} ${s === 1 ? 'second' : 'seconds'}.`);
+  }
+}
+
+/** Resolves with `work`, or rejects with the signal's reason once it aborts (the work is left to end). */
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => {});
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions = {}): AnalysisWorker {
   const db = deps.db.db;
   const id = opts.workerId ?? `anw-${newId()}`;
-  const leaseMs = opts.leaseMs ?? LEASE_MS;
   const pollMs = opts.pollMs ?? POLL_MS;
   const iso = (ms = 0) => new Date(deps.clock.now().getTime() + ms).toISOString();
   let providers = deps.calls?.providers;
 
-  async function claim(): Promise<Row | undefined> {
-    const now = iso();
-    const candidates = await db
-      .selectFrom('call_analyses')
-      .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
-          eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)]),
-        ]),
-      )
-      .orderBy('next_attempt_at')
-      .limit(5)
-      .execute();
-    for (const row of candidates) {
-      const res = await db
-        .updateTable('call_analyses')
-        .set({ status: 'running', worker: id, lease_until: iso(leaseMs), attempts: row.attempts + 1, updated_at: now })
-        .where('call_id', '=', row.call_id)
-        .where('status', '=', row.status)
-        .where('attempts', '=', row.attempts)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 1) return { ...row, status: 'running', worker: id, attempts: row.attempts + 1 };
-    }
-    return undefined;
-  }
-
-  async function analyse(row: Row) {
+  async function analyse(row: Row, signal: AbortSignal) {
     const session = await db
       .selectFrom('call_sessions')
       .select(['agent', 'transcript'])
@@ -214,7 +214,7 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
       tools: [],
       temperature: 0,
       maxTokens: 1000,
-      signal: AbortSignal.timeout(LLM_TIMEOUT_MS),
+      signal,
     })) {
       if (e.type === 'delta') text += e.text;
       if (text.length > 64_000) throw new AnalysisFormatError('The analysis was too long');
@@ -222,9 +222,24 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
     return parseAnalysis(text, agent.editor.postCallAnalysisFields ?? []);
   }
 
+  /**
+   * One attempt, ended at its deadline whatever it is waiting for (the company's key, the LLM's first byte
+   * or a token dripping every few seconds): the LLM's stream is aborted and the attempt fails.
+   */
+  async function attempt(row: Row) {
+    const deadlineMs = jobLimitsOf(deps.config).analysisDeadlineMs;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new AnalysisDeadlineError(deadlineMs)), deadlineMs);
+    try {
+      return await raceAbort(analyse(row, deadline.signal), deadline.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async function run(row: Row): Promise<void> {
     try {
-      const result = await analyse(row);
+      const result = await attempt(row);
       const done = await db.transaction().execute(async (trx) => {
         const res = await trx
           .updateTable('call_analyses')
@@ -239,7 +254,11 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
       });
       if (done) await queueCallEvent(deps, 'call_analyzed', { companyId: row.company_id, callId: row.call_id });
     } catch (e) {
-      const known = e instanceof AnalysisFormatError || e instanceof ProviderError || e instanceof ProviderKeyMissingError;
+      const known =
+        e instanceof AnalysisFormatError ||
+        e instanceof AnalysisDeadlineError ||
+        e instanceof ProviderError ||
+        e instanceof ProviderKeyMissingError;
       const message = known ? e.message : 'The analysis failed';
       if (!known)
         deps.logger.warn('call analysis failed', { callId: row.call_id, reason: e instanceof Error ? e.message : String(e) });
@@ -261,44 +280,46 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
     }
   }
 
-  async function runOnce(): Promise<boolean> {
-    const row = await claim();
-    if (!row) return false;
-    await run(row);
-    return true;
-  }
-
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
-  const wake = () => {
-    if (stopped || running) return;
-    clearTimeout(timer);
-    running = (async () => {
-      try {
-        while (!stopped && (await runOnce())) {}
-      } catch (e) {
-        deps.logger.error('analysis worker failed', { error: e instanceof Error ? e.message : String(e) });
-      }
-    })().finally(() => {
-      running = undefined;
-      if (!stopped) timer = setTimeout(wake, pollMs);
-    });
-  };
+  const pool = new JobPool<Row>({
+    slots: () => jobLimitsOf(deps.config).analysisConcurrency,
+    claim: (take) => {
+      const limits = jobLimitsOf(deps.config);
+      return claimFairly<Row>(db, {
+        table: 'call_analyses',
+        key: 'call_id',
+        busy: 'running',
+        worker: id,
+        now: deps.clock.now(),
+        // the lease outlasts the attempt's deadline, so no other server takes a row still being analysed
+        leaseMs: opts.leaseMs ?? Math.max(LEASE_MS, limits.analysisDeadlineMs + 60_000),
+        take,
+        perCompany: limits.analysisPerCompany,
+      });
+    },
+    run,
+    onError: (e) => deps.logger.error('call analysis failed', { error: e instanceof Error ? e.message : String(e) }),
+    onFree: () => loop.wake(),
+  });
+  const loop = jobLoop({
+    round: () => pool.round(),
+    pollMs,
+    onError: (e) => deps.logger.error('analysis worker failed', { error: e instanceof Error ? e.message : String(e) }),
+  });
 
   return {
-    runOnce,
+    async runOnce() {
+      const runs = await pool.round();
+      await Promise.all(runs);
+      return runs.length > 0;
+    },
     start() {
-      if (!stopped) return;
-      stopped = false;
-      wakers.add(wake);
-      timer = setTimeout(wake, 0);
+      wakers.add(loop.wake);
+      loop.start();
     },
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      wakers.delete(wake);
-      await running;
+      wakers.delete(loop.wake);
+      await loop.stop();
+      await pool.idle();
     },
   };
 }

@@ -3,10 +3,14 @@
  * the outbox (`webhook_deliveries`, outbox.ts).
  *
  * - Claim: due rows (`pending` with `next_attempt_at <= now`, or `sending` whose lease expired: the server
- *   sending it died) are taken in one transaction: on PostgreSQL `FOR UPDATE SKIP LOCKED`, so servers
- *   sharing the database never take the same row; on SQLite the transaction is IMMEDIATE (the write lock is
- *   held from its start). The claim sets `sending`, this worker, a lease, and counts the attempt; so a
- *   server killed mid-send is never a lost delivery, only a later attempt.
+ *   sending it died) are taken fairly across companies by claimFairly (server/lib/fair-jobs.ts): each
+ *   company's oldest first, round by round, no company beyond `webhookPerCompany` deliveries in flight
+ *   across servers, as many as this server's free sending slots (`webhookConcurrency`). One transaction:
+ *   on PostgreSQL `FOR UPDATE SKIP LOCKED` (servers sharing the database never take the same row); on
+ *   SQLite IMMEDIATE. The claim sets `sending`, this worker, a lease, and counts the attempt; so a server
+ *   killed mid-send is never a lost delivery, only a later attempt.
+ * - Concurrency: the claimed deliveries are sent at once; each one that ends frees its slot and the
+ *   worker claims again, so a receiver that never answers holds its company's slots only (docs/webhooks.md).
  * - Send: `POST` the stored body with its signature (the company's secret, the clock's time), through
  *   guardedFetch: the address connected to is checked (loopback, private, link-local, metadata refused
  *   unless ALLOW_PRIVATE_WEBHOOK_URLS) and redirects are not followed. 5 s for the whole exchange; only a 2xx
@@ -20,6 +24,7 @@ import type { Selectable } from 'kysely';
 import { DELIVERY_BODY_MAX, SIGNATURE_HEADER } from '../../src/api/contract/webhook.js';
 import type { WebhookDeliveriesTable } from '../db/schema.js';
 import type { AppDeps } from '../lib/deps.js';
+import { claimFairly, JobPool, jobLimitsOf, jobLoop } from '../lib/fair-jobs.js';
 import { newId } from '../lib/ids.js';
 import { type GuardOptions, guardedFetch } from '../lib/net-guard.js';
 import { onWebhookQueued, signingSecret } from './outbox.js';
@@ -31,7 +36,6 @@ export const RETRY_DELAYS_MS = [30_000, 120_000, 300_000, 600_000] as const;
 export const DELIVERY_TIMEOUT_MS = 5000;
 export const LEASE_MS = 60_000;
 export const POLL_MS = 1000;
-const CLAIM_BATCH = 8;
 /** delivered and failed deliveries are kept this long in the log, then removed (hourly, in batches) */
 export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
 const PRUNE_EVERY_MS = 3600_000;
@@ -50,7 +54,10 @@ export interface WebhookWorkerOptions {
 }
 
 export interface WebhookWorker {
-  /** Claims the due deliveries (up to a batch) and sends them; resolves with how many were attempted. */
+  /**
+   * Claims due deliveries fairly across companies, as many as the free sending slots allow, and sends them
+   * at once; resolves with how many were attempted.
+   */
   runOnce(): Promise<number>;
   /** Removes up to a batch of delivered and failed deliveries older than DELIVERY_RETENTION_MS; how many. */
   prune(): Promise<number>;
@@ -91,39 +98,23 @@ export function createWebhookWorker(deps: AppDeps, opts: WebhookWorkerOptions = 
   const pollMs = opts.pollMs ?? POLL_MS;
   const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const iso = (ms = 0) => new Date(deps.clock.now().getTime() + ms).toISOString();
-
-  async function claim(): Promise<DeliveryRow[]> {
-    const now = iso();
-    return db.transaction().execute(async (trx) => {
-      let q = trx
-        .selectFrom('webhook_deliveries')
-        .selectAll()
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
-            eb.and([eb('status', '=', 'sending'), eb('lease_until', '<', now)]),
-          ]),
-        )
-        .orderBy('next_attempt_at')
-        .limit(CLAIM_BATCH);
-      if (deps.db.kind === 'postgres') q = q.forUpdate().skipLocked();
-      const rows = await q.execute();
-      if (rows.length === 0) return [];
-      const lease = iso(leaseMs);
-      const claimed: DeliveryRow[] = [];
-      for (const row of rows) {
-        const res = await trx
-          .updateTable('webhook_deliveries')
-          .set({ status: 'sending', worker: id, lease_until: lease, attempts: row.attempts + 1, updated_at: now })
-          .where('id', '=', row.id)
-          .where('attempts', '=', row.attempts)
-          .executeTakeFirst();
-        if (Number(res.numUpdatedRows) === 1)
-          claimed.push({ ...row, status: 'sending', worker: id, lease_until: lease, attempts: row.attempts + 1 });
-      }
-      return claimed;
-    });
-  }
+  const pool = new JobPool<DeliveryRow>({
+    slots: () => jobLimitsOf(deps.config).webhookConcurrency,
+    claim: (take) =>
+      claimFairly<DeliveryRow>(db, {
+        table: 'webhook_deliveries',
+        key: 'id',
+        busy: 'sending',
+        worker: id,
+        now: deps.clock.now(),
+        leaseMs,
+        take,
+        perCompany: jobLimitsOf(deps.config).webhookPerCompany,
+      }),
+    run: (row) => send(row),
+    onError: (e) => deps.logger.error('webhook send failed', { error: e instanceof Error ? e.message : String(e) }),
+    onFree: () => loop.wake(),
+  });
 
   async function finish(
     row: DeliveryRow,
@@ -225,61 +216,37 @@ export function createWebhookWorker(deps: AppDeps, opts: WebhookWorkerOptions = 
   let prunedAt = 0;
 
   async function runOnce(): Promise<number> {
-    const rows = await claim();
-    await Promise.all(rows.map((r) => send(r)));
-    return rows.length;
+    const runs = await pool.round();
+    await Promise.all(runs);
+    return runs.length;
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
-  let again = false;
+  const loop = jobLoop({
+    round: () => pool.round(),
+    pollMs,
+    onError: (e) => deps.logger.error('webhook worker failed', { error: e instanceof Error ? e.message : String(e) }),
+    afterDrain: async () => {
+      const now = deps.clock.now().getTime();
+      if (now - prunedAt < PRUNE_EVERY_MS) return;
+      prunedAt = now;
+      await prune();
+    },
+  });
   let unsubscribe: (() => void) | undefined;
-
-  const tick = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    clearTimeout(timer);
-    running = (async () => {
-      try {
-        // drain what is due, a batch at a time
-        while (!stopped && (await runOnce()) > 0) {}
-        const now = deps.clock.now().getTime();
-        if (now - prunedAt >= PRUNE_EVERY_MS) {
-          prunedAt = now;
-          await prune();
-        }
-      } catch (e) {
-        deps.logger.error('webhook worker failed', { error: e instanceof Error ? e.message : String(e) });
-      }
-    })().finally(() => {
-      running = undefined;
-      if (stopped) return;
-      if (again) {
-        again = false;
-        setImmediate(tick);
-      } else timer = setTimeout(tick, pollMs);
-    });
-  };
 
   return {
     id,
     runOnce,
     prune,
     start() {
-      if (!stopped) return;
-      stopped = false;
-      unsubscribe = onWebhookQueued(tick);
-      timer = setTimeout(tick, 0);
+      unsubscribe ??= onWebhookQueued(loop.wake);
+      loop.start();
     },
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
       unsubscribe?.();
-      await running;
+      unsubscribe = undefined;
+      await loop.stop();
+      await pool.idle();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROVIDER_URLS } from '../../server/call/providers/types.js';
-import { EnvError, parseEnv, providerUrlsOf } from '../../server/env.js';
+import { EnvError, jobLimitsOfEnv, parseEnv, providerUrlsOf } from '../../server/env.js';
+import { JOB_LIMIT_DEFAULTS, jobLimitsOf } from '../../server/lib/fair-jobs.js';
 
 describe('parseEnv', () => {
   it('applies the documented defaults on an empty environment', () => {
@@ -36,6 +37,32 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ CALL_PING_SECONDS: '301' })).toThrow('Invalid environment variable CALL_PING_SECONDS');
     expect(() => parseEnv({ CALL_SOCKETS_PER_COMPANY: '0' })).toThrow('Invalid environment variable CALL_SOCKETS_PER_COMPANY');
     expect(() => parseEnv({ MIN_OPEN_FILES: 'many' })).toThrow('Invalid environment variable MIN_OPEN_FILES');
+  });
+
+  it("reads the background jobs' limits, seconds as milliseconds; unset ones take the defaults", () => {
+    expect(jobLimitsOf({ jobLimits: jobLimitsOfEnv(parseEnv({})) })).toEqual(JOB_LIMIT_DEFAULTS);
+    const env = parseEnv({
+      ANALYSIS_CONCURRENCY: '4',
+      ANALYSIS_PER_COMPANY: '1',
+      ANALYSIS_DEADLINE_SECONDS: '90',
+      WEBHOOK_CONCURRENCY: '32',
+      WEBHOOK_PER_COMPANY: '8',
+      WEBHOOK_RESENDS_PER_MINUTE: '5',
+      WEBHOOK_RESEND_INTERVAL_SECONDS: '300',
+    });
+    expect(jobLimitsOf({ jobLimits: jobLimitsOfEnv(env) })).toEqual({
+      analysisConcurrency: 4,
+      analysisPerCompany: 1,
+      analysisDeadlineMs: 90_000,
+      webhookConcurrency: 32,
+      webhookPerCompany: 8,
+      resendsPerMinute: 5,
+      resendIntervalMs: 300_000,
+    });
+    expect(jobLimitsOf({ jobLimits: jobLimitsOfEnv(parseEnv({ WEBHOOK_PER_COMPANY: '2' })) })).toEqual({
+      ...JOB_LIMIT_DEFAULTS,
+      webhookPerCompany: 2,
+    });
   });
 
   it('treats empty strings as unset', () => {
@@ -78,6 +105,10 @@ describe('parseEnv', () => {
     ['ALLOW_PRIVATE_WEBHOOK_URLS', '1'],
     ['SIGNUPS_PER_HOUR', 'many'],
     ['SIGNUPS_PER_HOUR', '0'],
+    ['ANALYSIS_CONCURRENCY', '0'],
+    ['ANALYSIS_DEADLINE_SECONDS', '1.5'],
+    ['WEBHOOK_PER_COMPANY', 'all'],
+    ['WEBHOOK_RESEND_INTERVAL_SECONDS', '999999'],
   ])('a bad %s (%s) fails with one line naming the variable', (key, value) => {
     let error: unknown;
     try {

@@ -11,9 +11,11 @@ import type { WebhookDeliveriesTable } from '../../db/schema.js';
 import { requireAuth } from '../../lib/auth.js';
 import { JSON_BODY_MAX, limitBody } from '../../lib/body-limit.js';
 import type { AppDeps } from '../../lib/deps.js';
+import { jobLimitsOf } from '../../lib/fair-jobs.js';
 import { HttpError, jsonBody, notFound, ok, query } from '../../lib/http.js';
 import { isId } from '../../lib/ids.js';
 import { assertPublicUrl, UnsafeUrlError } from '../../lib/net-guard.js';
+import { enforce, forgive } from '../../services/ratelimit.js';
 import type { AppEnv } from '../../types.js';
 import { companyWebhook, enqueueDeliveries, rotateSecret, saveCompanyWebhookUrl } from '../../webhooks/outbox.js';
 import { agentsWithWebhook, findDelivery, listDeliveries } from './webhook.repo.js';
@@ -79,6 +81,25 @@ async function webhooksOf(deps: AppDeps, companyId: string, companyUrl: string) 
     if (url) out.push({ id: a.id, label: a.agent_name, url });
   }
   return out;
+}
+
+/**
+ * Resend is limited per delivery (one per `resendIntervalMs`) and per company (`resendsPerMinute` in a
+ * sliding minute), across servers (server/services/ratelimit.ts): over either, 429 with Retry-After and a
+ * sentence saying which. A Resend refused by the company's limit is not held against its delivery.
+ */
+async function limitResend(deps: AppDeps, companyId: string, deliveryId: string) {
+  const limits = jobLimitsOf(deps.config);
+  const now = deps.clock.now();
+  const perDelivery = { name: 'resend:delivery', max: 1, windowMs: limits.resendIntervalMs };
+  const perCompany = { name: 'resend:company', max: limits.resendsPerMinute, windowMs: 60_000 };
+  const attempt = await enforce(deps.db.db, perDelivery, deliveryId, now, WEBHOOK_MESSAGES.resendTooSoon);
+  try {
+    await enforce(deps.db.db, perCompany, companyId, now, (s) => WEBHOOK_MESSAGES.resendLimit(perCompany.max, s));
+  } catch (e) {
+    if (attempt.entry) await forgive(deps.db.db, perDelivery, deliveryId, attempt.entry);
+    throw e;
+  }
 }
 
 /** /webhook: the company-wide webhook, the signing secret, the delivery log and Resend (contract/webhook.ts). */
@@ -148,6 +169,7 @@ export function webhookRoutes(deps: AppDeps) {
   r.post('/deliveries/:id/resend', async (c) => {
     const { companyId } = c.get('auth');
     const row = await own(companyId, c.req.param('id'));
+    await limitResend(deps, companyId, row.id);
     const [id] = await enqueueDeliveries(deps, [
       {
         companyId,

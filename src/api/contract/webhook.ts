@@ -10,7 +10,9 @@
  * - `GET /webhook/deliveries?page=&limit=&webhook=` -> the delivery log, newest first; `webhook` is
  *   'company' or an agent id.
  * - `GET /webhook/deliveries/{id}` -> one delivery with its request and response bodies (cut at 8 KB).
- * - `POST /webhook/deliveries/{id}/resend` -> a new delivery of the same body to the same URL.
+ * - `POST /webhook/deliveries/{id}/resend` -> a new delivery of the same body to the same URL. Limited: one
+ *   Resend of a delivery per `WEBHOOK_RESEND_INTERVAL_SECONDS` (60) and `WEBHOOK_RESENDS_PER_MINUTE` (20) per
+ *   company; over either, 429 with `Retry-After` and a sentence saying which (WEBHOOK_MESSAGES).
  *
  * Every delivery: `POST` JSON `{event, call}` (or `{event, batch}`), headers `Content-Type:
  * application/json`, `X-Parley-Event`, `X-Parley-Delivery` (the delivery id, the same on every attempt) and
@@ -36,7 +38,18 @@ export const WEBHOOK_MESSAGES = {
   urlRefused: (why: string) => `Webhook URL: ${why}`,
   deliveryNotFound: 'Delivery not found',
   resent: 'The delivery was queued again.',
+  resendTooSoon: (retryAfterS: number) =>
+    `This delivery was resent a moment ago. You can resend it again in ${waitText(retryAfterS)}.`,
+  resendLimit: (max: number, retryAfterS: number) =>
+    `Your company resent ${max} deliveries in the last minute, the most allowed. Please try again in ${waitText(retryAfterS)}.`,
 } as const;
+
+/** A wait in words: '42 seconds' under a minute, else whole minutes rounded up ('1 minute', '5 minutes'). */
+function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+}
 
 export const WebhookUrlBodySchema = v.object({
   url: v.pipe(

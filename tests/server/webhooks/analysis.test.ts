@@ -1,6 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCallSession, finishCallSession } from '../../../server/call/store.js';
-import { createAnalysisWorker, parseAnalysis, queueAnalysis, RETRY_DELAYS_MS } from '../../../server/webhooks/analysis.js';
+import {
+  type AnalysisWorker,
+  createAnalysisWorker,
+  parseAnalysis,
+  queueAnalysis,
+  RETRY_DELAYS_MS,
+} from '../../../server/webhooks/analysis.js';
 import { AGENT_EDITOR_DEFAULTS } from '../../../src/api/contract/agent/defaults.js';
 import type { AnalysisField } from '../../../src/api/contract/agent/records.js';
 import type { AgentDoc } from '../../../src/api/contract/agent/save.js';
@@ -69,14 +75,14 @@ const agentDoc = {
   editor: { ...AGENT_EDITOR_DEFAULTS, postCallAnalysisFields: FIELDS, postCallAnalysisData: 'Note any allergies.' },
 } as unknown as AgentDoc;
 
-async function endedCall(t: TestApp, user: SignedUp) {
+async function endedCall(t: TestApp, user: SignedUp, agent: AgentDoc = agentDoc) {
   const db = t.deps.db.db;
   const now = t.clock.now();
   const row = await createCallSession(db, {
     companyId: user.companyId,
     accountId: user.accountId,
     agentId: null,
-    agent: agentDoc,
+    agent,
     type: 'web',
     from: '',
     to: '',
@@ -107,19 +113,25 @@ async function endedCall(t: TestApp, user: SignedUp) {
   return row.id;
 }
 
+/** A company that signed up and connected the fake OpenAI's key. */
+async function userWithOpenAi(t: TestApp, openai: FakeOpenAi): Promise<SignedUp> {
+  t.deps.config.providerUrls = { ...t.deps.config.providerUrls, openai: openai.url };
+  const user = await signUp(t);
+  const res = await t.req('POST', '/api/v1/provider/values', {
+    token: user.token,
+    body: { name: 'openai', keys: [{ name: 'API Key', value: openai.apiKey }] },
+  });
+  expect(res.status).toBe(201);
+  return user;
+}
+
 describeEachDb('post-call analysis against the fake OpenAI', (kind) => {
   const t = useTestApp(kind);
   let openai: FakeOpenAi;
   let user: SignedUp;
   beforeEach(async () => {
     openai = await startFakeOpenAi();
-    t().deps.config.providerUrls = { ...t().deps.config.providerUrls, openai: openai.url };
-    user = await signUp(t());
-    const res = await t().req('POST', '/api/v1/provider/values', {
-      token: user.token,
-      body: { name: 'openai', keys: [{ name: 'API Key', value: openai.apiKey }] },
-    });
-    expect(res.status).toBe(201);
+    user = await userWithOpenAi(t(), openai);
   });
   afterEach(async () => {
     await openai.close();
@@ -233,5 +245,79 @@ describeEachDb('post-call analysis against the fake OpenAI', (kind) => {
     expect(row).toMatchObject({ status: 'pending', attempts: 1 });
     expect(row.error).toContain('OpenAI');
     expect(row.error).not.toContain('sk-wrong-key');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// One company's slow LLM must not hold up another company's analyses
+
+const SLOW = 'Slow tenant: book tables.';
+/** an answer that drips 4 characters every 50 ms: about 50 s for the whole of it */
+const DRIP = { text: `${' '.repeat(4000)}${JSON.stringify(GOOD)}`, paceMs: 50 };
+
+describeEachDb('post-call analysis: fairness across companies and the deadline of an attempt', (kind) => {
+  const t = useTestApp(kind);
+  let openai: FakeOpenAi;
+  let worker: AnalysisWorker | undefined;
+  beforeEach(async () => {
+    openai = await startFakeOpenAi();
+    // company A's LLM drips (the fake tells the companies apart by the agent's prompt)
+    openai.scriptChat((body) => (String(body.messages[0]?.content).includes(SLOW) ? DRIP : { text: JSON.stringify(GOOD) }));
+  });
+  afterEach(async () => {
+    // the drips end with the fake, so the worker's runs end too
+    await openai.close();
+    await worker?.stop();
+    worker = undefined;
+  });
+
+  const statuses = async (companyId: string) =>
+    (await t().deps.db.db.selectFrom('call_analyses').select('status').where('company_id', '=', companyId).execute()).map(
+      (r) => r.status,
+    );
+  const count = (list: string[], status: string) => list.filter((s) => s === status).length;
+
+  it("company B's analysis is done while company A's slow ones still run, A never running more than its share", async () => {
+    t().deps.config.jobLimits = { analysisConcurrency: 4, analysisPerCompany: 2, analysisDeadlineMs: 25_000 };
+    const a = await userWithOpenAi(t(), openai);
+    const b = await userWithOpenAi(t(), openai);
+    const slowAgent = { ...agentDoc, prompt: SLOW } as AgentDoc;
+    for (let i = 0; i < 6; i++)
+      await queueAnalysis(t().deps, { companyId: a.companyId, callId: await endedCall(t(), a, slowAgent) });
+    // B's call ended after all of A's
+    t().clock.advance(1000);
+    const bCall = await endedCall(t(), b);
+    await queueAnalysis(t().deps, { companyId: b.companyId, callId: bCall });
+
+    worker = createAnalysisWorker(t().deps, { pollMs: 20 });
+    worker.start();
+    // a bounded wait for a state (A's answers would take about 50 s each)
+    await vi.waitFor(async () => expect(await statuses(b.companyId)).toEqual(['done']), { timeout: 10_000, interval: 50 });
+    const left = await statuses(a.companyId);
+    expect(count(left, 'done')).toBe(0);
+    expect(count(left, 'running')).toBe(2);
+    expect(count(left, 'pending')).toBe(4);
+    // the LLM was asked for A's two running analyses and B's, nothing more
+    expect(openai.chatRequests).toHaveLength(3);
+  });
+
+  it('an attempt that outlives its deadline is ended (the dripping stream is closed) and retried later', async () => {
+    t().deps.config.jobLimits = { analysisDeadlineMs: 1000 };
+    const a = await userWithOpenAi(t(), openai);
+    const callId = await endedCall(t(), a, { ...agentDoc, prompt: SLOW } as AgentDoc);
+    await queueAnalysis(t().deps, { companyId: a.companyId, callId });
+    worker = createAnalysisWorker(t().deps);
+    // a bounded wait: without a deadline the attempt would go on for the whole 50 s drip
+    await Promise.race([worker.runOnce(), new Promise((r) => setTimeout(r, 10_000))]);
+    const row = await t().deps.db.db.selectFrom('call_analyses').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      error: 'The LLM did not finish the analysis within 1 second.',
+      lease_until: null,
+    });
+    expect(row.next_attempt_at).toBe(new Date(t().clock.now().getTime() + RETRY_DELAYS_MS[0]).toISOString());
+    await vi.waitFor(() => expect(openai.chatRequests[0]?.closedEarly).toBe(true), { timeout: 5000, interval: 20 });
+    expect(openai.chatRequests[0]?.completed).toBe(false);
   });
 });

@@ -3,13 +3,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { createCallSession, finishCallSession } from '../../../server/call/store.js';
 import { type AppDatabase, type DbKind, openDatabase } from '../../../server/db/index.js';
 import { settled } from '../../../server/lib/later.js';
 import { emitCallEvent } from '../../../server/webhooks/events.js';
-import { emitBatchEvent, enqueueDeliveries } from '../../../server/webhooks/outbox.js';
-import { createWebhookWorker, DELIVERY_RETENTION_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../../server/webhooks/worker.js';
+import { emitBatchEvent, enqueueDeliveries, queueCallEvent } from '../../../server/webhooks/outbox.js';
+import {
+  createWebhookWorker,
+  DELIVERY_RETENTION_MS,
+  MAX_ATTEMPTS,
+  RETRY_DELAYS_MS,
+  type WebhookWorker,
+} from '../../../server/webhooks/worker.js';
 import { AGENT_EDITOR_DEFAULTS } from '../../../src/api/contract/agent/defaults.js';
 import type { AgentDoc } from '../../../src/api/contract/agent/save.js';
 import { DELIVERY_BODY_MAX } from '../../../src/api/contract/webhook.js';
@@ -469,6 +475,133 @@ describeEachDb('webhooks', (kind) => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// One company's hanging receiver must not hold up another company's webhooks
+
+describeEachDb('webhooks: fairness across companies and the limits of Resend', (kind) => {
+  const t = useTestApp(kind);
+  let hanging: WebhookReceiver;
+  let receiver: WebhookReceiver;
+  let worker: WebhookWorker | undefined;
+  beforeEach(async () => {
+    hanging = await WebhookReceiver.start();
+    hanging.hang();
+    receiver = await WebhookReceiver.start();
+    t().deps.config.allowPrivateWebhookUrls = true;
+  });
+  afterEach(async () => {
+    // the hanging connections end with the receiver, so the worker's sends end too
+    await hanging.close();
+    await receiver.close();
+    await worker?.stop();
+    worker = undefined;
+  });
+
+  /** Company A with `n` deliveries queued to a receiver that never answers, then company B's call_ended. */
+  async function floodThenCallEnded(n: number) {
+    const a = await signUp(t());
+    await companyHook(t(), a, hanging);
+    const queued = Array.from({ length: n }, () => ({
+      companyId: a.companyId,
+      target: 'company' as const,
+      agentId: null,
+      url: hanging.url,
+      event: 'call_ended',
+      callId: null,
+      payload: '{"event":"call_ended"}',
+    }));
+    await enqueueDeliveries(t().deps, queued);
+    t().clock.advance(1000);
+    const b = await signUp(t());
+    await companyHook(t(), b, receiver);
+    const callId = await endedCall(t(), b, '');
+    const [bDelivery] = await queueCallEvent(t().deps, 'call_ended', { companyId: b.companyId, callId });
+    return { a, b, bDelivery: bDelivery as string };
+  }
+  /** how many of the company's deliveries have this status (and, when given, this many attempts) */
+  const countOf = async (companyId: string, status: string, attempts?: number) => {
+    let q = t()
+      .deps.db.db.selectFrom('webhook_deliveries')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .where('company_id', '=', companyId)
+      .where('status', '=', status);
+    if (attempts !== undefined) q = q.where('attempts', '=', attempts);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  };
+
+  it("company B's call_ended goes out in the first round, before most of A's 200 deliveries to a hanging receiver", async () => {
+    t().deps.config.jobLimits = { webhookConcurrency: 8, webhookPerCompany: 2 };
+    const { a, bDelivery } = await floodThenCallEnded(200);
+    const w = createWebhookWorker(t().deps, { timeoutMs: 200 });
+    // one round: each company's oldest first, at most 2 of A's
+    expect(await w.runOnce()).toBe(3);
+    expect(receiver.accepted.map((r) => r.delivery)).toEqual([bDelivery]);
+    expect(receiver.accepted[0]?.event).toBe('call_ended');
+    expect(await deliveryRow(t(), bDelivery)).toMatchObject({ status: 'delivered', attempts: 1 });
+    // A's two attempts ran out of time and wait for their retry; the 198 others were not touched
+    expect(await countOf(a.companyId, 'pending', 1)).toBe(2);
+    expect(await countOf(a.companyId, 'pending', 0)).toBe(198);
+  });
+
+  it('the running worker sends B while A keeps no more than its share of sends waiting on the hanging receiver', async () => {
+    t().deps.config.jobLimits = { webhookConcurrency: 8, webhookPerCompany: 2 };
+    const { a, bDelivery } = await floodThenCallEnded(200);
+    // A's sends hang for the whole 60 s a test-made attempt may last
+    worker = createWebhookWorker(t().deps, { timeoutMs: 60_000, pollMs: 20 });
+    worker.start();
+    await vi.waitFor(async () => expect((await deliveryRow(t(), bDelivery)).status).toBe('delivered'), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    // A has two sends waiting on its receiver, no more; the others wait their turn
+    expect(await countOf(a.companyId, 'sending')).toBe(2);
+    expect(await countOf(a.companyId, 'pending')).toBe(198);
+    await vi.waitFor(() => expect(hanging.received).toHaveLength(2), { timeout: 5000, interval: 20 });
+  });
+
+  it('Resend: once per delivery a minute, and a company at most its limit a minute: 429 with a clear message and Retry-After', async () => {
+    t().deps.config.jobLimits = { resendsPerMinute: 3, resendIntervalMs: 300_000 };
+    const user = await signUp(t());
+    await companyHook(t(), user, receiver);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await queueOne(t(), user));
+    const resend = (id: string, token = user.token) => t().req('POST', `/api/v1/webhook/deliveries/${id}/resend`, { token });
+
+    /** the answer is 429 with this Retry-After and this sentence */
+    const refused = async (res: Response) => ({
+      status: res.status,
+      retryAfter: res.headers.get('retry-after'),
+      msg: ((await res.json()) as { msg: string }).msg,
+    });
+
+    expect((await resend(ids[0] as string)).status).toBe(201);
+    expect(await refused(await resend(ids[0] as string))).toEqual({
+      status: 429,
+      retryAfter: '300',
+      msg: 'This delivery was resent a moment ago. You can resend it again in 5 minutes.',
+    });
+    expect((await resend(ids[1] as string)).status).toBe(201);
+    expect((await resend(ids[2] as string)).status).toBe(201);
+    expect(await refused(await resend(ids[3] as string))).toEqual({
+      status: 429,
+      retryAfter: '60',
+      msg: 'Your company resent 3 deliveries in the last minute, the most allowed. Please try again in 1 minute.',
+    });
+    // nothing was queued by the refused ones: 5 deliveries and 3 resends
+    const all = await t().deps.db.db.selectFrom('webhook_deliveries').select('id').execute();
+    expect(all).toHaveLength(8);
+
+    // a minute later the company may resend again; the refused delivery was not held against itself
+    t().clock.advance(60_000);
+    expect((await resend(ids[3] as string)).status).toBe(201);
+    // the per-delivery wait still holds for the first one
+    expect((await resend(ids[0] as string)).status).toBe(429);
+    // another company has its own allowance, and cannot resend A's deliveries at all
+    const other = await signUp(t());
+    expect((await resend(ids[4] as string, other.token)).status).toBe(404);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 // Restarts and several servers: two apps on one database
 
 /** A database two apps open (a SQLite file, or one PostgreSQL schema). */
@@ -558,5 +691,27 @@ describeEachDb('webhooks across restarts and servers', (kind) => {
     const rows = await a.deps.db.db.selectFrom('webhook_deliveries').select(['status', 'attempts', 'worker']).execute();
     expect(rows.every((r) => r.status === 'delivered' && Number(r.attempts) === 1)).toBe(true);
     if (kind === 'postgres') expect(new Set(rows.map((r) => r.worker))).toEqual(new Set(['a', 'b']));
+  });
+
+  it("a company's limit of sends in flight holds across servers: servers claiming at once take 2 of A's, not 2 each", async () => {
+    const hanging = await WebhookReceiver.start();
+    hanging.hang();
+    try {
+      const a = await server();
+      const b = kind === 'postgres' ? await server() : a;
+      for (const app of [a, b]) app.deps.config.jobLimits = { webhookConcurrency: 8, webhookPerCompany: 2 };
+      const user = await signUp(a);
+      await companyHook(a, user, hanging);
+      for (let i = 0; i < 20; i++) await queueOne(a, user);
+      // three workers on each server, all claiming at the same moment
+      const workers = ['a1', 'a2', 'a3', 'b1', 'b2', 'b3'].map((id) =>
+        createWebhookWorker((id.startsWith('a') ? a : b).deps, { workerId: id, timeoutMs: 2000 }),
+      );
+      expect((await Promise.all(workers.map((w) => w.runOnce()))).reduce((x, y) => x + y)).toBe(2);
+      const tried = await a.deps.db.db.selectFrom('webhook_deliveries').select('id').where('attempts', '=', 1).execute();
+      expect(tried).toHaveLength(2);
+    } finally {
+      await hanging.close();
+    }
   });
 });

@@ -17,6 +17,7 @@ import { Select } from '../../../../ui/select/select';
 import { TextField } from '../../../../ui/text-field/text-field';
 import { useQuery } from '../../../-lib/useQuery';
 import * as p from '../page.css';
+import { resendToast } from './resend';
 
 const failed = (e: unknown) =>
   toast({ title: 'Error', description: e instanceof Error ? e.message : 'Something went wrong', variant: 'destructive' });
@@ -161,12 +162,7 @@ function DeliveryLog({ webhooks: list }: { webhooks: WebhookRef[] }) {
   const total = log.data?.data.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / 10));
   const resend = async (d: Delivery) => {
-    try {
-      const res = await webhooks.resend(d._id, { notify: false });
-      toast({ title: res.msg });
-    } catch (e) {
-      failed(e);
-    }
+    toast(await resendToast(() => webhooks.resend(d._id, { notify: false })));
   };
   const view = async (d: Delivery) => {
     try {
