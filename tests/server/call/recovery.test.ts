@@ -49,7 +49,11 @@ describeEachDb('a call its server died with', (kind) => {
     await waitFor(() => browser.of('transcript').some((e) => e.role === 'agent' && e.final), 'greeting heard');
     // 13 s into the call the caller asks something (3 s of voice: the recording reaches the disk) and is answered
     s.t.clock.advance(13_000);
-    for (let i = 0; i < 150; i++) browser.send(tone(640, { encoding: 'pcm16', sampleRate: 16000 }));
+    // the line takes audio at real time (server/call/transports/audio-gate.ts): a second at a time
+    for (let second = 0; second < 3; second++) {
+      if (second > 0) await new Promise((r) => setTimeout(r, 1100));
+      for (let i = 0; i < 50; i++) browser.send(tone(640, { encoding: 'pcm16', sampleRate: 16000 }));
+    }
     const stt = await waitFor(() => p.stt[0], 'the speech stream');
     await waitFor(() => stt.audioBytes >= 150 * 640, 'caller audio at the recogniser');
     stt.emit({ type: 'speech_started', at: performance.now() });
