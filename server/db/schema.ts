@@ -411,9 +411,18 @@ export interface DB {
   knowledge_base_jobs: KnowledgeBaseJobsTable;
   pending_uploads: PendingUploadsTable;
   call_sessions: CallSessionsTable;
+  carrier_nonces: CarrierNoncesTable;
   company_webhooks: CompanyWebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   call_analyses: CallAnalysesTable;
+}
+
+/** Nonces of carrier signatures seen (migration 017): a second request with one is a replay. */
+export interface CarrierNoncesTable {
+  company_id: string;
+  provider: string;
+  nonce: string;
+  expires_at: string;
 }
 
 /** A company's webhook settings (migration 014): the company-wide URL ('' = none), the sealed signing secret. */

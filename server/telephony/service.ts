@@ -12,6 +12,7 @@
  *   status callback and answering-machine detection -> the row follows the signed status callbacks.
  * - The stream's WebSocket upgrade is signed by the carrier and takes the one-time token (server/call/ws.ts).
  */
+import { createHmac } from 'node:crypto';
 import { sql } from 'kysely';
 import * as v from 'valibot';
 import type WebSocket from 'ws';
@@ -39,9 +40,10 @@ import {
 import { type CarrierStreamTransport, START_TIMEOUT_MS, TwilioTransport } from '../call/transports/twilio.js';
 import { withCompanyLock } from '../db/company-lock.js';
 import type { PhoneNumbersTable } from '../db/schema.js';
+import { isUniqueViolation } from '../lib/db-errors.js';
 import type { AppDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/http.js';
-import { isId } from '../lib/ids.js';
+import { isId, newId } from '../lib/ids.js';
 import { guardedFetch } from '../lib/net-guard.js';
 import { docOf, findAgent } from '../routes/agent/agent.repo.js';
 import { billingLimits, monthToDateSpend } from '../routes/billing/billing.service.js';
@@ -311,12 +313,62 @@ export async function twilioVoice(deps: AppDeps, rawBody: string, query: string,
 }
 
 /**
+ * The stream token of a carrier call, derived from its id with the server's key: a carrier asking again
+ * for the same call is answered the same stream URL, never a new token. It is still one-time: its hash is
+ * cleared when the stream opens (claimCallToken), so the URL opens one stream at most.
+ */
+export const carrierStreamToken = (deps: AppDeps, callId: string) =>
+  createHmac('sha256', deps.secrets.jwtKey).update(`parley-carrier-stream.${callId}`).digest('base64url');
+
+/** The company's call with the carrier's id `callSid` (one at most: a unique index, migration 017). */
+export function callOfCarrier(deps: AppDeps, companyId: string, callSid: string) {
+  return deps.db.db
+    .selectFrom('call_sessions')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('provider_call_id', '=', callSid)
+    .executeTakeFirst();
+}
+
+/** The words a refused inbound call was answered, by the reason it was stored with. */
+const REFUSED_WORDS: Record<string, string> = {
+  no_inbound_agent: TELEPHONY_MESSAGES.saidNoAgent,
+  spend_limit_reached: TELEPHONY_MESSAGES.saidUnavailable,
+  concurrency_limit_reached: TELEPHONY_MESSAGES.saidBusy,
+};
+
+/** What a carrier call that already has a row was answered the first time: the same words, or the same stream. */
+function answeredBefore(deps: AppDeps, row: CallSessionRow): { say: string } | { row: CallSessionRow; token: string } {
+  deps.logger.info('carrier asked again for a call: the same answer', { callId: row.id, provider: row.provider });
+  const said = REFUSED_WORDS[row.disconnection_reason];
+  return said ? { say: said } : { row, token: carrierStreamToken(deps, row.id) };
+}
+
+/**
  * An inbound call to `number` (its company's carrier already checked the request): no inbound agent,
  * spend or concurrency over the limit answer words to say (the call stored with the reason); otherwise
  * the agent's Inbound Call Webhook is asked for variables and the call row is created with a one-time
- * stream token.
+ * stream token. One call per carrier call: the same request again (a replay, or the carrier retrying)
+ * answers what the first one was answered, also when both arrive at once (the unique index decides).
  */
 export async function admitInbound(
+  deps: AppDeps,
+  number: NumberRow,
+  p: { from: string; to: string; callSid: string; provider: 'twilio' | 'plivo' },
+): Promise<{ say: string } | { row: CallSessionRow; token: string }> {
+  const companyId = number.company_id as string;
+  const known = await callOfCarrier(deps, companyId, p.callSid);
+  if (known) return answeredBefore(deps, known);
+  try {
+    return await admitNewInbound(deps, number, p);
+  } catch (e) {
+    const first = isUniqueViolation(e) ? await callOfCarrier(deps, companyId, p.callSid) : undefined;
+    if (!first) throw e;
+    return answeredBefore(deps, first);
+  }
+}
+
+async function admitNewInbound(
   deps: AppDeps,
   number: NumberRow,
   p: { from: string; to: string; callSid: string; provider: 'twilio' | 'plivo' },
@@ -337,11 +389,13 @@ export async function admitInbound(
     from_number: from,
     to_number: to,
   });
-  const token = newToken();
+  const id = newId(now(deps));
+  const token = carrierStreamToken(deps, id);
   const limits = await billingLimits(deps, companyId);
   const row = await withCompanyLock(deps.db.db, companyId, async (trx) => {
     if ((await liveCalls(trx, companyId)) >= limits.concurrencyLimit) return undefined;
     return createCallSession(trx, {
+      id,
       companyId,
       accountId: null,
       agentId: agent.agentId,

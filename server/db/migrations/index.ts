@@ -15,6 +15,7 @@ import * as m013 from './013_telephony.js';
 import * as m014 from './014_webhooks.js';
 import * as m015 from './015_batch_rules.js';
 import * as m016 from './016_call_analytics.js';
+import * as m017 from './017_carrier_replay.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '014_webhooks': m014,
   '015_batch_rules': m015,
   '016_call_analytics': m016,
+  '017_carrier_replay': m017,
 };

@@ -111,7 +111,8 @@ export const ROUTES: Record<string, RouteClass> = {
   },
   'POST /api/v1/telephony/twilio/voice': {
     kind: 'public',
-    reason: "Twilio's webhook: refused with 403 unless signed with the Auth Token of the company owning the number called",
+    reason:
+      "Twilio's webhook: refused with 403 unless signed with the Auth Token of the company owning the number called; a replay answers the same TwiML, one call per CallSid (tests/server/telephony/replay.test.ts)",
   },
   'POST /api/v1/telephony/twilio/status/:id': {
     kind: 'public',
@@ -119,7 +120,8 @@ export const ROUTES: Record<string, RouteClass> = {
   },
   'POST /api/v1/telephony/plivo/answer': {
     kind: 'public',
-    reason: "Plivo's answer webhook: refused with 403 unless signed (V3) with the Auth Token of the company owning the number",
+    reason:
+      "Plivo's answer webhook: refused with 403 unless signed (V3) with the Auth Token of the company owning the number, with a nonce never seen before (tests/server/telephony/replay.test.ts)",
   },
   'POST /api/v1/telephony/plivo/answer/:id': {
     kind: 'public',

@@ -5,11 +5,11 @@ import { BatchDispatcher } from '../../../server/telephony/dispatcher.js';
 import { liveCalls } from '../../../server/telephony/service.js';
 import { saveCompanyWebhookUrl } from '../../../server/webhooks/outbox.js';
 import { BATCH_MESSAGES, type Batch } from '../../../src/api/contract/batch.js';
-import { TwilioFake } from '../../fakes/twilio.js';
+import type { TwilioFake } from '../../fakes/twilio.js';
 import { logIn } from '../auth-helpers.js';
 import { type CallServer, sampleAgent, savePayload } from '../call/harness.js';
 import { describeEachDb } from '../helpers.js';
-import { type PhoneWorld, startPhoneWorld } from './phone-world.js';
+import { carrierNumber, type PhoneWorld, startTwilioWorld } from './phone-world.js';
 
 /**
  * The batch dispatcher (issue 19) dialling a batch through the fake Twilio on both databases: the
@@ -27,40 +27,11 @@ describeEachDb('the batch dispatcher', (kind) => {
   let world: PhoneWorld<TwilioFake>;
 
   beforeEach(async () => {
-    world = await startPhoneWorld(
-      kind,
-      'twilio',
-      () => TwilioFake.start(),
-      (c) => [
-        { name: 'Account SID', value: c.accountSid },
-        { name: 'Auth Token', value: c.authToken },
-      ],
-    );
+    world = await startTwilioWorld(kind);
     ({ carrier: twilio, s } = world);
     const agent = await sampleAgent(s);
+    await carrierNumber(s, 'twilio', FROM, { inbound: null, outbound: agent._id });
     const at = new Date().toISOString();
-    await s.t.deps.db.db
-      .insertInto('phone_numbers')
-      .values({
-        id: newId(),
-        company_id: s.user.companyId,
-        account_id: null,
-        origin: 'company',
-        phone_number: FROM,
-        provider: 'twilio',
-        phone_number_type: 'local',
-        phone_number_pretty: FROM,
-        area_code: 415,
-        nickname: null,
-        termination_uri: 'acme.pstn.twilio.com',
-        assistant_id: null,
-        inbound_agent_id: null,
-        outbound_agent_id: agent._id,
-        assigned_at: at,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
     await s.t.deps.db.db
       .insertInto('company_billing')
       .values({
