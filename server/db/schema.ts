@@ -103,6 +103,8 @@ export interface CompanyBillingTable {
   contact_address: string;
   contact_tax_id: string;
   updated_at: string;
+  /** ISO 3166 alpha-2 codes outbound calls may go to, comma-separated; '' = the countries of the company's numbers (migration 018) */
+  allowed_countries: ColumnType<string, string | undefined, string>;
 }
 
 export interface BatchCallsTable {

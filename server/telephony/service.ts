@@ -18,6 +18,7 @@ import * as v from 'valibot';
 import type WebSocket from 'ws';
 import type { AgentDoc } from '../../src/api/contract/agent/save.js';
 import type { CallStatus } from '../../src/api/contract/call-values.js';
+import { destinationRefusal } from '../../src/api/contract/destinations.js';
 import {
   type CreatePhoneCallBody,
   INBOUND_STREAM_TOKEN_TTL_MS,
@@ -46,7 +47,7 @@ import { HttpError } from '../lib/http.js';
 import { isId, newId } from '../lib/ids.js';
 import { guardedFetch } from '../lib/net-guard.js';
 import { docOf, findAgent } from '../routes/agent/agent.repo.js';
-import { billingLimits, monthToDateSpend } from '../routes/billing/billing.service.js';
+import { allowedCountries, billingLimits, monthToDateSpend } from '../routes/billing/billing.service.js';
 import { emitCallEvent } from '../webhooks/events.js';
 import { type PlivoAccount, PlivoApiError, PlivoRest, plivoAccount } from './plivo.js';
 import {
@@ -520,7 +521,10 @@ const TWILIO_END_STATUS: Record<
   canceled: { status: 'canceled', reason: 'dial_canceled' },
 };
 
-/** `POST /call/create`: places a call from one of the company's numbers with its agent. */
+/**
+ * `POST /call/create`: places a call from one of the company's numbers with its agent, to a destination the
+ * company may call (src/api/contract/destinations.ts: 403 with the reason otherwise).
+ */
 export async function createPhoneCall(
   deps: AppDeps,
   caller: Caller,
@@ -535,6 +539,11 @@ export async function createPhoneCall(
     .where('phone_number', '=', body.from_number)
     .executeTakeFirst();
   if (!number) throw new HttpError(404, TELEPHONY_MESSAGES.numberNotFound);
+  const refused = destinationRefusal(body.to_number, await allowedCountries(deps, caller.companyId));
+  if (refused) {
+    deps.logger.info('outbound call refused: destination policy', { reason: refused });
+    throw new HttpError(403, refused);
+  }
   if (number.provider !== 'twilio' && number.provider !== 'plivo')
     throw new HttpError(400, TELEPHONY_MESSAGES.unsupportedProvider);
   const provider = number.provider;

@@ -16,6 +16,7 @@ import * as m014 from './014_webhooks.js';
 import * as m015 from './015_batch_rules.js';
 import * as m016 from './016_call_analytics.js';
 import * as m017 from './017_carrier_replay.js';
+import * as m018 from './018_destination_policy.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '015_batch_rules': m015,
   '016_call_analytics': m016,
   '017_carrier_replay': m017,
+  '018_destination_policy': m018,
 };

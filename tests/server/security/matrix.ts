@@ -83,6 +83,7 @@ export const ROUTES: Record<string, RouteClass> = {
   },
   'GET /api/v1/billing/usage': { kind: 'list', query: { month: '2026-10' } },
   'GET /api/v1/billing/limits': { kind: 'list' },
+  // the body's allowedCountries (ISO 3166 alpha-2) are the caller's company's destination policy
   'PUT /api/v1/billing/limits': { kind: 'create', body: 'limits' },
   'GET /api/v1/billing/contact': { kind: 'list' },
   'PUT /api/v1/billing/contact': { kind: 'create', body: 'contact' },
@@ -107,7 +108,7 @@ export const ROUTES: Record<string, RouteClass> = {
   'POST /api/v1/call/create': {
     kind: 'self',
     reason:
-      "dials from one of the caller's own numbers with the caller's own agent: another company's number or agent_id answers 404 (tests/server/telephony/twilio.test.ts)",
+      "dials from one of the caller's own numbers with the caller's own agent: another company's number or agent_id answers 404 (tests/server/telephony/twilio.test.ts); only to the caller's company's allowed countries, never a blocked range: 403 (tests/server/telephony/destinations.test.ts)",
   },
   'POST /api/v1/telephony/twilio/voice': {
     kind: 'public',

@@ -446,7 +446,8 @@ describeEachDb('the batch dispatcher', (kind) => {
   });
 
   it('a batch of 30 with scripted outcomes: the window under a test clock, the concurrency limit, retries, pause, resume, cancel', async () => {
-    await s.t.deps.db.db.updateTable('company_billing').set({ concurrency_limit: 3 }).execute();
+    // the company calls London as well as the US (Billing > Limits: its own numbers are all US)
+    await s.t.deps.db.db.updateTable('company_billing').set({ concurrency_limit: 3, allowed_countries: 'GB,US' }).execute();
     const agent = await sampleAgent(s);
     const saved = await s.t.req('PUT', `/api/v1/agent/${agent._id}`, {
       token: s.user.token,
