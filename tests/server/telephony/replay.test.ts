@@ -143,6 +143,52 @@ describeEachDb('replayed carrier requests', (kind) => {
 
     w.carrier.hangUpCaller(call);
     await call.done;
+    await waitFor(async () => ((await rowsOf(w, call.uuid))[0]?.status === 'ended' ? true : undefined), 'the call stored');
+    expect(await w.s.t.deps.db.db.selectFrom('call_sessions').select('id').execute()).toHaveLength(1);
+
+    // past the nonce's 25 hours the verbatim replay passes the signature check, and still makes nothing:
+    // the same XML, whose token is spent
+    w.s.t.clock.advance(26 * 3_600_000);
+    const late = await resend(captured);
+    expect(late.status).toBe(200);
+    expect(await late.text()).toBe(xml);
+    expect(await w.s.t.deps.db.db.selectFrom('call_sessions').select('id').execute()).toHaveLength(1);
+  });
+
+  it('Plivo: an outbound call’s answer callback replayed verbatim is refused; Plivo asking again gets the same XML', async () => {
+    const w = await plivoWorld();
+    await agentOnCarrierNumber(w.s, 'plivo', NUMBER, { message: 'Hello!' });
+    const TO = '+14155550123';
+    const res = await w.s.t.req('POST', '/api/v1/call/create', {
+      token: w.s.user.token,
+      body: { from_number: NUMBER, to_number: TO },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const callId = ((await res.json()) as { data: { call_id: string } }).data.call_id;
+    const call = await waitFor(() => w.carrier.calls.find((c) => c.to === TO.slice(1)), 'the call placed');
+    const line = await waitFor(() => call.stream, 'the stream');
+    await line.opened;
+    const answerUrl = `${w.s.baseUrl}/api/v1/telephony/plivo/answer/${callId}`;
+    const captured = w.carrier.sent.find((r) => r.url === answerUrl);
+    if (!captured) throw new Error('the answer callback was not captured');
+    const first = call.actions[0];
+
+    expect((await resend(captured)).status).toBe(403);
+    const params = [...new URLSearchParams(captured.body)];
+    const again = await fetch(answerUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...w.carrier.signed(answerUrl, params) },
+      body: captured.body,
+    });
+    expect(again.status).toBe(200);
+    expect(plivoActions(await again.text())).toEqual([first]);
+    // and that stream is the one already open: a second is refused
+    const url = (first as { url: string }).url;
+    const second = new PlivoMediaStream(url, w.carrier.signed(url, [], 'GET'), { authId: w.carrier.authId, callUuid: call.uuid });
+    await second.opened.catch(() => {});
+    expect(second.refused).toBe(401);
+    w.carrier.hangUpCaller(call);
+    await call.done;
     expect(await w.s.t.deps.db.db.selectFrom('call_sessions').select('id').execute()).toHaveLength(1);
   });
 
