@@ -15,6 +15,8 @@ import { insertCalls } from '../routes/call/call.repo.js';
 export type CallSessionRow = Selectable<CallSessionsTable>;
 
 export interface NewCallSession {
+  /** the row's id when the caller needs it first (a carrier call's stream token is derived from it) */
+  id?: string;
   companyId: string;
   accountId: string | null;
   agentId: string | null;
@@ -39,7 +41,7 @@ export const newToken = () => randomBytes(32).toString('base64url');
 export async function createCallSession(db: Kysely<DB>, s: NewCallSession): Promise<CallSessionRow> {
   const now = s.now.toISOString();
   const row: CallSessionRow = {
-    id: newId(s.now),
+    id: s.id ?? newId(s.now),
     company_id: s.companyId,
     account_id: s.accountId,
     agent_id: s.agentId,

@@ -1,7 +1,9 @@
 /**
  * WebSocket upgrades of the HTTP server: `/api/v1/call/web/{call_id}/stream?token=...` (the browser's web
- * call) and `/api/v1/telephony/twilio/stream/{call_id}/{token}` (a phone call's Twilio media stream: its
- * X-Twilio-Signature is checked first, 403 when it fails). The one-time token is checked before the socket is accepted: a bad, used or expired token is
+ * call), `/api/v1/telephony/twilio/stream/{call_id}/{token}` and `/api/v1/telephony/plivo/stream/{call_id}/{token}`
+ * (a phone call's media stream: the carrier's signature, X-Twilio-Signature or X-Plivo-Signature-V3 with a
+ * nonce never seen before, is checked first, 403 without it). The one-time token is checked before the
+ * socket is accepted: a bad, used or expired token is
  * answered 401 on the upgrade itself, and any other path 404. Frames are capped (maxPayload).
  *
  * Every call socket (browser or carrier) is pinged every CALL_PING_SECONDS; a peer that has not answered a

@@ -103,6 +103,8 @@ export interface CompanyBillingTable {
   contact_address: string;
   contact_tax_id: string;
   updated_at: string;
+  /** ISO 3166 alpha-2 codes outbound calls may go to, comma-separated; '' = the countries of the company's numbers (migration 018) */
+  allowed_countries: ColumnType<string, string | undefined, string>;
 }
 
 export interface BatchCallsTable {
@@ -411,9 +413,18 @@ export interface DB {
   knowledge_base_jobs: KnowledgeBaseJobsTable;
   pending_uploads: PendingUploadsTable;
   call_sessions: CallSessionsTable;
+  carrier_nonces: CarrierNoncesTable;
   company_webhooks: CompanyWebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   call_analyses: CallAnalysesTable;
+}
+
+/** Nonces of carrier signatures seen (migration 017): a second request with one is a replay. */
+export interface CarrierNoncesTable {
+  company_id: string;
+  provider: string;
+  nonce: string;
+  expires_at: string;
 }
 
 /** A company's webhook settings (migration 014): the company-wide URL ('' = none), the sealed signing secret. */

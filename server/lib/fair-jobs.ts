@@ -85,7 +85,7 @@ interface CompanyDue {
 /**
  * Claims up to `take` due rows, fairly across companies (see the top of this file); answers them as
  * claimed (busy, this worker, leased, the attempt counted). Every step reads the index
- * `(status, company_id, next_attempt_at)` (migration 021): the companies with pending rows one seek each,
+ * `(status, company_id, next_attempt_at)` (migration 019, server/db/migrations/019_job_claim_indexes.ts): the companies with pending rows one seek each,
  * then each chosen company's oldest due rows; no step ranks or sorts every due row.
  */
 export async function claimFairly<Row extends JobRow>(db: Kysely<DB>, c: FairClaim): Promise<Row[]> {

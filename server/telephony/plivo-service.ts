@@ -9,8 +9,10 @@
  *   hangup_url and machine_detection_url `/telephony/plivo/status/{call_id}`.
  * - end_call: DELETE the call; transfer_call and the voicemail message: the live call is transferred to
  *   `/telephony/plivo/xml/{call_id}` (signed like every Plivo request) which answers <Dial> or <Speak>.
- * - The stream's WebSocket: the one-time token in its path; when Plivo signs the upgrade, the signature is
- *   checked too (403 when it is wrong).
+ * - The stream's WebSocket: signed by Plivo like every request (403 without a valid signature), then the
+ *   one-time token in its path.
+ * - Replays: every signed request's nonce is remembered (nonces.ts) and a second use refused with 403; one
+ *   call per CallUUID (admitInbound), and the same stream XML when Plivo asks again for a call.
  */
 import type WebSocket from 'ws';
 import type { AgentDoc } from '../../src/api/contract/agent/save.js';
@@ -18,10 +20,11 @@ import type { CallStatus } from '../../src/api/contract/call-values.js';
 import { INBOUND_STREAM_TOKEN_TTL_MS } from '../../src/api/contract/telephony.js';
 import { fillVariables } from '../call/engine/text.js';
 import type { CallRuntime } from '../call/service.js';
-import { type CallSessionRow, claimCallToken, hashToken, newToken, parseJson } from '../call/store.js';
+import { type CallSessionRow, claimCallToken, hashToken, parseJson } from '../call/store.js';
 import { PlivoTransport } from '../call/transports/plivo.js';
 import type { AppDeps } from '../lib/deps.js';
 import { isId } from '../lib/ids.js';
+import { firstUseOfNonce } from './nonces.js';
 import {
   type PlivoAccount,
   PlivoRest,
@@ -34,6 +37,7 @@ import {
 import {
   admitInbound,
   type CarrierAnswer,
+  carrierStreamToken,
   dialEnded,
   forbidden,
   formPairs,
@@ -53,18 +57,29 @@ export interface PlivoHeaders {
 /** Plivo sends numbers without '+' (14155550100): Parley keeps E.164. */
 const e164 = (n: string) => (/^\d{8,15}$/.test(n) ? `+${n}` : n);
 
-function checkPlivo(
+/**
+ * The company's Plivo account when the request is Plivo's: signed (V3) with its Auth Token, and a nonce
+ * never seen before (a request sent again is a replay). Undefined (and a log line) otherwise.
+ */
+async function verifiedPlivo(
   deps: AppDeps,
-  account: PlivoAccount | undefined,
+  companyId: string,
   url: string,
   params: [string, string][],
   h: PlivoHeaders,
   where: string,
   method: 'GET' | 'POST' = 'POST',
-): account is PlivoAccount {
-  const good = account !== undefined && validPlivoSignature(account.authToken, url, params, h.nonce, h.signature, method);
-  if (!good) deps.logger.warn('plivo request refused: bad signature', { where });
-  return good;
+): Promise<PlivoAccount | undefined> {
+  const account = await plivoAccount(deps, companyId);
+  if (!account || !validPlivoSignature(account.authToken, url, params, h.nonce, h.signature, method)) {
+    deps.logger.warn('plivo request refused: bad signature', { where });
+    return undefined;
+  }
+  if (!(await firstUseOfNonce(deps, companyId, 'plivo', h.nonce ?? ''))) {
+    deps.logger.warn('plivo request refused: its nonce was used before (a replay)', { where });
+    return undefined;
+  }
+  return account;
 }
 
 async function callRow(deps: AppDeps, callId: string) {
@@ -88,9 +103,8 @@ export async function plivoAnswer(deps: AppDeps, rawBody: string, query: string,
     deps.logger.warn('plivo request refused: unknown number', { where: 'answer' });
     return forbidden;
   }
-  const account = await plivoAccount(deps, number.company_id);
   const url = `${publicBase(deps)}${TELEPHONY_PATHS.plivoAnswer}${query}`;
-  if (!checkPlivo(deps, account, url, params, h, 'answer')) return forbidden;
+  if (!(await verifiedPlivo(deps, number.company_id, url, params, h, 'answer'))) return forbidden;
   if (!/^[0-9a-fA-F-]{16,64}$/.test(callUuid)) return { status: 400, body: 'Bad Request', contentType: 'text/plain' };
   const admitted = await admitInbound(deps, number, { from, to, callSid: callUuid, provider: 'plivo' });
   if ('say' in admitted) return xml(plivoSpeakAndHangUpXml(admitted.say));
@@ -98,8 +112,9 @@ export async function plivoAnswer(deps: AppDeps, rawBody: string, query: string,
 }
 
 /**
- * `POST /telephony/plivo/answer/{call_id}`: an outbound call was answered; its stream token was made when
- * the call was placed and travels in this XML (Plivo only learns it here).
+ * `POST /telephony/plivo/answer/{call_id}`: an outbound call was answered; its stream token is set now and
+ * travels in this XML (Plivo only learns it here). Asked again (Plivo retrying, with a new nonce), the same
+ * XML: the token is derived from the call (carrierStreamToken) and opens one stream at most.
  */
 export async function plivoOutboundAnswer(
   deps: AppDeps,
@@ -111,9 +126,8 @@ export async function plivoOutboundAnswer(
   const row = await callRow(deps, callId);
   if (!row) return forbidden;
   const params = formPairs(rawBody);
-  const account = await plivoAccount(deps, row.company_id);
   const url = `${publicBase(deps)}${TELEPHONY_PATHS.plivoOutboundAnswer(callId)}${query}`;
-  if (!checkPlivo(deps, account, url, params, h, 'answer')) return forbidden;
+  if (!(await verifiedPlivo(deps, row.company_id, url, params, h, 'answer'))) return forbidden;
   const callUuid = params.find(([k]) => k === 'CallUUID')?.[1] ?? '';
   if (callUuid && !row.provider_call_id)
     await deps.db.db
@@ -122,9 +136,10 @@ export async function plivoOutboundAnswer(
       .where('id', '=', row.id)
       .where('company_id', '=', row.company_id)
       .execute();
-  if (row.status !== 'registered') return xml('<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');
-  const token = newToken();
-  const set = await deps.db.db
+  if (row.status !== 'registered' && row.status !== 'ongoing')
+    return xml('<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');
+  const token = carrierStreamToken(deps, row.id);
+  await deps.db.db
     .updateTable('call_sessions')
     .set({
       token_hash: hashToken(token),
@@ -134,8 +149,7 @@ export async function plivoOutboundAnswer(
     .where('company_id', '=', row.company_id)
     .where('status', '=', 'registered')
     .where('token_hash', 'is', null)
-    .executeTakeFirst();
-  if (Number(set.numUpdatedRows) !== 1) return xml('<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');
+    .execute();
   return streamXmlFor(deps, row, token);
 }
 
@@ -160,9 +174,9 @@ export async function plivoStatus(deps: AppDeps, callId: string, rawBody: string
   if (!row) return forbidden;
   const params = formPairs(rawBody);
   const get = (k: string) => params.find(([n]) => n === k)?.[1] ?? '';
-  const account = await plivoAccount(deps, row.company_id);
   const url = `${publicBase(deps)}${TELEPHONY_PATHS.plivoStatus(callId)}`;
-  if (!checkPlivo(deps, account, url, params, h, 'status')) return forbidden;
+  const account = await verifiedPlivo(deps, row.company_id, url, params, h, 'status');
+  if (!account) return forbidden;
   const uuid = get('CallUUID');
   if (row.provider_call_id && uuid && uuid !== row.provider_call_id) return forbidden;
   const status = get('CallStatus');
@@ -199,9 +213,8 @@ export async function plivoStatus(deps: AppDeps, callId: string, rawBody: string
 export async function plivoXml(deps: AppDeps, callId: string, rawBody: string, query: string, h: PlivoHeaders) {
   const row = await callRow(deps, callId);
   if (!row) return forbidden;
-  const account = await plivoAccount(deps, row.company_id);
   const url = `${publicBase(deps)}${TELEPHONY_PATHS.plivoXml(callId)}${query}`;
-  if (!checkPlivo(deps, account, url, formPairs(rawBody), h, 'xml')) return forbidden;
+  if (!(await verifiedPlivo(deps, row.company_id, url, formPairs(rawBody), h, 'xml'))) return forbidden;
   const q = new URLSearchParams(query.slice(1));
   if (q.get('do') === 'transfer' && /^\+[1-9]\d{7,14}$/.test(q.get('to') ?? ''))
     return xml(plivoDialXml(q.get('to') as string, row.phone_number || undefined));
@@ -210,7 +223,10 @@ export async function plivoXml(deps: AppDeps, callId: string, rawBody: string, q
   return xml(plivoSpeakAndHangUpXml(message));
 }
 
-/** The stream's upgrade: a signature, when Plivo sent one, must be right; then the one-time token. */
+/**
+ * The stream's upgrade, signed by Plivo like every request it makes (a GET of the stream URL, a nonce never
+ * seen before): 403 without that; then the one-time token (401 when used or expired).
+ */
 export async function acceptPlivoStream(
   deps: AppDeps,
   rt: CallRuntime,
@@ -220,12 +236,9 @@ export async function acceptPlivoStream(
 ): Promise<{ row: CallSessionRow; account: PlivoAccount } | { refuse: 401 | 403 }> {
   const found = await callRow(deps, callId);
   if (!found) return { refuse: 403 };
-  const account = await plivoAccount(deps, found.company_id);
+  const url = `${publicWsBase(deps)}${TELEPHONY_PATHS.plivoStream(callId, token)}`;
+  const account = await verifiedPlivo(deps, found.company_id, url, [], h, 'stream', 'GET');
   if (!account) return { refuse: 403 };
-  if (h.signature !== undefined) {
-    const url = `${publicWsBase(deps)}${TELEPHONY_PATHS.plivoStream(callId, token)}`;
-    if (!checkPlivo(deps, account, url, [], h, 'stream', 'GET')) return { refuse: 403 };
-  }
   const row = await claimCallToken(deps.db.db, callId, token, deps.clock.now(), rt.serverId);
   if (!row) return { refuse: 401 };
   return { row, account };

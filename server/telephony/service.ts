@@ -12,10 +12,12 @@
  *   status callback and answering-machine detection -> the row follows the signed status callbacks.
  * - The stream's WebSocket upgrade is signed by the carrier and takes the one-time token (server/call/ws.ts).
  */
+import { createHmac } from 'node:crypto';
 import * as v from 'valibot';
 import type WebSocket from 'ws';
 import type { AgentDoc } from '../../src/api/contract/agent/save.js';
 import type { CallStatus } from '../../src/api/contract/call-values.js';
+import { destinationRefusal } from '../../src/api/contract/destinations.js';
 import {
   type CreatePhoneCallBody,
   INBOUND_STREAM_TOKEN_TTL_MS,
@@ -38,11 +40,13 @@ import {
 } from '../call/store.js';
 import { type CarrierStreamTransport, START_TIMEOUT_MS, TwilioTransport } from '../call/transports/twilio.js';
 import type { PhoneNumbersTable } from '../db/schema.js';
+import { isUniqueViolation } from '../lib/db-errors.js';
 import type { AppDeps } from '../lib/deps.js';
 import { HttpError } from '../lib/http.js';
-import { isId } from '../lib/ids.js';
+import { isId, newId } from '../lib/ids.js';
 import { guardedFetch } from '../lib/net-guard.js';
 import { docOf, findAgent } from '../routes/agent/agent.repo.js';
+import { allowedCountries } from '../routes/billing/billing.service.js';
 import { emitCallEvent } from '../webhooks/events.js';
 import { type PlivoAccount, PlivoApiError, PlivoRest, plivoAccount } from './plivo.js';
 import {
@@ -292,12 +296,62 @@ export async function twilioVoice(deps: AppDeps, rawBody: string, query: string,
 }
 
 /**
+ * The stream token of a carrier call, derived from its id with the server's key: a carrier asking again
+ * for the same call is answered the same stream URL, never a new token. It is still one-time: its hash is
+ * cleared when the stream opens (claimCallToken), so the URL opens one stream at most.
+ */
+export const carrierStreamToken = (deps: AppDeps, callId: string) =>
+  createHmac('sha256', deps.secrets.jwtKey).update(`parley-carrier-stream.${callId}`).digest('base64url');
+
+/** The company's call with the carrier's id `callSid` (one at most: a unique index, migration 017). */
+export function callOfCarrier(deps: AppDeps, companyId: string, callSid: string) {
+  return deps.db.db
+    .selectFrom('call_sessions')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('provider_call_id', '=', callSid)
+    .executeTakeFirst();
+}
+
+/** The words a refused inbound call was answered, by the reason it was stored with. */
+const REFUSED_WORDS: Record<string, string> = {
+  no_inbound_agent: TELEPHONY_MESSAGES.saidNoAgent,
+  spend_limit_reached: TELEPHONY_MESSAGES.saidUnavailable,
+  concurrency_limit_reached: TELEPHONY_MESSAGES.saidBusy,
+};
+
+/** What a carrier call that already has a row was answered the first time: the same words, or the same stream. */
+function answeredBefore(deps: AppDeps, row: CallSessionRow): { say: string } | { row: CallSessionRow; token: string } {
+  deps.logger.info('carrier asked again for a call: the same answer', { callId: row.id, provider: row.provider });
+  const said = REFUSED_WORDS[row.disconnection_reason];
+  return said ? { say: said } : { row, token: carrierStreamToken(deps, row.id) };
+}
+
+/**
  * An inbound call to `number` (its company's carrier already checked the request): no inbound agent,
  * spend or concurrency over the limit answer words to say (the call stored with the reason); otherwise
  * the agent's Inbound Call Webhook is asked for variables and the call row is created with a one-time
- * stream token.
+ * stream token. One call per carrier call: the same request again (a replay, or the carrier retrying)
+ * answers what the first one was answered, also when both arrive at once (the unique index decides).
  */
 export async function admitInbound(
+  deps: AppDeps,
+  number: NumberRow,
+  p: { from: string; to: string; callSid: string; provider: 'twilio' | 'plivo' },
+): Promise<{ say: string } | { row: CallSessionRow; token: string }> {
+  const companyId = number.company_id as string;
+  const known = await callOfCarrier(deps, companyId, p.callSid);
+  if (known) return answeredBefore(deps, known);
+  try {
+    return await admitNewInbound(deps, number, p);
+  } catch (e) {
+    const first = isUniqueViolation(e) ? await callOfCarrier(deps, companyId, p.callSid) : undefined;
+    if (!first) throw e;
+    return answeredBefore(deps, first);
+  }
+}
+
+async function admitNewInbound(
   deps: AppDeps,
   number: NumberRow,
   p: { from: string; to: string; callSid: string; provider: 'twilio' | 'plivo' },
@@ -318,9 +372,11 @@ export async function admitInbound(
     from_number: from,
     to_number: to,
   });
-  const token = newToken();
+  const id = newId(now(deps));
+  const token = carrierStreamToken(deps, id);
   const taken = await reserveLine(deps, companyId, (trx) =>
     createCallSession(trx, {
+      id,
       companyId,
       accountId: null,
       agentId: agent.agentId,
@@ -445,7 +501,10 @@ export const TWILIO_END_STATUS: Record<
   canceled: { status: 'canceled', reason: 'dial_canceled' },
 };
 
-/** `POST /call/create`: places a call from one of the company's numbers with its agent. */
+/**
+ * `POST /call/create`: places a call from one of the company's numbers with its agent, to a destination the
+ * company may call (src/api/contract/destinations.ts: 403 with the reason otherwise).
+ */
 export async function createPhoneCall(
   deps: AppDeps,
   caller: Caller,
@@ -460,6 +519,11 @@ export async function createPhoneCall(
     .where('phone_number', '=', body.from_number)
     .executeTakeFirst();
   if (!number) throw new HttpError(404, TELEPHONY_MESSAGES.numberNotFound);
+  const refused = destinationRefusal(body.to_number, await allowedCountries(deps, caller.companyId));
+  if (refused) {
+    deps.logger.info('outbound call refused: destination policy', { reason: refused });
+    throw new HttpError(403, refused);
+  }
   if (number.provider !== 'twilio' && number.provider !== 'plivo')
     throw new HttpError(400, TELEPHONY_MESSAGES.unsupportedProvider);
   const provider = number.provider;

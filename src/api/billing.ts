@@ -8,7 +8,7 @@ import { type ApiClient, api } from './client';
 import {
   BILLING_PATHS,
   type BillingContact,
-  type BillingLimits,
+  type BillingLimitsBody,
   ContactResponseSchema,
   InvoiceResponseSchema,
   LimitsResponseSchema,
@@ -54,7 +54,7 @@ export function billingApi(client: ApiClient, cache: QueryCache) {
     limits: (options?: BillingCallOptions) =>
       cache.load(billingKeys.limits, () => client.get(BILLING_PATHS.limits, LimitsResponseSchema, options)),
 
-    saveLimits: async (limits: BillingLimits, options?: BillingCallOptions) =>
+    saveLimits: async (limits: BillingLimitsBody, options?: BillingCallOptions) =>
       changed(await client.put(BILLING_PATHS.limits, LimitsResponseSchema, { ...limits }, options)),
 
     contact: (options?: BillingCallOptions) =>

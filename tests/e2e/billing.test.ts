@@ -114,20 +114,26 @@ describe('billing in Chromium', () => {
     const spend = page.getByRole('textbox', { name: 'Monthly spend limit (USD)' });
     await expect.poll(() => concurrency.inputValue()).toBe('10');
     await page.getByText('Spent this month so far: $0.75.').waitFor();
+    const countries = page.getByRole('textbox', { name: 'Countries outbound calls may go to' });
+    expect(await countries.inputValue()).toBe('');
     await concurrency.fill('0');
     await spend.fill('12.345');
+    await countries.fill('us, zz');
     await page.getByRole('button', { name: 'Save limits' }).click();
     await page.getByText('Concurrency limit must be a whole number from 1 to 100').waitFor();
     await page.getByText('Monthly spend limit must be an amount in dollars, like 250 or 99.50').waitFor();
+    await page.getByText('ZZ is not a country code Parley can call').waitFor();
     await concurrency.fill('25');
     await spend.fill('250');
+    await countries.fill('us, gb');
     await page.getByRole('button', { name: 'Save limits' }).click();
     await notification(page, 'Limits saved').waitFor();
     const stored = await apiCall<{ limits: unknown }>(b.baseUrl, user, 'GET', '/billing/limits');
-    expect(stored.body.limits).toEqual({ concurrencyLimit: 25, monthlySpendLimit: 250 });
+    expect(stored.body.limits).toEqual({ concurrencyLimit: 25, monthlySpendLimit: 250, allowedCountries: ['GB', 'US'] });
     await page.reload();
     await expect.poll(() => page.getByRole('textbox', { name: 'Concurrency limit' }).inputValue()).toBe('25');
     expect(await page.getByRole('textbox', { name: 'Monthly spend limit (USD)' }).inputValue()).toBe('250.00');
+    expect(await page.getByRole('textbox', { name: 'Countries outbound calls may go to' }).inputValue()).toBe('GB, US');
   });
 
   it('keeps the billing contact from the dialog behind both billing buttons', async () => {

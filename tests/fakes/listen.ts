@@ -135,3 +135,18 @@ export function dripLine(res: http.ServerResponse, closed: () => boolean, drip: 
   };
   pump();
 }
+
+/**
+ * A request a carrier fake sent to the server, exactly as sent (what someone watching the wire could
+ * capture and send again): the replay tests resend it verbatim.
+ */
+export interface SentRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Sends a captured request again, verbatim. */
+export const resend = (r: SentRequest) =>
+  fetch(r.url, { method: r.method, headers: r.headers, ...(r.method === 'POST' ? { body: r.body } : {}) });

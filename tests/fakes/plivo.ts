@@ -14,7 +14,13 @@
  *   (Machine=true).
  * - Signature validation V3, https://www.plivo.com/docs/voice/concepts/signature-validation: every callback
  *   carries X-Plivo-Signature-V3 and X-Plivo-Signature-V3-Nonce (HMAC-SHA256 of the URL, the sorted
- *   parameters and the nonce, keyed with the Auth Token; the rule of the SDKs' validateV3Signature).
+ *   parameters and the nonce, keyed with the Auth Token; the rule of the SDKs' validateV3Signature); the
+ *   nonce is "unique for every request" (ibid.: it protects the server from replays). Every request means
+ *   the audio stream's WebSocket upgrade too: https://docs.plivo.com/docs/voice/xml/request/validation ("All
+ *   requests Plivo makes to your server URLs include X-Plivo-Signature-V3 and X-Plivo-Signature-V3-Nonce")
+ *   and https://www.plivo.com/docs/voice/audio-streaming/overview-doc ("Plivo establishes a WebSocket
+ *   connection to your specified URL, validating signatures"). The fake signs the upgrade as a GET of the
+ *   stream URL without parameters, with a fresh nonce.
  * - XML, https://www.plivo.com/docs/voice/xml: <Stream bidirectional keepCallAlive contentType>url</Stream>,
  *   <Speak>, <Hangup/>, <Dial><Number>.
  * - Audio streaming, https://www.plivo.com/docs/voice/xml/the-stream-element and the bidirectional stream
@@ -29,7 +35,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import WebSocket from 'ws';
-import { type Listening, listen, readBody, sendJson, sleep } from './listen.js';
+import { type Listening, listen, readBody, type SentRequest, sendJson, sleep } from './listen.js';
 import { mulawFrames, parseXml } from './twilio.js';
 
 export type PlivoOutcome = 'answer' | 'busy' | 'no-answer' | 'failed' | 'voicemail';
@@ -266,6 +272,8 @@ export class PlivoFake {
   readonly calls: PlivoCall[] = [];
   readonly outcomes = new Map<string, PlivoOutcome>();
   readonly refusals: { status: number; reason: string }[] = [];
+  /** every callback and stream upgrade sent to the server, as sent (for the replay tests) */
+  readonly sent: SentRequest[] = [];
   stepMs = 20;
   /** how long an outbound call rings before its outcome (default: stepMs) */
   ringMs: number | undefined;
@@ -422,11 +430,14 @@ export class PlivoFake {
     let res: Response;
     let text: string;
     try {
-      res = await fetch(url, {
+      const request: SentRequest = {
         method: 'POST',
+        url,
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...this.signed(url, params) },
         body: new URLSearchParams(params).toString(),
-      });
+      };
+      this.sent.push(request);
+      res = await fetch(url, request);
       text = await res.text();
     } catch {
       // the server closed (the end of a test)
@@ -487,7 +498,10 @@ export class PlivoFake {
           return this.end(call, 'completed');
         }
         const url = action.url;
-        const stream = new PlivoMediaStream(url, this.signed(url, [], 'GET'), { authId: this.authId, callUuid: call.uuid });
+        // the upgrade is signed like every request Plivo makes (V3, a GET without parameters, its own nonce)
+        const headers = this.signed(url, [], 'GET');
+        this.sent.push({ method: 'GET', url, headers, body: '' });
+        const stream = new PlivoMediaStream(url, headers, { authId: this.authId, callUuid: call.uuid });
         call.stream = stream;
         await stream.opened.catch(() => {});
         await stream.closed;
@@ -524,14 +538,17 @@ export class PlivoFake {
   ) {
     const call = this.newCall('inbound', from.replace(/^\+/, ''), to.replace(/^\+/, ''));
     const params = this.params(call, 'ringing');
-    const res = await fetch(answerUrl, {
+    const request: SentRequest = {
       method: 'POST',
+      url: answerUrl,
       headers: {
         'Content-Type': 'application/x-www-form-urlencoded',
         ...(sign ?? ((u, p) => this.signed(u, p)))(answerUrl, params),
       },
       body: new URLSearchParams(params).toString(),
-    });
+    };
+    this.sent.push(request);
+    const res = await fetch(answerUrl, request);
     const xml = await res.text();
     call.answeredAt = Date.now();
     if (res.status !== 200) {

@@ -37,7 +37,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import WebSocket from 'ws';
 import { pcmToMulaw, tone } from './g711.js';
-import { type Listening, listen, readBody, sendJson, sleep } from './listen.js';
+import { type Listening, listen, readBody, type SentRequest, sendJson, sleep } from './listen.js';
 
 export type Outcome = 'answer' | 'busy' | 'no-answer' | 'failed' | 'voicemail';
 
@@ -383,6 +383,8 @@ export class TwilioFake {
   readonly accountSid = `AC${randomBytes(16).toString('hex')}`;
   authToken = randomBytes(16).toString('hex');
   readonly calls: FakeCall[] = [];
+  /** every webhook and stream upgrade sent to the server, as sent (for the replay tests) */
+  readonly sent: SentRequest[] = [];
   /** scripted outcome per number dialled (default: answer) */
   readonly outcomes = new Map<string, Outcome>();
   /** REST requests refused (status, reason) */
@@ -634,7 +636,9 @@ export class TwilioFake {
           return;
         }
         url.search = ''; // Twilio does not pass a query string on
-        const stream = new FakeMediaStream(url.toString(), twilioSignature(this.authToken, url.toString()), {
+        const signature = twilioSignature(this.authToken, url.toString());
+        this.sent.push({ method: 'GET', url: url.toString(), headers: { 'X-Twilio-Signature': signature }, body: '' });
+        const stream = new FakeMediaStream(url.toString(), signature, {
           accountSid: this.accountSid,
           callSid: call.sid,
           parameters: action.parameters,
@@ -695,11 +699,14 @@ export class TwilioFake {
       ['From', from],
       ['To', to],
     ];
-    const res = await fetch(voiceUrl, {
+    const request: SentRequest = {
       method: 'POST',
+      url: voiceUrl,
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': sign(voiceUrl, params) },
       body: new URLSearchParams(params).toString(),
-    });
+    };
+    this.sent.push(request);
+    const res = await fetch(voiceUrl, request);
     const body = await res.text();
     const webhookStatus = res.status;
     if (res.status !== 200) {

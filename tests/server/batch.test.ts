@@ -204,6 +204,9 @@ describeEachDb('batch calls', (kind) => {
 
   it('reads a recipients CSV with the shared rules: E.164, blanks, duplicates, reasons, variables', async () => {
     const a = await company(t());
+    // the list has a London number: this company calls the UK as well as the US of its own number
+    const limits = { concurrencyLimit: 10, monthlySpendLimit: 500, allowedCountries: ['US', 'GB'] };
+    expect((await call(t(), 'PUT', '/billing/limits', { token: a.token, body: limits })).status).toBe(200);
     const batch = await created(t(), a.token);
     const res = await upload(t(), a.token, batch._id, RECIPIENTS_CSV);
     expect(res.status).toBe(200);

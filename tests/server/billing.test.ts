@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { BILLING_MESSAGES } from '../../src/api/contract/billing.js';
+import { DESTINATION_MESSAGES } from '../../src/api/contract/destinations.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
 import { call, insertCalls, insertNumber } from './seed.js';
@@ -191,25 +192,31 @@ describeEachDb('billing', (kind) => {
     const initial = await call(t(), 'GET', '/billing/limits', { token: a.token });
     expect(initial.body).toEqual({
       success: true,
-      limits: { concurrencyLimit: 10, monthlySpendLimit: 500 },
+      limits: { concurrencyLimit: 10, monthlySpendLimit: 500, allowedCountries: [] },
       monthToDateSpend: 0.63,
+      numberCountries: ['US'],
     });
 
     const saved = await call(t(), 'PUT', '/billing/limits', {
       token: a.token,
-      body: { concurrencyLimit: 25, monthlySpendLimit: 123.45 },
+      body: { concurrencyLimit: 25, monthlySpendLimit: 123.45, allowedCountries: ['gb', ' US', 'GB'] },
     });
     expect(saved.status).toBe(200);
     expect(saved.body).toEqual({
       success: true,
       msg: BILLING_MESSAGES.limitsSaved,
-      limits: { concurrencyLimit: 25, monthlySpendLimit: 123.45 },
+      limits: { concurrencyLimit: 25, monthlySpendLimit: 123.45, allowedCountries: ['GB', 'US'] },
       monthToDateSpend: 0.63,
+      numberCountries: ['US'],
     });
     expect((await call(t(), 'GET', '/billing/limits', { token: a.token })).body.limits).toEqual({
       concurrencyLimit: 25,
       monthlySpendLimit: 123.45,
+      allowedCountries: ['GB', 'US'],
     });
+    // a body without allowedCountries (an older client) keeps them
+    await call(t(), 'PUT', '/billing/limits', { token: a.token, body: { concurrencyLimit: 25, monthlySpendLimit: 123.45 } });
+    expect((await call(t(), 'GET', '/billing/limits', { token: a.token })).body.limits.allowedCountries).toEqual(['GB', 'US']);
 
     const refused: [unknown, string][] = [
       [{ concurrencyLimit: 0, monthlySpendLimit: 10 }, BILLING_MESSAGES.concurrencyLimit],
@@ -219,6 +226,13 @@ describeEachDb('billing', (kind) => {
       [{ concurrencyLimit: 5, monthlySpendLimit: -1 }, BILLING_MESSAGES.monthlySpendLimit],
       [{ concurrencyLimit: 5, monthlySpendLimit: 1_000_001 }, BILLING_MESSAGES.monthlySpendLimitMax],
       [{ concurrencyLimit: 5 }, BILLING_MESSAGES.monthlySpendLimit],
+      [
+        { concurrencyLimit: 5, monthlySpendLimit: 10, allowedCountries: ['ZZ'] },
+        DESTINATION_MESSAGES.allowedCountryUnknown('ZZ'),
+      ],
+      [{ concurrencyLimit: 5, monthlySpendLimit: 10, allowedCountries: ['USA'] }, DESTINATION_MESSAGES.allowedCountriesFormat],
+      [{ concurrencyLimit: 5, monthlySpendLimit: 10, allowedCountries: 'US' }, DESTINATION_MESSAGES.allowedCountriesFormat],
+      [{ concurrencyLimit: 5, monthlySpendLimit: 10, allowedCountries: [7] }, DESTINATION_MESSAGES.allowedCountriesFormat],
     ];
     for (const [body, msg] of refused) {
       const res = await call(t(), 'PUT', '/billing/limits', { token: a.token, body });
@@ -227,18 +241,23 @@ describeEachDb('billing', (kind) => {
       expect(res.body.msg).toContain(msg);
     }
     // nothing refused was stored; B keeps its defaults (and its own month's spend)
-    expect((await call(t(), 'GET', '/billing/limits', { token: a.token })).body.limits.concurrencyLimit).toBe(25);
+    expect((await call(t(), 'GET', '/billing/limits', { token: a.token })).body.limits).toEqual({
+      concurrencyLimit: 25,
+      monthlySpendLimit: 123.45,
+      allowedCountries: ['GB', 'US'],
+    });
     expect((await call(t(), 'GET', '/billing/limits', { token: b.token })).body).toEqual({
       success: true,
-      limits: { concurrencyLimit: 10, monthlySpendLimit: 500 },
+      limits: { concurrencyLimit: 10, monthlySpendLimit: 500, allowedCountries: [] },
       monthToDateSpend: 9.99,
+      numberCountries: ['US'],
     });
     // zero is a valid spend limit (no spending at all)
     const zero = await call(t(), 'PUT', '/billing/limits', {
       token: b.token,
       body: { concurrencyLimit: 1, monthlySpendLimit: 0 },
     });
-    expect(zero.body.limits).toEqual({ concurrencyLimit: 1, monthlySpendLimit: 0 });
+    expect(zero.body.limits).toEqual({ concurrencyLimit: 1, monthlySpendLimit: 0, allowedCountries: [] });
   });
 
   it('keeps a billing contact per company, defaulting to the company name and the caller’s email', async () => {

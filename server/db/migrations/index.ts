@@ -15,7 +15,9 @@ import * as m013 from './013_telephony.js';
 import * as m014 from './014_webhooks.js';
 import * as m015 from './015_batch_rules.js';
 import * as m016 from './016_call_analytics.js';
-import * as m021 from './021_webhook_resend.js';
+import * as m017 from './017_carrier_replay.js';
+import * as m018 from './018_destination_policy.js';
+import * as m019 from './019_job_claim_indexes.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -39,5 +41,7 @@ export const migrations: Record<string, Migration> = {
   '014_webhooks': m014,
   '015_batch_rules': m015,
   '016_call_analytics': m016,
-  '021_webhook_resend': m021,
+  '017_carrier_replay': m017,
+  '018_destination_policy': m018,
+  '019_job_claim_indexes': m019,
 };

@@ -6,7 +6,7 @@ import {
   BATCH_CSV_MAX_BYTES,
   BATCH_ERRORS_MAX,
   BATCH_MESSAGES,
-  checkRecipientPhone,
+  checkRecipient,
   isBlankRecord,
   RECIPIENT_RECORD_MAX_CHARS,
   type RecipientsHeader,
@@ -16,6 +16,7 @@ import {
 import { smallChunks } from '../../lib/cooperative.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { HttpError } from '../../lib/http.js';
+import { allowedCountries } from '../billing/billing.service.js';
 import { insertRecipients, type RecipientRow } from './batch-call.repo.js';
 
 /** Rows per INSERT: 6 parameters each, far below SQLite's and PostgreSQL's parameter limits. */
@@ -70,7 +71,7 @@ export function byteLimit(max: number, onError?: (e: Error) => void) {
 /**
  * Streams a recipients CSV into batch_recipients under `uploadId`, with the rules of the contract
  * (readRecipientsHeader, isBlankRecord, checkRecipientPhone, recipientVariables) that the browser's
- * worker applies too. Duplicates are detected by the unique index (upload_id, phone_number), so memory
+ * worker applies too, and the company's destination policy (checkRecipient: the rules of POST /call/create). Duplicates are detected by the unique index (upload_id, phone_number), so memory
  * stays flat however many rows arrive. Rows are numbered as records (the header is row 1).
  * Throws TooLargeError past BATCH_CSV_MAX_BYTES and HttpError(400) for an unreadable file; the caller
  * removes the rows already written under `uploadId` when it throws.
@@ -86,6 +87,8 @@ export async function ingestRecipients(
 ): Promise<IngestResult> {
   const result = { total: 0, valid: 0, invalid: 0, duplicates: 0 };
   const errors = new ErrorList();
+  /** the company's destination policy: a recipient it may not call is invalid, with the call's refusal */
+  const allowed = await allowedCountries(deps, target.companyId);
   let header: RecipientsHeader | undefined;
   let pending: RecipientRow[] = [];
   let pendingPhones = new Set<string>();
@@ -108,7 +111,7 @@ export async function ingestRecipients(
 
   const row = (h: RecipientsHeader, record: string[], line: number) => {
     result.total++;
-    const check = checkRecipientPhone(record[h.phoneIndex]);
+    const check = checkRecipient(record[h.phoneIndex], allowed);
     if ('reason' in check) {
       result.invalid++;
       errors.add(line, check.reason);

@@ -18,6 +18,7 @@ import {
   billingLimits,
   monthOf,
   monthToDateSpend,
+  numberCountries,
   saveContact,
   saveLimits,
   statements,
@@ -66,6 +67,7 @@ export function billingRoutes(deps: AppDeps) {
     ...(msg ? { msg } : {}),
     limits: await billingLimits(deps, companyId),
     monthToDateSpend: await monthToDateSpend(deps, companyId),
+    numberCountries: await numberCountries(deps, companyId),
   });
 
   r.get('/limits', async (c) => ok(c, await limitsAnswer(c.get('auth').companyId)));

@@ -3,6 +3,7 @@ import { BATCH_DIAL_COST } from '../../../src/api/contract/batch.js';
 import {
   type BillingContact,
   type BillingLimits,
+  type BillingLimitsBody,
   CONCURRENCY_LIMIT_DEFAULT,
   LLM_SHARE,
   MONTHLY_SPEND_LIMIT_DEFAULT,
@@ -11,6 +12,7 @@ import {
   type UsageResponse,
   VOICE_ENGINE_SHARE,
 } from '../../../src/api/contract/billing.js';
+import { countriesOfNumbers } from '../../../src/api/contract/destinations.js';
 import type { DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 
@@ -51,13 +53,26 @@ const monthTitle = (month: string) =>
 export async function billingLimits(deps: AppDeps, companyId: string, db: Kysely<DB> = deps.db.db): Promise<BillingLimits> {
   const row = await db
     .selectFrom('company_billing')
-    .select(['concurrency_limit', 'monthly_spend_limit_cents'])
+    .select(['concurrency_limit', 'monthly_spend_limit_cents', 'allowed_countries'])
     .where('company_id', '=', companyId)
     .executeTakeFirst();
   return {
     concurrencyLimit: row ? Number(row.concurrency_limit) : CONCURRENCY_LIMIT_DEFAULT,
     monthlySpendLimit: row ? usd(Number(row.monthly_spend_limit_cents)) : MONTHLY_SPEND_LIMIT_DEFAULT,
+    allowedCountries: row?.allowed_countries ? row.allowed_countries.split(',') : [],
   };
+}
+
+/** The countries of the company's own phone numbers (its allowed countries while it set none). */
+export async function numberCountries(deps: AppDeps, companyId: string): Promise<string[]> {
+  const rows = await deps.db.db.selectFrom('phone_numbers').select('phone_number').where('company_id', '=', companyId).execute();
+  return countriesOfNumbers(rows.map((r) => r.phone_number));
+}
+
+/** The countries the company's outbound calls may go to: those it set, else those of its numbers. */
+export async function allowedCountries(deps: AppDeps, companyId: string): Promise<string[]> {
+  const set = (await billingLimits(deps, companyId)).allowedCountries;
+  return set.length > 0 ? set : numberCountries(deps, companyId);
 }
 
 async function upsertBilling(
@@ -70,6 +85,7 @@ async function upsertBilling(
     contact_email: string;
     contact_address: string;
     contact_tax_id: string;
+    allowed_countries: string;
   }>,
 ) {
   const updated_at = deps.clock.now().toISOString();
@@ -90,10 +106,11 @@ async function upsertBilling(
     .execute();
 }
 
-export function saveLimits(deps: AppDeps, companyId: string, limits: BillingLimits) {
+export function saveLimits(deps: AppDeps, companyId: string, limits: BillingLimitsBody) {
   return upsertBilling(deps, companyId, {
     concurrency_limit: limits.concurrencyLimit,
     monthly_spend_limit_cents: cents(limits.monthlySpendLimit),
+    ...(limits.allowedCountries ? { allowed_countries: limits.allowedCountries.join(',') } : {}),
   });
 }
 

@@ -22,6 +22,7 @@
  */
 import * as v from 'valibot';
 import { toCsv, unescapeCsvCell } from './csv';
+import { destinationRefusal } from './destinations';
 import { groupThousands } from './number';
 import { objectRequiring } from './required';
 
@@ -132,6 +133,18 @@ export function checkRecipientPhone(raw: string | undefined): { phone: string } 
   return phone ? { phone } : { reason: BATCH_MESSAGES.invalidPhone };
 }
 
+/**
+ * A data row's phone cell as the upload stores it: a phone number (checkRecipientPhone) that the company may
+ * call, by the same rules as `POST /call/create` (destinations.ts: blocked ranges, assigned country codes,
+ * `allowed` countries). The reason is the refusal the call would get.
+ */
+export function checkRecipient(raw: string | undefined, allowed: readonly string[]): { phone: string } | { reason: string } {
+  const check = checkRecipientPhone(raw);
+  if ('reason' in check) return check;
+  const refused = destinationRefusal(check.phone, allowed);
+  return refused ? { reason: refused } : check;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Recipients CSV rules, shared by the browser's worker (papaparse) and the server's ingest (csv-parse)
 //
@@ -143,6 +156,9 @@ export function checkRecipientPhone(raw: string | undefined): { phone: string } 
 // - The phone is normalised to E.164 (normalizePhone); a row that repeats an earlier row's normalised
 //   phone is a duplicate (the first one is kept). Reasons: BATCH_MESSAGES.missingPhone, invalidPhone,
 //   duplicatePhone.
+// - On upload, the server also refuses a phone the company may not call (checkRecipient: the destination
+//   policy of destinations.ts, the reason a call there would get). The browser's preview does not know the
+//   company's allowed countries; the upload's answer lists those rows.
 
 /** Why a file cannot be a recipients list (too large or not CSV), or null when it may be read. */
 export function checkRecipientsFile(file: { name: string; size: number; type: string }): string | null {

@@ -12,8 +12,13 @@
  *
  * Paths: GET /billing/statements, GET /billing/statements/:id (id = 'yyyy-MM'; the printable invoice),
  * GET /billing/usage?month=yyyy-MM, GET|PUT /billing/limits, GET|PUT /billing/contact.
+ *
+ * Limits also hold `allowedCountries`: the countries (ISO 3166 alpha-2) outbound calls may go to, [] = the
+ * countries of the company's own numbers (answered as `numberCountries`); the rules are destinations.ts.
+ * A PUT without `allowedCountries` keeps the stored ones.
  */
 import * as v from 'valibot';
+import { CALLABLE_COUNTRIES, DESTINATION_MESSAGES } from './destinations';
 import { MONTH_INVALID, MONTH_TOO_EARLY, MonthSchema } from './month';
 import { groupThousands } from './number';
 import { objectRequiring } from './required';
@@ -137,6 +142,29 @@ export type UsageResponse = v.InferOutput<typeof UsageResponseSchema>;
 // ---------------------------------------------------------------------------------------------
 // Limits and contact
 
+export const ALLOWED_COUNTRIES_MAX = 100;
+
+const COUNTRY_CODE = /^[A-Z]{2}$/;
+
+/**
+ * ISO 3166 alpha-2 codes of countries Parley can call: trimmed, upper-cased, without repeats, sorted. The
+ * checks are on the whole list, so a form shows their message on its one field.
+ */
+export const AllowedCountriesSchema = v.pipe(
+  v.array(v.string(DESTINATION_MESSAGES.allowedCountriesFormat), DESTINATION_MESSAGES.allowedCountriesFormat),
+  v.transform((codes) => codes.map((c) => c.trim().toUpperCase())),
+  v.check((codes) => codes.every((c) => COUNTRY_CODE.test(c)), DESTINATION_MESSAGES.allowedCountriesFormat),
+  v.check(
+    (codes) => codes.every((c) => CALLABLE_COUNTRIES.has(c)),
+    (issue) =>
+      DESTINATION_MESSAGES.allowedCountryUnknown(
+        (issue.input as string[]).find((c) => !CALLABLE_COUNTRIES.has(c))?.slice(0, 8) ?? '',
+      ),
+  ),
+  v.transform((codes) => [...new Set(codes)].sort()),
+  v.maxLength(ALLOWED_COUNTRIES_MAX, DESTINATION_MESSAGES.allowedCountriesMax),
+);
+
 export const BillingLimitsSchema = objectRequiring(
   {
     concurrencyLimit: v.pipe(
@@ -152,10 +180,13 @@ export const BillingLimitsSchema = objectRequiring(
       v.minValue(0, BILLING_MESSAGES.monthlySpendLimit),
       v.maxValue(MONTHLY_SPEND_LIMIT_MAX, BILLING_MESSAGES.monthlySpendLimitMax),
     ),
+    /** ISO 3166 alpha-2; [] = the countries of the company's numbers; absent in a PUT = unchanged */
+    allowedCountries: v.optional(AllowedCountriesSchema),
   },
   { concurrencyLimit: BILLING_MESSAGES.concurrencyLimit, monthlySpendLimit: BILLING_MESSAGES.monthlySpendLimit },
 );
-export type BillingLimits = v.InferOutput<typeof BillingLimitsSchema>;
+export type BillingLimitsBody = v.InferOutput<typeof BillingLimitsSchema>;
+export type BillingLimits = BillingLimitsBody & { allowedCountries: string[] };
 
 /** The Limits form: what the two inputs hold (text) in, the PUT /billing/limits body out. */
 export const BillingLimitsFormSchema = objectRequiring(
@@ -174,6 +205,14 @@ export const BillingLimitsFormSchema = objectRequiring(
       v.transform((s) => Number(s.replace('$', ''))),
       BillingLimitsSchema.entries.monthlySpendLimit,
     ),
+    /** 'US, GB' (commas or spaces between); '' = the countries of the company's numbers; absent = unchanged */
+    allowedCountries: v.optional(
+      v.pipe(
+        v.string(DESTINATION_MESSAGES.allowedCountriesFormat),
+        v.transform((s) => s.split(/[\s,;]+/).filter((c) => c !== '')),
+        AllowedCountriesSchema,
+      ),
+    ),
   },
   { concurrencyLimit: BILLING_MESSAGES.concurrencyLimit, monthlySpendLimit: BILLING_MESSAGES.monthlySpendLimitFormat },
 );
@@ -182,14 +221,17 @@ export const BillingLimitsFormSchema = objectRequiring(
 export const limitsToForm = (limits: BillingLimits) => ({
   concurrencyLimit: String(limits.concurrencyLimit),
   monthlySpendLimit: limits.monthlySpendLimit.toFixed(2),
+  allowedCountries: limits.allowedCountries.join(', '),
 });
 
 export const LimitsResponseSchema = v.object({
   success: v.boolean(),
   msg: v.optional(v.string()),
-  limits: BillingLimitsSchema,
+  limits: v.object({ ...BillingLimitsSchema.entries, allowedCountries: AllowedCountriesSchema }),
   /** spend of the current month so far (USD), for the form's hint */
   monthToDateSpend: v.number(),
+  /** the countries of the company's own numbers: the allowed countries while none are set */
+  numberCountries: v.array(v.string()),
 });
 export type LimitsResponse = v.InferOutput<typeof LimitsResponseSchema>;
 

@@ -102,7 +102,7 @@ function createBody(kind: Extract<RouteClass, { kind: 'create' }>['body'], a: Te
     case 'company':
       return { body: { name: `B company ${n}`, ...extra } };
     case 'limits':
-      return { body: { concurrencyLimit: 2, monthlySpendLimit: 77, ...extra } };
+      return { body: { concurrencyLimit: 2, monthlySpendLimit: 77, allowedCountries: ['GB'], ...extra } };
     case 'contact':
       return { body: { name: 'B', email: 'b@example.com', address: 'B street', taxId: 'B-1', ...extra } };
     case 'conversation':

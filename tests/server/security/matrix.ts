@@ -83,6 +83,7 @@ export const ROUTES: Record<string, RouteClass> = {
   },
   'GET /api/v1/billing/usage': { kind: 'list', query: { month: '2026-10' } },
   'GET /api/v1/billing/limits': { kind: 'list' },
+  // the body's allowedCountries (ISO 3166 alpha-2) are the caller's company's destination policy
   'PUT /api/v1/billing/limits': { kind: 'create', body: 'limits' },
   'GET /api/v1/billing/contact': { kind: 'list' },
   'PUT /api/v1/billing/contact': { kind: 'create', body: 'contact' },
@@ -107,11 +108,12 @@ export const ROUTES: Record<string, RouteClass> = {
   'POST /api/v1/call/create': {
     kind: 'self',
     reason:
-      "dials from one of the caller's own numbers with the caller's own agent: another company's number or agent_id answers 404 (tests/server/telephony/twilio.test.ts)",
+      "dials from one of the caller's own numbers with the caller's own agent: another company's number or agent_id answers 404 (tests/server/telephony/twilio.test.ts); only to the caller's company's allowed countries, never a blocked range: 403 (tests/server/telephony/destinations.test.ts)",
   },
   'POST /api/v1/telephony/twilio/voice': {
     kind: 'public',
-    reason: "Twilio's webhook: refused with 403 unless signed with the Auth Token of the company owning the number called",
+    reason:
+      "Twilio's webhook: refused with 403 unless signed with the Auth Token of the company owning the number called; a replay answers the same TwiML, one call per CallSid (tests/server/telephony/replay.test.ts)",
   },
   'POST /api/v1/telephony/twilio/status/:id': {
     kind: 'public',
@@ -119,7 +121,8 @@ export const ROUTES: Record<string, RouteClass> = {
   },
   'POST /api/v1/telephony/plivo/answer': {
     kind: 'public',
-    reason: "Plivo's answer webhook: refused with 403 unless signed (V3) with the Auth Token of the company owning the number",
+    reason:
+      "Plivo's answer webhook: refused with 403 unless signed (V3) with the Auth Token of the company owning the number, with a nonce never seen before (tests/server/telephony/replay.test.ts)",
   },
   'POST /api/v1/telephony/plivo/answer/:id': {
     kind: 'public',

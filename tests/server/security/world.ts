@@ -9,6 +9,7 @@ import { companyScopedTables } from '../../../server/routes/company/company.repo
 import { kbDir } from '../../../server/routes/knowledge-base/kb.repo.js';
 import { createKnowledgeWorker } from '../../../server/routes/knowledge-base/kb.worker.js';
 import { uploadsDir } from '../../../server/services/uploads.js';
+import { firstUseOfNonce } from '../../../server/telephony/nonces.js';
 import { queueAnalysis } from '../../../server/webhooks/analysis.js';
 import { emitBatchEvent } from '../../../server/webhooks/outbox.js';
 import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../../src/api/contract/agent/editor-form.js';
@@ -143,7 +144,10 @@ export async function buildTenant(t: TestApp, label: string): Promise<Tenant> {
   const chat = await ok(t, 'POST', '/chat', { token, body: { agent_id: agentIds[0] } });
   const webCall = await ok(t, 'POST', '/call/web', { token, body: { agent_id: agentIds[0] } });
 
-  await ok(t, 'PUT', '/billing/limits', { token, body: { concurrencyLimit: 3, monthlySpendLimit: 321 } });
+  await ok(t, 'PUT', '/billing/limits', {
+    token,
+    body: { concurrencyLimit: 3, monthlySpendLimit: 321, allowedCountries: ['US', 'CA'] },
+  });
   await ok(t, 'PUT', '/billing/contact', {
     token,
     body: { name: `Billing ${marker}`, email: `billing@${marker}.example`, address: `Street ${marker}`, taxId: `TAX-${marker}` },
@@ -152,6 +156,9 @@ export async function buildTenant(t: TestApp, label: string): Promise<Tenant> {
     { time: '2026-10-03T10:00:00.000Z', duration: 60, cost: 0.5, agentId: agent.data.agent._id },
     { time: '2026-11-03T10:00:00.000Z', duration: 90, cost: 0.75, latencyMs: 640 },
   ]);
+
+  // a Plivo signature's nonce the company's carrier used (the replay guard, server/telephony/nonces.ts)
+  expect(await firstUseOfNonce(t.deps, companyId, 'plivo', `nonce-${marker}`)).toBe(true);
 
   // webhooks (issue 20): the company-wide URL, its signing secret, a queued delivery, an analysis queued
   await ok(t, 'PUT', '/webhook', { token, body: { url: `https://hooks.example.com/${marker}` } });

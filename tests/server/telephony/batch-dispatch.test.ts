@@ -9,7 +9,7 @@ import type { TwilioFake } from '../../fakes/twilio.js';
 import { logIn } from '../auth-helpers.js';
 import { type CallServer, sampleAgent, savePayload } from '../call/harness.js';
 import { describeEachDb } from '../helpers.js';
-import { type PhoneWorld, startTwilioWorld } from './phone-world.js';
+import { carrierNumber, type PhoneWorld, startTwilioWorld } from './phone-world.js';
 
 /**
  * The batch dispatcher (issue 19) dialling a batch through the fake Twilio on both databases: the
@@ -30,29 +30,8 @@ describeEachDb('the batch dispatcher', (kind) => {
     world = await startTwilioWorld(kind);
     ({ carrier: twilio, s } = world);
     const agent = await sampleAgent(s);
+    await carrierNumber(s, 'twilio', FROM, { inbound: null, outbound: agent._id });
     const at = new Date().toISOString();
-    await s.t.deps.db.db
-      .insertInto('phone_numbers')
-      .values({
-        id: newId(),
-        company_id: s.user.companyId,
-        account_id: null,
-        origin: 'company',
-        phone_number: FROM,
-        provider: 'twilio',
-        phone_number_type: 'local',
-        phone_number_pretty: FROM,
-        area_code: 415,
-        nickname: null,
-        termination_uri: 'acme.pstn.twilio.com',
-        assistant_id: null,
-        inbound_agent_id: null,
-        outbound_agent_id: agent._id,
-        assigned_at: at,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
     await s.t.deps.db.db
       .insertInto('company_billing')
       .values({
@@ -467,7 +446,8 @@ describeEachDb('the batch dispatcher', (kind) => {
   });
 
   it('a batch of 30 with scripted outcomes: the window under a test clock, the concurrency limit, retries, pause, resume, cancel', async () => {
-    await s.t.deps.db.db.updateTable('company_billing').set({ concurrency_limit: 3 }).execute();
+    // the company calls London as well as the US (Billing > Limits: its own numbers are all US)
+    await s.t.deps.db.db.updateTable('company_billing').set({ concurrency_limit: 3, allowed_countries: 'GB,US' }).execute();
     const agent = await sampleAgent(s);
     const saved = await s.t.req('PUT', `/api/v1/agent/${agent._id}`, {
       token: s.user.token,

@@ -6,11 +6,13 @@ import { expect } from 'vitest';
 import { createProviderSet } from '../../../server/call/providers/index.js';
 import { PHONE_FRAME_MAX_BYTES } from '../../../server/call/transports/twilio.js';
 import type { DbKind } from '../../../server/db/index.js';
+import { newId } from '../../../server/lib/ids.js';
 import { DeepgramFake } from '../../fakes/deepgram.js';
 import { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';
+import { PlivoFake } from '../../fakes/plivo.js';
 import { TwilioFake } from '../../fakes/twilio.js';
-import { type CallServer, connectProvider, startCallServer } from '../call/harness.js';
+import { type CallServer, connectProvider, sampleAgent, savePayload, startCallServer } from '../call/harness.js';
 
 export interface PhoneWorld<C> {
   deepgram: DeepgramFake;
@@ -62,9 +64,9 @@ export async function startPhoneWorld<C extends { url: string; close(): Promise<
 /** The largest media payload a phone line takes (2,560 bytes of mu-law: 320 ms), base64, for the flood tests. */
 export const LARGEST_MEDIA_PAYLOAD = Buffer.alloc(PHONE_FRAME_MAX_BYTES, 0x20).toString('base64');
 
-/** The phone-call world on Twilio: its fake, connected with its Account SID and Auth Token. */
-export function startTwilioWorld(kind: DbKind): Promise<PhoneWorld<TwilioFake>> {
-  return startPhoneWorld(
+/** A phone world on the fake Twilio, its Account SID and Auth Token connected. */
+export const startTwilioWorld = (kind: DbKind) =>
+  startPhoneWorld(
     kind,
     'twilio',
     () => TwilioFake.start(),
@@ -73,4 +75,61 @@ export function startTwilioWorld(kind: DbKind): Promise<PhoneWorld<TwilioFake>> 
       { name: 'Auth Token', value: c.authToken },
     ],
   );
+
+/** A phone world on the fake Plivo, its Auth ID and Auth Token connected. */
+export const startPlivoWorld = (kind: DbKind) =>
+  startPhoneWorld(
+    kind,
+    'plivo',
+    () => PlivoFake.start(),
+    (c) => [
+      { name: 'Auth ID', value: c.authId },
+      { name: 'Auth Token', value: c.authToken },
+    ],
+  );
+
+/** A `provider` number of the company, answered by the given agents. */
+export async function carrierNumber(
+  s: CallServer,
+  provider: 'twilio' | 'plivo',
+  number: string,
+  agents: { inbound: string | null; outbound: string | null },
+) {
+  const at = new Date().toISOString();
+  await s.t.deps.db.db
+    .insertInto('phone_numbers')
+    .values({
+      id: newId(),
+      company_id: s.user.companyId,
+      account_id: null,
+      origin: 'company',
+      phone_number: number,
+      provider,
+      phone_number_type: 'local',
+      phone_number_pretty: number,
+      area_code: null,
+      nickname: null,
+      termination_uri: `acme.${provider}.example`,
+      assistant_id: null,
+      inbound_agent_id: agents.inbound,
+      outbound_agent_id: agents.outbound,
+      assigned_at: at,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+}
+
+/** The company's sample agent saved with `patch`, answering (inbound and outbound) on its `provider` number. */
+export async function agentOnCarrierNumber(
+  s: CallServer,
+  provider: 'twilio' | 'plivo',
+  number: string,
+  patch: Record<string, unknown> = {},
+): Promise<string> {
+  const agent = await sampleAgent(s);
+  const saved = await s.t.req('PUT', `/api/v1/agent/${agent._id}`, { token: s.user.token, body: savePayload(agent, patch) });
+  expect(saved.status, await saved.clone().text()).toBe(200);
+  await carrierNumber(s, provider, number, { inbound: agent._id, outbound: agent._id });
+  return agent._id;
 }

@@ -1,13 +1,12 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { newId } from '../../../server/lib/ids.js';
 import type { DeepgramFake } from '../../fakes/deepgram.js';
 import type { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import type { FakeOpenAi } from '../../fakes/openai.js';
-import { PlivoFake, PlivoMediaStream, plivoActions } from '../../fakes/plivo.js';
-import { type CallServer, floodSocket, sampleAgent, savePayload, waitFor } from '../call/harness.js';
+import { type PlivoFake, PlivoMediaStream, plivoActions } from '../../fakes/plivo.js';
+import { type CallServer, floodSocket, waitFor } from '../call/harness.js';
 import { describeEachDb, LOG_LINES } from '../helpers.js';
-import { LARGEST_MEDIA_PAYLOAD, type PhoneWorld, startPhoneWorld } from './phone-world.js';
+import { agentOnCarrierNumber, LARGEST_MEDIA_PAYLOAD, type PhoneWorld, startPlivoWorld } from './phone-world.js';
 
 /**
  * Phone calls through Plivo (issue 19), end to end on real sockets against the fake Plivo
@@ -26,15 +25,7 @@ describeEachDb('phone calls through Plivo', (kind) => {
   let world: PhoneWorld<PlivoFake>;
 
   beforeEach(async () => {
-    world = await startPhoneWorld(
-      kind,
-      'plivo',
-      () => PlivoFake.start(),
-      (c) => [
-        { name: 'Auth ID', value: c.authId },
-        { name: 'Auth Token', value: c.authToken },
-      ],
-    );
+    world = await startPlivoWorld(kind);
     ({ deepgram, openai, eleven, carrier: plivo, s } = world);
     eleven.msPerChar = 6;
   });
@@ -42,34 +33,7 @@ describeEachDb('phone calls through Plivo', (kind) => {
 
   const answerUrl = () => `${s.baseUrl}/api/v1/telephony/plivo/answer`;
 
-  async function agentOnNumber(patch: Record<string, unknown>) {
-    const agent = await sampleAgent(s);
-    const saved = await s.t.req('PUT', `/api/v1/agent/${agent._id}`, { token: s.user.token, body: savePayload(agent, patch) });
-    expect(saved.status, await saved.clone().text()).toBe(200);
-    const at = new Date().toISOString();
-    await s.t.deps.db.db
-      .insertInto('phone_numbers')
-      .values({
-        id: newId(),
-        company_id: s.user.companyId,
-        account_id: null,
-        origin: 'company',
-        phone_number: NUMBER,
-        provider: 'plivo',
-        phone_number_type: 'local',
-        phone_number_pretty: NUMBER,
-        area_code: 415,
-        nickname: null,
-        termination_uri: 'acme.sip.plivo.com',
-        assistant_id: null,
-        inbound_agent_id: agent._id,
-        outbound_agent_id: agent._id,
-        assigned_at: at,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
-  }
+  const agentOnNumber = (patch: Record<string, unknown>) => agentOnCarrierNumber(s, 'plivo', NUMBER, patch);
 
   const sessionOf = (uuid: string) =>
     s.t.deps.db.db.selectFrom('call_sessions').selectAll().where('provider_call_id', '=', uuid).executeTakeFirst();

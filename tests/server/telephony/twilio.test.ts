@@ -9,9 +9,9 @@ import { listen, readBody, sendJson, sleep } from '../../fakes/listen.js';
 import type { FakeOpenAi } from '../../fakes/openai.js';
 import { FakeMediaStream, type TwilioFake, twilioSignature, twimlActions } from '../../fakes/twilio.js';
 import { signUp } from '../auth-helpers.js';
-import { type CallServer, floodSocket, sampleAgent, savePayload, waitFor } from '../call/harness.js';
+import { type CallServer, floodSocket, waitFor } from '../call/harness.js';
 import { describeEachDb, LOG_LINES } from '../helpers.js';
-import { LARGEST_MEDIA_PAYLOAD, type PhoneWorld, startTwilioWorld } from './phone-world.js';
+import { agentOnCarrierNumber, LARGEST_MEDIA_PAYLOAD, type PhoneWorld, startTwilioWorld } from './phone-world.js';
 
 /**
  * Phone calls through Twilio (issue 19), end to end on real sockets: the fake Twilio (tests/fakes/twilio.ts)
@@ -40,35 +40,7 @@ describeEachDb('phone calls through Twilio', (kind) => {
   const voiceUrl = () => `${s.baseUrl}/api/v1/telephony/twilio/voice`;
 
   /** The company's agent with `patch`, saved; a Twilio number answering with it. */
-  async function agentOnNumber(patch: Record<string, unknown>, number = NUMBER) {
-    const agent = await sampleAgent(s);
-    const saved = await s.t.req('PUT', `/api/v1/agent/${agent._id}`, { token: s.user.token, body: savePayload(agent, patch) });
-    expect(saved.status, await saved.clone().text()).toBe(200);
-    const at = new Date().toISOString();
-    await s.t.deps.db.db
-      .insertInto('phone_numbers')
-      .values({
-        id: newId(),
-        company_id: s.user.companyId,
-        account_id: null,
-        origin: 'company',
-        phone_number: number,
-        provider: 'twilio',
-        phone_number_type: 'local',
-        phone_number_pretty: number,
-        area_code: 415,
-        nickname: null,
-        termination_uri: 'acme.pstn.twilio.com',
-        assistant_id: null,
-        inbound_agent_id: agent._id,
-        outbound_agent_id: agent._id,
-        assigned_at: at,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
-    return agent._id;
-  }
+  const agentOnNumber = (patch: Record<string, unknown>, number = NUMBER) => agentOnCarrierNumber(s, 'twilio', number, patch);
 
   async function stored(callId: string) {
     return waitFor(async () => {

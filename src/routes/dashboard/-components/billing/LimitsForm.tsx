@@ -1,9 +1,9 @@
 import { useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { billing } from '../../../../api/billing';
 import {
   BILLING_MESSAGES,
-  type BillingLimits,
+  type BillingLimitsBody,
   BillingLimitsFormSchema,
   CONCURRENCY_LIMIT_MAX,
   CONCURRENCY_LIMIT_MIN,
@@ -21,16 +21,28 @@ import { useSettingsForm } from './useSettingsForm';
 
 const noteOf = (res: LimitsResponse) => `Spent this month so far: ${formatUsd(res.monthToDateSpend)}.`;
 
-/** The Limits tab: concurrency limit and monthly spend limit, validated with the contract and stored. */
+/** What an empty allowed-countries field means for this company. */
+const countriesHint = (numberCountries: readonly string[]) =>
+  `Two-letter country codes separated by commas, like US, GB. Empty: the countries of your own phone numbers${
+    numberCountries.length > 0 ? ` (now ${numberCountries.join(', ')})` : ''
+  }. Premium-rate and other blocked numbers are never called.`;
+
+/**
+ * The Limits tab: concurrency limit, monthly spend limit and the countries outbound calls may go to,
+ * validated with the contract and stored.
+ */
 export function LimitsForm() {
+  const [numberCountries, setNumberCountries] = useState<readonly string[]>([]);
   const { actor, field, busy } = useSettingsForm(
     { dialog: false, schema: BillingLimitsFormSchema, savedTitle: 'Limits saved' },
     async () => {
       const res = await billing.limits({ notify: false });
+      setNumberCountries(res.numberCountries);
       return { values: limitsToForm(res.limits), note: noteOf(res) };
     },
     async (body) => {
-      const res = await billing.saveLimits(body as BillingLimits, { notify: false });
+      const res = await billing.saveLimits(body as BillingLimitsBody, { notify: false });
+      setNumberCountries(res.numberCountries);
       return { values: limitsToForm(res.limits), note: noteOf(res), msg: res.msg ?? BILLING_MESSAGES.limitsSaved };
     },
   );
@@ -50,7 +62,9 @@ export function LimitsForm() {
     <form className={`${pn.panel} ${pn.panelBody}`} noValidate onSubmit={onSubmit} aria-label="Limits">
       <div>
         <h2 className={p.sectionTitle}>Limits</h2>
-        <p className={p.muted}>Batch calls respect both: how many calls run at once, and how much a month may cost.</p>
+        <p className={p.muted}>
+          Calls and batch calls respect these: how many calls run at once, how much a month may cost, and where calls may go.
+        </p>
       </div>
       {failure ? (
         <p className={p.alert} role="alert">
@@ -72,6 +86,12 @@ export function LimitsForm() {
           {...field('monthlySpendLimit')}
         />
       </div>
+      <TextField
+        label="Countries outbound calls may go to"
+        autoCapitalize="characters"
+        hint={countriesHint(numberCountries)}
+        {...field('allowedCountries')}
+      />
       <div className={p.row}>
         <Button type="submit" loading={busy}>
           Save limits
