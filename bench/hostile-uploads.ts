@@ -27,7 +27,7 @@ import {
   unclosedCommentsHtml,
   unclosedTagsHtml,
 } from '../tests/fixtures/hostile.js';
-import { type Percentiles, percentiles, QUICK } from './lib.js';
+import { latencySummary, type Percentiles, poller, QUICK } from './lib.js';
 
 export const BUDGET_HEALTH_P99_MS = 50;
 const BASELINE_S = QUICK ? 2 : 5;
@@ -80,29 +80,6 @@ async function register(baseUrl: string): Promise<string> {
   if (res.status !== 201 || !body.token) throw new Error(`sign-up: ${res.status} ${JSON.stringify(body)}`);
   return body.token;
 }
-
-/** Sends `request` one after another (with `pauseMs` between) until stop(); the latencies in ms. */
-function poller(request: () => Promise<unknown>, pauseMs: number) {
-  const times: number[] = [];
-  let running = true;
-  const done = (async () => {
-    while (running) {
-      const start = performance.now();
-      await request();
-      times.push(performance.now() - start);
-      await new Promise((r) => setTimeout(r, pauseMs));
-    }
-  })();
-  return {
-    times,
-    async stop() {
-      running = false;
-      await done;
-    },
-  };
-}
-
-const summary = (times: number[]) => ({ ...percentiles(times), requests: times.length });
 
 export async function run(): Promise<HostileUploadsBench> {
   if (buildIsStale()) await buildAll({ quiet: true });
@@ -167,12 +144,12 @@ export async function run(): Promise<HostileUploadsBench> {
       }
     }
     await Promise.all([during.stop(), list.stop()]);
-    const duringMs = summary(during.times);
+    const duringMs = latencySummary(during.times);
     return {
       documents,
-      health_baseline_ms: summary(baseline.times),
+      health_baseline_ms: latencySummary(baseline.times),
       health_during_ms: duringMs,
-      list_during_ms: summary(list.times),
+      list_during_ms: latencySummary(list.times),
       server_event_loop: serverLoop,
       during_s: Math.round((performance.now() - start) / 100) / 10,
       budget_p99_ms: BUDGET_HEALTH_P99_MS,

@@ -144,3 +144,27 @@ export async function seedCallsTimed(
   });
   return performance.now() - t0;
 }
+
+/** Sends `request` one after another (with `pauseMs` between) until stop(); the latencies in ms. */
+export function poller(request: () => Promise<unknown>, pauseMs: number) {
+  const times: number[] = [];
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const start = performance.now();
+      await request();
+      times.push(performance.now() - start);
+      await new Promise((r) => setTimeout(r, pauseMs));
+    }
+  })();
+  return {
+    times,
+    async stop() {
+      running = false;
+      await done;
+    },
+  };
+}
+
+/** The percentiles of a poller's latencies, with their count. */
+export const latencySummary = (times: number[]) => ({ ...percentiles(times), requests: times.length });

@@ -32,7 +32,7 @@ import { buildIsStale } from '../scripts/lib/stale.mjs';
 import { DeepgramFake } from '../tests/fakes/deepgram.js';
 import { ElevenLabsFake } from '../tests/fakes/elevenlabs.js';
 import { startFakeOpenAi } from '../tests/fakes/openai.js';
-import { type Percentiles, percentiles, QUICK } from './lib.js';
+import { latencySummary, type Percentiles, poller, QUICK } from './lib.js';
 import { writeSection } from './results.mjs';
 
 export const BUDGET_HEALTH_P99_MS = 50;
@@ -220,29 +220,6 @@ async function signUp(baseUrl: string, name: string): Promise<{ token: string; c
   return { token: reg.token, companyId: reg.account.companyId, agentId: list.data.agents[0]?._id as string };
 }
 
-/** Sends `request` one after another (with `pauseMs` between) until stop(); the latencies in ms. */
-function poller(request: () => Promise<unknown>, pauseMs: number) {
-  const times: number[] = [];
-  let running = true;
-  const done = (async () => {
-    while (running) {
-      const start = performance.now();
-      await request();
-      times.push(performance.now() - start);
-      await sleep(pauseMs);
-    }
-  })();
-  return {
-    times,
-    async stop() {
-      running = false;
-      await done;
-    },
-  };
-}
-
-const summary = (times: number[]) => ({ ...percentiles(times), requests: times.length });
-
 export async function run(): Promise<VoiceFloodBench> {
   if (buildIsStale()) await buildAll({ quiet: true });
   const deepgram = await DeepgramFake.start();
@@ -353,9 +330,9 @@ export async function run(): Promise<VoiceFloodBench> {
         disconnection_reason: call.disconnection_reason ?? null,
       });
     }
-    const during_ms = summary(during.times);
+    const during_ms = latencySummary(during.times);
     return {
-      health_baseline_ms: summary(baseline.times),
+      health_baseline_ms: latencySummary(baseline.times),
       health_during_ms: during_ms,
       server_event_loop: serverLoop,
       health_errors: healthErrors,

@@ -7,11 +7,11 @@ import { createCallSession } from '../../../server/call/store.js';
 import { parseEnv } from '../../../server/env.js';
 import { afterStart } from '../../../server/startup.js';
 import { askCarriersAboutCalls } from '../../../server/telephony/recovery.js';
-import { PlivoFake } from '../../fakes/plivo.js';
-import { TwilioFake } from '../../fakes/twilio.js';
+import type { PlivoFake } from '../../fakes/plivo.js';
+import type { TwilioFake } from '../../fakes/twilio.js';
 import { describeEachDb } from '../helpers.js';
 import { insertNumber } from '../seed.js';
-import { type PhoneWorld, startPhoneWorld } from '../telephony/phone-world.js';
+import { type PhoneWorld, startPlivoWorld, startTwilioWorld } from '../telephony/phone-world.js';
 import { connectProvider, openBrowser, sampleAgent, savePayload, useCallServer, waitFor } from './harness.js';
 import { InProcessProviders, tone } from './in-process-providers.js';
 
@@ -136,26 +136,7 @@ describeEachDb('phone calls in flight at a restart', (kind) => {
 
   /** The phone world of `name`, its carrier's keys connected; closed after the test. */
   async function phoneWorld<C extends TwilioFake | PlivoFake>(name: 'twilio' | 'plivo'): Promise<PhoneWorld<C>> {
-    const world =
-      name === 'twilio'
-        ? await startPhoneWorld(
-            kind,
-            'twilio',
-            () => TwilioFake.start(),
-            (c) => [
-              { name: 'Account SID', value: c.accountSid },
-              { name: 'Auth Token', value: c.authToken },
-            ],
-          )
-        : await startPhoneWorld(
-            kind,
-            'plivo',
-            () => PlivoFake.start(),
-            (c) => [
-              { name: 'Auth ID', value: c.authId },
-              { name: 'Auth Token', value: c.authToken },
-            ],
-          );
+    const world = name === 'twilio' ? await startTwilioWorld(kind) : await startPlivoWorld(kind);
     worlds.push(world);
     return world as unknown as PhoneWorld<C>;
   }
