@@ -44,6 +44,7 @@ import {
   numberByPhone,
   publicBase,
   publicWsBase,
+  refuseDestination,
   runPhoneLine,
   TELEPHONY_PATHS,
   xml,
@@ -256,6 +257,7 @@ export function runPlivoCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRow
           if (line.callSid) await rest.hangUp(line.callSid);
         },
         transferCall: async (number) => {
+          await refuseDestination(deps, row.company_id, number);
           const q = new URLSearchParams({ do: 'transfer', to: number });
           await rest.transfer(line.callSid, `${publicBase(deps)}${TELEPHONY_PATHS.plivoXml(row.id)}?${q}`);
         },

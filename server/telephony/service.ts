@@ -439,6 +439,7 @@ export function runTwilioCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRo
         if (line.callSid) await rest.hangUp(line.callSid);
       },
       transferCall: async (number) => {
+        await refuseDestination(deps, row.company_id, number);
         await rest.updateTwiml(line.callSid, dialTwiml(number, row.phone_number || undefined));
       },
       warn: (message, fields) => deps.logger.warn(message, { callId: row.id, ...fields }),
@@ -502,6 +503,17 @@ export const TWILIO_END_STATUS: Record<
 };
 
 /**
+ * The destination policy (src/api/contract/destinations.ts) for a number the company's carrier is asked to
+ * dial: a new call, or a transfer_call on a live one. Throws 403 with the reason when it may not be called.
+ */
+export async function refuseDestination(deps: AppDeps, companyId: string, number: string): Promise<void> {
+  const refused = destinationRefusal(number, await allowedCountries(deps, companyId));
+  if (!refused) return;
+  deps.logger.info('call refused: destination policy', { reason: refused });
+  throw new HttpError(403, refused);
+}
+
+/**
  * `POST /call/create`: places a call from one of the company's numbers with its agent, to a destination the
  * company may call (src/api/contract/destinations.ts: 403 with the reason otherwise).
  */
@@ -519,11 +531,7 @@ export async function createPhoneCall(
     .where('phone_number', '=', body.from_number)
     .executeTakeFirst();
   if (!number) throw new HttpError(404, TELEPHONY_MESSAGES.numberNotFound);
-  const refused = destinationRefusal(body.to_number, await allowedCountries(deps, caller.companyId));
-  if (refused) {
-    deps.logger.info('outbound call refused: destination policy', { reason: refused });
-    throw new HttpError(403, refused);
-  }
+  await refuseDestination(deps, caller.companyId, body.to_number);
   if (number.provider !== 'twilio' && number.provider !== 'plivo')
     throw new HttpError(400, TELEPHONY_MESSAGES.unsupportedProvider);
   const provider = number.provider;

@@ -320,6 +320,28 @@ describeEachDb('phone calls through Twilio', (kind) => {
     expect(transcript.at(-1)?.tool_calls?.map((t) => t.name)).toEqual(['transfer_call']);
   });
 
+  it('transfer_call to a number the destination policy refuses is not dialled: the call goes on', async () => {
+    await agentOnNumber({
+      message: '',
+      editor: { functions: [{ id: 1, name: 'transfer_call', type: 'transfer', number: '+19005550199' }] },
+    });
+    deepgram.script = ['Can I talk to a person?'];
+    openai.scriptChat([
+      { text: 'Of course, one moment.', toolCalls: [{ name: 'transfer_call', arguments: { reason: 'asked' } }] },
+    ]);
+    const { call } = await twilio.inbound(voiceUrl(), CALLER, NUMBER);
+    const line = await waitFor(() => call.stream, 'the stream');
+    await line.opened;
+    line.say(400);
+    await waitFor(() => LOG_LINES.some((l) => l.includes('call transfer failed') && l.includes('premium-rate')), 'the refusal');
+    expect(call.dialed).toBeUndefined();
+    expect(call.actions.some((a) => a.verb === 'dial')).toBe(false);
+    const row = await sessionOf(call.sid);
+    expect(row?.status).toBe('ongoing');
+    twilio.hangUpCaller(call);
+    await call.done;
+  });
+
   it('barge-in on the phone: clear drops the unplayed audio, the turn is cut where Twilio’s marks say the caller was', async () => {
     eleven.msPerChar = 40;
     eleven.chunkIntervalMs = 100;
