@@ -106,6 +106,8 @@ async function main() {
       ['elevenlabs', eleven.key],
     ] as const)
       await api('POST', '/provider/values', token, { name, keys: [{ name: 'API Key', value: key }] });
+    // web calls count against the company's concurrency limit (10 by default) like phone calls
+    await api('PUT', '/billing/limits', token, { concurrencyLimit: 100, monthlySpendLimit: 100_000 });
     const list = (await api('GET', '/agent?page=1&limit=1', token)) as { data: { agents: { _id: string }[] } };
     const agentId = list.data.agents[0]?._id as string;
     const full = (await api('GET', `/agent/${agentId}`, token)) as { data: { agent: Record<string, unknown> } };
