@@ -266,7 +266,7 @@ export function budgetRows(sections) {
   if (vf)
     add({
       issue: 24,
-      what: `Voice surfaces under attack (${vf.flooded_calls.length} flooded web calls and ${vf.drip.chats} dripped SSE chats from two tenants, ${vf.attack_s} s): GET /health p99`,
+      what: `Voice surfaces under attack (${vf.flood?.calls ?? vf.flooded_calls.length} flooded web calls and ${vf.drip.chats} dripped SSE chats from two tenants, ${vf.attack_s} s): GET /health p99`,
       measured: `${ms(vf.health_during_ms.p99)} (p50 ${ms(vf.health_during_ms.p50)}, max ${ms(vf.health_during_ms.max)}, ${fmt(vf.health_errors)} failed; the server's own event-loop delay p99 ${ms(vf.server_event_loop.p99_ms)}, max ${ms(vf.server_event_loop.max_ms)})`,
       budget: `≤ ${ms(vf.budget_p99_ms)}`,
       met: vf.pass,
@@ -702,6 +702,15 @@ export function renderReport(results) {
       ),
     );
     out.push('');
+    if (vf.flood)
+      out.push(
+        `Every flooded call (${fmt(vf.flood.calls)}, the first ${vf.flooded_calls.length} above): ${mib(vf.flood.sent_bytes)} sent in all; the largest recording ${mib(vf.flood.max_recording_bytes)}; the most STT seconds billed ${vf.flood.max_billed_stt_seconds} s (the longest call ${vf.flood.max_duration_s} s); how they ended: ${Object.entries(
+          vf.flood.reasons,
+        )
+          .map(([reason, n]) => `${reason} ${fmt(n)}`)
+          .join(', ')}${vf.flood.refused.length ? `; new calls refused: ${vf.flood.refused.join(' | ')}` : ''}.`,
+        '',
+      );
     out.push(
       `The server's event-loop delay as /health reports it, the highest of ${fmt(vf.server_event_loop.samples)} reports during the attack: p99 ${ms(vf.server_event_loop.p99_ms)}, max ${ms(vf.server_event_loop.max_ms)}. Dripped chats: ${fmt(vf.drip.messages_answered)} messages answered; what they said: ${vf.drip.errors.join(' | ') || 'no error'}.`,
     );

@@ -2,7 +2,8 @@
  * Voice surfaces under attack: the built server (`npm start`, SQLite) while two tenants attack it, and a
  * third client asks GET /api/v1/health one request after another.
  *
- * - Tenant A floods web calls: FLOOD_CALLS browser sockets on /api/v1/call/web/{id}/stream each send
+ * - Tenant A floods web calls on FLOOD_CALLS lanes, each starting a new call as soon as the server ended
+ *   its last one: its browser socket on /api/v1/call/web/{id}/stream sends
  *   10,240-byte binary frames as fast as the socket takes them (the attack of the hardening docs,
  *   docs/call-runtime.md 'Limits on a line').
  * - Tenant B points its OpenAI Base URL at a server of its own that drips one SSE line in 512-byte pieces
@@ -38,7 +39,9 @@ import { writeSection } from './results.mjs';
 export const BUDGET_HEALTH_P99_MS = 50;
 const BASELINE_S = QUICK ? 2 : 5;
 const ATTACK_S = QUICK ? 8 : 20;
+/** flooding lanes of tenant A: each starts a new web call as soon as the server ended its last one */
 const FLOOD_CALLS = 2;
+const SHOWN_CALLS = 4;
 const DRIP_CHATS = 3;
 const FLOOD_FRAME_BYTES = 10_240;
 const DRIP_LINE_BYTES = 1024 * 1024;
@@ -49,7 +52,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface AttackPlan {
   baseUrl: string;
-  calls: { callId: string; token: string }[];
+  /** tenant A: its token and agent (each lane starts web calls one after another) */
+  floodToken: string;
+  floodAgentId: string;
   chatToken: string;
   agentId: string;
   seconds: number;
@@ -74,7 +79,19 @@ export interface VoiceFloodBench {
   server_event_loop: { p99_ms: number; max_ms: number; samples: number };
   /** health requests that failed (connection refused or reset, not 200) */
   health_errors: number;
+  /** the first SHOWN_CALLS flooded calls */
   flooded_calls: FloodedCall[];
+  /** every flooded call, summed up */
+  flood: {
+    calls: number;
+    /** why a new web call was refused (e.g. the concurrency limit), once each */
+    refused: string[];
+    sent_bytes: number;
+    max_recording_bytes: number;
+    max_billed_stt_seconds: number;
+    max_duration_s: number;
+    reasons: Record<string, number>;
+  };
   drip: { chats: number; messages_answered: number; errors: string[] };
   attack_s: number;
   budget_p99_ms: number;
@@ -118,47 +135,65 @@ function startDripServer(): Promise<{ url: string; close: () => void }> {
 async function attack(plan: AttackPlan): Promise<void> {
   const until = performance.now() + plan.seconds * 1000;
   const frame = Buffer.alloc(FLOOD_FRAME_BYTES, 1);
-  const flood = plan.calls.map(
-    ({ callId, token }) =>
-      new Promise<Omit<FloodedCall, 'recording_bytes' | 'billed_stt_seconds' | 'duration_s' | 'disconnection_reason'>>(
-        (resolve) => {
-          const ws = new WebSocket(`${plan.baseUrl.replace('http', 'ws')}/api/v1/call/web/${callId}/stream?token=${token}`);
-          let sent = 0;
-          let endedReason: string | null = null;
-          let closedByServer = true;
-          const openedAt = performance.now();
-          ws.on('message', (data, binary) => {
-            if (binary) return;
-            const e = JSON.parse(String(data)) as { type: string; reason?: string };
-            if (e.type === 'ended') endedReason = e.reason ?? null;
-          });
-          const pump = () => {
-            while (ws.readyState === ws.OPEN && performance.now() < until && ws.bufferedAmount < 1024 * 1024) {
-              ws.send(frame, { binary: true });
-              sent += frame.byteLength;
-            }
-            if (ws.readyState !== ws.OPEN) return;
-            if (performance.now() >= until) {
-              closedByServer = false;
-              ws.close();
-              return;
-            }
-            setImmediate(pump);
-          };
-          ws.on('open', pump);
-          ws.on('error', () => {});
-          ws.on('close', () =>
-            resolve({
-              call_id: callId,
-              sent_bytes: sent,
-              seconds_open: Math.round((performance.now() - openedAt) / 100) / 10,
-              closed_by_server: closedByServer,
-              ended_reason: endedReason,
-            }),
-          );
-        },
-      ),
-  );
+  type Flooded = Omit<FloodedCall, 'recording_bytes' | 'billed_stt_seconds' | 'duration_s' | 'disconnection_reason'>;
+  /** One web call flooded until the server closes it (or the attack's time is up). */
+  const floodOne = (callId: string, token: string) =>
+    new Promise<Flooded>((resolve) => {
+      const ws = new WebSocket(`${plan.baseUrl.replace('http', 'ws')}/api/v1/call/web/${callId}/stream?token=${token}`);
+      let sent = 0;
+      let endedReason: string | null = null;
+      let closedByServer = true;
+      const openedAt = performance.now();
+      ws.on('message', (data, binary) => {
+        if (binary) return;
+        const e = JSON.parse(String(data)) as { type: string; reason?: string };
+        if (e.type === 'ended') endedReason = e.reason ?? null;
+      });
+      const pump = () => {
+        while (ws.readyState === ws.OPEN && performance.now() < until && ws.bufferedAmount < 1024 * 1024) {
+          ws.send(frame, { binary: true });
+          sent += frame.byteLength;
+        }
+        if (ws.readyState !== ws.OPEN) return;
+        if (performance.now() >= until) {
+          closedByServer = false;
+          ws.close();
+          return;
+        }
+        setImmediate(pump);
+      };
+      ws.on('open', pump);
+      ws.on('error', () => {});
+      ws.on('close', () =>
+        resolve({
+          call_id: callId,
+          sent_bytes: sent,
+          seconds_open: Math.round((performance.now() - openedAt) / 100) / 10,
+          closed_by_server: closedByServer,
+          ended_reason: endedReason,
+        }),
+      );
+    });
+  // each lane starts a new web call as soon as the server ends the last one, until the time is up
+  const refusals = new Set<string>();
+  const lanes = Array.from({ length: FLOOD_CALLS }, async () => {
+    const done: Flooded[] = [];
+    while (performance.now() < until) {
+      const res = await fetch(`${plan.baseUrl}/api/v1/call/web`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${plan.floodToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ agent_id: plan.floodAgentId }),
+      });
+      const body = (await res.json()) as { data?: { call_id: string; access_token: string }; msg?: string };
+      if (!body.data) {
+        refusals.add(`POST /call/web ${res.status}: ${body.msg ?? ''}`);
+        await sleep(200);
+        continue;
+      }
+      done.push(await floodOne(body.data.call_id, body.data.access_token));
+    }
+    return done;
+  });
   let answered = 0;
   const errors = new Set<string>();
   const chats = Array.from({ length: DRIP_CHATS }, async () => {
@@ -186,11 +221,10 @@ async function attack(plan: AttackPlan): Promise<void> {
       answered++;
     }
   });
-  const calls = await Promise.all(flood);
+  const calls = (await Promise.all(lanes)).flat();
   await Promise.all(chats);
-  process.stdout.write(
-    `${JSON.stringify({ calls, drip: { chats: DRIP_CHATS, messages_answered: answered, errors: [...errors] } })}\n`,
-  );
+  const drip = { chats: DRIP_CHATS, messages_answered: answered, errors: [...errors] };
+  process.stdout.write(`${JSON.stringify({ calls, refusals: [...refusals], drip })}\n`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -253,20 +287,6 @@ export async function run(): Promise<VoiceFloodBench> {
         { name: 'Base URL', value: drip.url },
       ],
     });
-    const calls = [];
-    for (let i = 0; i < FLOOD_CALLS; i++) {
-      const { data } = await api<{ data: { call_id: string; access_token: string } }>(
-        server.baseUrl,
-        'POST',
-        '/call/web',
-        a.token,
-        {
-          agent_id: a.agentId,
-        },
-      );
-      calls.push({ callId: data.call_id, token: data.access_token });
-    }
-
     const serverLoop = { p99_ms: 0, max_ms: 0, samples: 0 };
     let healthErrors = 0;
     const health = async (during: boolean) => {
@@ -283,7 +303,14 @@ export async function run(): Promise<VoiceFloodBench> {
     await sleep(BASELINE_S * 1000);
     await baseline.stop();
 
-    const plan: AttackPlan = { baseUrl: server.baseUrl, calls, chatToken: b.token, agentId: b.agentId, seconds: ATTACK_S };
+    const plan: AttackPlan = {
+      baseUrl: server.baseUrl,
+      floodToken: a.token,
+      floodAgentId: a.agentId,
+      chatToken: b.token,
+      agentId: b.agentId,
+      seconds: ATTACK_S,
+    };
     const child = spawn(
       'nice',
       ['-n', '19', process.execPath, path.join(root, 'node_modules/tsx/dist/cli.mjs'), thisFile, '--attacker'],
@@ -304,6 +331,7 @@ export async function run(): Promise<VoiceFloodBench> {
     await during.stop();
     const attackResult = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as {
       calls: Omit<FloodedCall, 'recording_bytes' | 'billed_stt_seconds' | 'duration_s' | 'disconnection_reason'>[];
+      refusals: string[];
       drip: VoiceFloodBench['drip'];
     };
 
@@ -336,14 +364,27 @@ export async function run(): Promise<VoiceFloodBench> {
       health_during_ms: during_ms,
       server_event_loop: serverLoop,
       health_errors: healthErrors,
-      flooded_calls: flooded,
+      flooded_calls: flooded.slice(0, SHOWN_CALLS),
+      flood: {
+        calls: flooded.length,
+        refused: attackResult.refusals ?? [],
+        sent_bytes: flooded.reduce((n, c) => n + c.sent_bytes, 0),
+        max_recording_bytes: Math.max(0, ...flooded.map((c) => c.recording_bytes ?? 0)),
+        max_billed_stt_seconds: Math.max(0, ...flooded.map((c) => c.billed_stt_seconds ?? 0)),
+        max_duration_s: Math.max(0, ...flooded.map((c) => c.duration_s ?? 0)),
+        reasons: flooded.reduce<Record<string, number>>((acc, c) => {
+          const reason = c.disconnection_reason ?? c.ended_reason ?? 'unknown';
+          acc[reason] = (acc[reason] ?? 0) + 1;
+          return acc;
+        }, {}),
+      },
       drip: attackResult.drip ?? { chats: DRIP_CHATS, messages_answered: 0, errors: ['the attacker reported nothing'] },
       attack_s: ATTACK_S,
       budget_p99_ms: BUDGET_HEALTH_P99_MS,
       pass: during_ms.p99 <= BUDGET_HEALTH_P99_MS && healthErrors === 0,
       load_average: os.loadavg().map((l) => Math.round(l * 100) / 100),
       cpus: os.cpus().length,
-      what: `npm start (built, SQLite) on loopback; tenant A floods ${FLOOD_CALLS} web calls with ${FLOOD_FRAME_BYTES.toLocaleString('en')}-byte frames as fast as the sockets take them, tenant B runs ${DRIP_CHATS} Test LLM chats in loops against its own Base URL that drips a 1 MB SSE line in ${DRIP_PIECE_BYTES}-byte pieces; the attackers run under nice -n 19; one client asks GET /api/v1/health back to back (20 ms apart)`,
+      what: `npm start (built, SQLite) on loopback; tenant A floods web calls on ${FLOOD_CALLS} lanes (a new call as soon as the server ends one) with ${FLOOD_FRAME_BYTES.toLocaleString('en')}-byte frames as fast as the sockets take them, tenant B runs ${DRIP_CHATS} Test LLM chats in loops against its own Base URL that drips a 1 MB SSE line in ${DRIP_PIECE_BYTES}-byte pieces; the attackers run under nice -n 19; one client asks GET /api/v1/health back to back (20 ms apart)`,
     };
   } finally {
     await server.stop();
@@ -370,6 +411,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === thisFile) {
       log(
         `flooded call ${c.call_id}: sent ${(c.sent_bytes / 1024 / 1024).toFixed(1)} MiB in ${c.seconds_open} s; recording ${c.recording_bytes === null ? 'none' : `${(c.recording_bytes / 1024 / 1024).toFixed(2)} MiB`}; billed STT ${c.billed_stt_seconds} s for ${c.duration_s} s; ended: ${c.disconnection_reason ?? c.ended_reason ?? (c.closed_by_server ? 'closed by the server' : 'the attacker stopped')}`,
       );
+    log(
+      `flood: ${r.flood.calls} calls, ${(r.flood.sent_bytes / 1024 / 1024).toFixed(1)} MiB sent; largest recording ${(r.flood.max_recording_bytes / 1024).toFixed(0)} KiB; most STT billed ${r.flood.max_billed_stt_seconds} s (longest call ${r.flood.max_duration_s} s); ended: ${JSON.stringify(r.flood.reasons)}; refused: ${r.flood.refused.join(' | ') || 'none'}`,
+    );
     log(`drip chats: ${r.drip.messages_answered} messages answered; errors: ${r.drip.errors.join(' | ') || 'none'}`);
     writeSection('voiceFlood', r);
   }

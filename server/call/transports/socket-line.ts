@@ -15,6 +15,9 @@ import type { TransportHandlers } from './types.js';
 /** Caller frames kept until the call starts (about 3 s of 20 ms frames). */
 const EARLY_FRAMES_MAX = 150;
 
+/** How long a flooding line's socket stays up after our close frame, before it is cut. */
+export const FLOOD_CLOSE_GRACE_MS = 500;
+
 export abstract class SocketLine {
   protected readonly playout: Playout;
   protected handlers: TransportHandlers | undefined;
@@ -92,6 +95,9 @@ export abstract class SocketLine {
 
   private flooded() {
     this.early = [];
+    // read nothing more from a line that floods: ws would otherwise unmask every frame still on its way
+    // (tens of MiB a second) until the close handshake ends
+    this.socket.pause();
     if (this.handlers) this.handlers.failed?.({ reason: LINE_FLOOD_REASON, message: LINE_FLOOD_MESSAGE });
     else this.floodedEarly = true;
   }
@@ -101,8 +107,13 @@ export abstract class SocketLine {
     this.closed = true;
     this.playout.close();
     // a flooding client is told it broke the line's terms (1008 policy violation), everyone else 1000
-    if (this.socket.readyState === this.socket.OPEN)
-      this.socket.close(reason === LINE_FLOOD_REASON ? 1008 : 1000, reason === LINE_FLOOD_REASON ? 'audio flood' : 'call ended');
+    if (this.socket.readyState === this.socket.OPEN) {
+      const flood = reason === LINE_FLOOD_REASON;
+      this.socket.close(flood ? 1008 : 1000, flood ? 'audio flood' : 'call ended');
+      // the flooding peer is no longer read, so its close frame is never seen: the connection is cut once
+      // ours (and the ended event before it) had time to leave
+      if (flood) setTimeout(() => this.socket.terminate(), FLOOD_CLOSE_GRACE_MS).unref();
+    }
     this.handlers?.closed();
   }
 
