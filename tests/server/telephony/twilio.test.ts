@@ -293,10 +293,11 @@ describeEachDb('phone calls through Twilio', (kind) => {
     expect(b.disconnection_reason).toBe('dial_busy');
   });
 
-  it('transfer_call moves the caller to the function’s number with <Dial> on the live call', async () => {
+  /** An inbound call whose agent has transfer_call to `number`, and a caller who asks for a person. */
+  async function callerAsksForTransfer(number: string) {
     await agentOnNumber({
       message: '',
-      editor: { functions: [{ id: 1, name: 'transfer_call', type: 'transfer', number: '+14155550999' }] },
+      editor: { functions: [{ id: 1, name: 'transfer_call', type: 'transfer', number }] },
     });
     deepgram.script = ['Can I talk to a person?'];
     openai.scriptChat([
@@ -306,6 +307,11 @@ describeEachDb('phone calls through Twilio', (kind) => {
     const line = await waitFor(() => call.stream, 'the stream');
     await line.opened;
     line.say(400);
+    return call;
+  }
+
+  it('transfer_call moves the caller to the function’s number with <Dial> on the live call', async () => {
+    const call = await callerAsksForTransfer('+14155550999');
     await call.done;
     expect(call.dialed).toBe('+14155550999');
     const dial = call.actions.find((a) => a.verb === 'dial');
@@ -321,18 +327,7 @@ describeEachDb('phone calls through Twilio', (kind) => {
   });
 
   it('transfer_call to a number the destination policy refuses is not dialled: the call goes on', async () => {
-    await agentOnNumber({
-      message: '',
-      editor: { functions: [{ id: 1, name: 'transfer_call', type: 'transfer', number: '+19005550199' }] },
-    });
-    deepgram.script = ['Can I talk to a person?'];
-    openai.scriptChat([
-      { text: 'Of course, one moment.', toolCalls: [{ name: 'transfer_call', arguments: { reason: 'asked' } }] },
-    ]);
-    const { call } = await twilio.inbound(voiceUrl(), CALLER, NUMBER);
-    const line = await waitFor(() => call.stream, 'the stream');
-    await line.opened;
-    line.say(400);
+    const call = await callerAsksForTransfer('+19005550199');
     await waitFor(() => LOG_LINES.some((l) => l.includes('call transfer failed') && l.includes('premium-rate')), 'the refusal');
     expect(call.dialed).toBeUndefined();
     expect(call.actions.some((a) => a.verb === 'dial')).toBe(false);
