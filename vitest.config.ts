@@ -1,5 +1,9 @@
+import path from 'node:path';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { defineConfig } from 'vitest/config';
+
+/** The shared contract, as the server imports it (tsconfig.json `paths`; tsx and esbuild read it there). */
+const contractAlias = { '@contract': path.resolve(import.meta.dirname, 'src/api/contract') };
 
 /**
  * Three projects: unit (machines, client logic, pure server services), server (real HTTP against
@@ -11,6 +15,7 @@ export default defineConfig({
     projects: [
       {
         plugins: [vanillaExtractPlugin()],
+        resolve: { alias: contractAlias },
         test: {
           name: 'unit',
           include: ['tests/machines/**/*.test.ts', 'tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'],
@@ -18,6 +23,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias: contractAlias },
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
@@ -27,6 +33,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias: contractAlias },
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],

@@ -1,5 +1,5 @@
 /**
- * Agents list API benchmark (issue 4): 10,000 agents in one company on SQLite, then GET /agent through
+ * Agents list API benchmark: 10,000 agents in one company on SQLite, then GET /agent through
  * app.request (routing, auth, validation, query, count, JSON) with a two-key sort, with and without a
  * search. Reports median and p95 over 200 requests each. Budget: p95 under 10 ms.
  *
@@ -10,8 +10,8 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import * as v from 'valibot';
-import { docOf, insertAgentRows, newAgentRow } from '../server/routes/agent/agent.repo.js';
-import { SAMPLE_AGENT_PAYLOAD } from '../server/routes/agent/sample-agent.js';
+import { docOf, insertAgentRows, newAgentRow } from '../server/modules/agents/agent.repo.js';
+import { SAMPLE_AGENT_PAYLOAD } from '../server/modules/agents/sample-agent.js';
 import { type AgentSort, agentListParams } from '../src/api/contract/agent/query.js';
 import { AgentSavePayloadSchema } from '../src/api/contract/agent/save.js';
 import { VOICE_MODEL_IDS } from '../src/api/contract/models.js';

@@ -1,5 +1,5 @@
 /**
- * A batch call of RECIPIENTS recipients dialled by the batch dispatcher (issue 19) through the fake Twilio,
+ * A batch call of RECIPIENTS recipients dialled by the batch dispatcher through the fake Twilio,
  * which answers every call; the callee hangs up after CALL_MS (short calls), each call running through the
  * call engine with the speech, LLM and voice fakes (bench/phone-lib.ts). The company's concurrency limit is
  * CONCURRENCY (Billing > Limits).
@@ -19,15 +19,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../server/app.js';
-import { createProviderSet } from '../server/call/providers/index.js';
-import { DEFAULT_PROVIDER_URLS } from '../server/call/providers/types.js';
-import { createCallRuntime, settleCalls } from '../server/call/service.js';
-import { openDatabase } from '../server/db/index.js';
 import { createHttpServer } from '../server/http-server.js';
-import { type AppDeps, realHttpClient, systemClock } from '../server/lib/deps.js';
-import { createLogger } from '../server/lib/logger.js';
-import { loadSecrets } from '../server/services/keys.js';
-import { startBatchDispatcher } from '../server/telephony/dispatcher.js';
+import { startBatchDispatcher } from '../server/modules/batches/dispatcher.js';
+import { createCallRuntime, settleCalls } from '../server/modules/conversations/runtime.js';
+import { loadSecrets } from '../server/platform/crypto/keys.js';
+import { openDatabase } from '../server/platform/db/index.js';
+import { type AppDeps, realHttpClient, systemClock } from '../server/platform/deps.js';
+import { createLogger } from '../server/platform/log/logger.js';
+import { createProviderSet } from '../server/voice/providers/index.js';
+import { DEFAULT_PROVIDER_URLS } from '../server/voice/providers/types.js';
 import { log, phoneCompany, round1, sleep, startPhoneFakes } from './phone-lib.js';
 import { QUICK, writeSection } from './results.mjs';
 

@@ -1,5 +1,5 @@
 /**
- * Call analytics benchmark (issue 20): 1,000,000 calls of one company over 365 days (seeded like `npm run
+ * Call analytics benchmark: 1,000,000 calls of one company over 365 days (seeded like `npm run
  * seed`, timed), then GET /call/analytics through app.request (routing, auth, validation, the rollup
  * queries, the latency percentiles in SQL, JSON). Each measure: 20 warm-up requests, then median and p95 over
  * 200 requests; the 90-day window slides back a day per request (over a week) so the answers differ. Budget
@@ -12,8 +12,8 @@
  */
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { seededRng } from '../server/services/call-generator.js';
-import { addPoolNumbers } from '../server/services/workspace.js';
+import { seededRng } from '../server/modules/company/call-generator.js';
+import { addPoolNumbers } from '../server/modules/company/workspace.js';
 import { callListParams } from '../src/api/contract/call.js';
 import { type CallAnalytics, type CallAnalyticsParams, callAnalyticsParams } from '../src/api/contract/call-analytics.js';
 import { benchApp, type Measure, QUICK, seedCallsTimed, timeRequests } from './lib.js';

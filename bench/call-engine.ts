@@ -1,5 +1,5 @@
 /**
- * The call engine's own overhead (issue 18), with the provider fakes answering at once: the built server
+ * The call engine's own overhead, with the provider fakes answering at once: the built server
  * (`npm start`, SQLite) runs web calls against the protocol fakes of Deepgram, OpenAI and ElevenLabs in
  * this process; callers are WebSockets sending 16 kHz PCM16 in 20 ms frames at real-time pace.
  *

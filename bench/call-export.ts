@@ -1,5 +1,5 @@
 /**
- * Call History export benchmark (issue 20): 1,000,000 calls of one company on SQLite (seeded like `npm run
+ * Call History export benchmark: 1,000,000 calls of one company on SQLite (seeded like `npm run
  * seed`), then POST /call/export and GET of its link through app.request, reading the CSV stream to its end
  * without keeping it. Reports rows per second, the time to the first byte, and the process's peak RSS and
  * heap while streaming (sampled every 50 ms) over the baseline before the export: the export holds one batch
@@ -10,8 +10,8 @@
  */
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { seededRng } from '../server/services/call-generator.js';
-import { addPoolNumbers } from '../server/services/workspace.js';
+import { seededRng } from '../server/modules/company/call-generator.js';
+import { addPoolNumbers } from '../server/modules/company/workspace.js';
 import { benchApp, QUICK, seedCallsTimed } from './lib.js';
 
 export const CALLS = Number(process.env.CALLS ?? (QUICK ? 100_000 : 1_000_000));

@@ -1,5 +1,5 @@
 /**
- * Call history API benchmark (issue 6): 1,000,000 calls of one company on SQLite, seeded by the same
+ * Call history API benchmark: 1,000,000 calls of one company on SQLite, seeded by the same
  * code as `npm run seed` (timed), then GET /call/ through app.request (routing, auth, validation,
  * queries, count, JSON). Each measure: 20 warm-up requests, then median and p95 over 200 requests,
  * every answer carrying its total (`pagination.totalCalls`). Budget: p95 under 20 ms for the first
@@ -13,8 +13,8 @@
  */
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { AREA_CODES, fictionalNumber, seededRng } from '../server/services/call-generator.js';
-import { addPoolNumbers } from '../server/services/workspace.js';
+import { AREA_CODES, fictionalNumber, seededRng } from '../server/modules/company/call-generator.js';
+import { addPoolNumbers } from '../server/modules/company/workspace.js';
 import { type CallListParams, callListParams } from '../src/api/contract/call.js';
 import { benchApp, type Measure, QUICK, seedCallsTimed, timeRequests } from './lib.js';
 

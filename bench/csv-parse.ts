@@ -1,5 +1,5 @@
 /**
- * Recipients CSV benchmark (issue 7): a 50 MB recipients file picked in the real 'Create a batch call'
+ * Recipients CSV benchmark: a 50 MB recipients file picked in the real 'Create a batch call'
  * form, read by the app's Web Worker (papaparse) in Debian's Chromium (playwright-core, the flags of
  * tests/e2e/browser.ts), against the built app started like `npm start`.
  *

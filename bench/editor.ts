@@ -1,5 +1,5 @@
 /**
- * Agent editor benchmark (issue 5), two figures:
+ * Agent editor benchmark, two figures:
  *
  * 1. First-visit JS of the editor route on top of the dashboard: the gzipped JS the browser must fetch to
  *    open /dashboard/agents/single-prompt (or /dashboard/agents/$agentId) after /dashboard (the Agents

@@ -1,5 +1,5 @@
 /**
- * Hostile uploads benchmark (issue 16): the built server started like `npm start` (SQLite in a temporary
+ * Hostile uploads benchmark: the built server started like `npm start` (SQLite in a temporary
  * DATA_DIR) receives the knowledge-base documents of tests/fixtures/hostile.ts, each as its own knowledge
  * base, while a client asks GET /api/v1/health one request after another (and the knowledge-base list
  * every 100 ms), from the first upload until every document has ended (complete or failed).

@@ -9,11 +9,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { createApp } from '../server/app.js';
-import { DEFAULT_PROVIDER_URLS } from '../server/call/providers/types.js';
-import { type AppDatabase, openDatabase } from '../server/db/index.js';
-import { systemClock } from '../server/lib/deps.js';
-import { createLogger } from '../server/lib/logger.js';
-import { seedCalls } from '../server/services/workspace.js';
+import { seedCalls } from '../server/modules/company/workspace.js';
+import { type AppDatabase, openDatabase } from '../server/platform/db/index.js';
+import { systemClock } from '../server/platform/deps.js';
+import { createLogger } from '../server/platform/log/logger.js';
+import { DEFAULT_PROVIDER_URLS } from '../server/voice/providers/types.js';
 
 export interface BenchApp {
   app: ReturnType<typeof createApp>;

@@ -1,5 +1,5 @@
 /**
- * Lighthouse 12 benchmark (issue 8): the landing page and the dashboard after login, on the built app
+ * Lighthouse 12 benchmark: the landing page and the dashboard after login, on the built app
  * started like `npm start`, in Debian's Chromium (headless, the flags of tests/e2e/browser.ts, a fresh
  * profile per run), Lighthouse's default mobile setting with simulated throttling; each page 5 times,
  * the median run (Lighthouse's own computeMedianRun) reported.

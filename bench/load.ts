@@ -1,5 +1,5 @@
 /**
- * Load benchmark (issue 8, Reliability 'Load'): the built server started like `npm start` (SQLite in a
+ * Load benchmark (docs/reliability.md, "Load"): the built server started like `npm start` (SQLite in a
  * temporary DATA_DIR) serving one company with 1,000,000 calls (seeded beforehand by the code of
  * `npm run seed`) and 200 agents, driven over loopback by autocannon:
  *
@@ -25,11 +25,11 @@ import * as v from 'valibot';
 import { buildAll } from '../scripts/build.mjs';
 import { startServer } from '../scripts/lib/server.mjs';
 import { buildIsStale } from '../scripts/lib/stale.mjs';
-import { openDatabase } from '../server/db/index.js';
-import { docOf, insertAgentRows, newAgentRow } from '../server/routes/agent/agent.repo.js';
-import { SAMPLE_AGENT_PAYLOAD } from '../server/routes/agent/sample-agent.js';
-import { seededRng } from '../server/services/call-generator.js';
-import { addPoolNumbers, ensureWorkspace } from '../server/services/workspace.js';
+import { docOf, insertAgentRows, newAgentRow } from '../server/modules/agents/agent.repo.js';
+import { SAMPLE_AGENT_PAYLOAD } from '../server/modules/agents/sample-agent.js';
+import { seededRng } from '../server/modules/company/call-generator.js';
+import { addPoolNumbers, ensureWorkspace } from '../server/modules/company/workspace.js';
+import { openDatabase } from '../server/platform/db/index.js';
 import { agentListParams } from '../src/api/contract/agent/query.js';
 import { AgentSavePayloadSchema } from '../src/api/contract/agent/save.js';
 import { type CallListParams, callListParams } from '../src/api/contract/call.js';

@@ -1,5 +1,5 @@
 /**
- * Mutation testing of the state machines (issue 17): Stryker (stryker.config.mjs) mutates
+ * Mutation testing of the state machines: Stryker (stryker.config.mjs) mutates
  * src/machines/*.ts and runs the machine tests of the unit project (vitest.mutation.config.ts) against
  * each mutant. A mutant the tests notice is killed; one they do not notice survives. The score of a file
  * is killed (and timed out) / (killed + timed out + survived + not covered); descriptions are not mutated

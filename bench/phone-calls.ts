@@ -1,5 +1,5 @@
 /**
- * Simultaneous phone calls through the fake Twilio media stream (issue 19): the built server (`npm start`,
+ * Simultaneous phone calls through the fake Twilio media stream: the built server (`npm start`,
  * SQLite) answers CONCURRENT inbound calls to one number; each is the fake Twilio's signed voice webhook,
  * the TwiML's <Connect><Stream>, and a signed media WebSocket that sends the caller's mu-law 8 kHz audio in
  * 20 ms frames on its own clock and "plays" Parley's audio at real time. Speech, LLM and voice are the

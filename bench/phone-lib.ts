@@ -1,5 +1,5 @@
 /**
- * What the phone benches share (issue 19): the provider fakes a phone call needs (the fake Twilio, and
+ * What the phone benches share: the provider fakes a phone call needs (the fake Twilio, and
  * the Deepgram, OpenAI and ElevenLabs protocol fakes answering at once), a JSON client of a Parley server,
  * and a company set up through the API as a user would: providers connected, the sample agent tuned for
  * measuring (responsiveness 1, interruption 1), a Twilio number and Billing > Limits.

@@ -453,7 +453,7 @@ export function renderReport(results) {
     api(
       `Call analytics: the Call History overview of ${fmt(a.calls)} calls of one company (${where}, through the app)`,
       a,
-      `GET /call/analytics: per-day calls by status, success rate, average duration, cost and latency p50/p95, from the daily rollups of migration 016 (a search is answered from the calls). Seeded in ${s1(a.seed_ms)}; ${load(a.load_average)}. Budget (issue 20): the 90-day overview in p95 <= ${ms(a.budget_p95_ms)}: ${a.within_budget ? 'met' : '**missed**'}.`,
+      `GET /call/analytics: per-day calls by status, success rate, average duration, cost and latency p50/p95, from the daily rollups of migration 016 (a search is answered from the calls). Seeded in ${s1(a.seed_ms)}; ${load(a.load_average)}. Budget: the 90-day overview in p95 <= ${ms(a.budget_p95_ms)}: ${a.within_budget ? 'met' : '**missed**'}.`,
     );
   }
 

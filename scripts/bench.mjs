@@ -21,7 +21,7 @@ const KiB = 1024;
 export const BUDGETS = {
   landingJsGzipBytes: 135 * KiB,
   landingCssGzipBytes: 15 * KiB,
-  /** issue 4: the Agents page (/dashboard) a signed-in user lands on after login */
+  /** The Agents page (/dashboard) a signed-in user lands on after login */
   dashboardJsGzipBytes: 220 * KiB,
   startupReadyMs: 2000,
 };
@@ -214,10 +214,10 @@ const SUITES = [
   'bench/load.ts',
   'bench/lighthouse.ts',
   'bench/call-engine.ts',
-  // issue 19: 50 phone calls through the fake Twilio; a batch of 1,000 dialled at 10 concurrent
+  // 50 phone calls through the fake Twilio; a batch of 1,000 dialled at 10 concurrent
   'bench/phone-calls.ts',
   'bench/batch-dial.ts',
-  // issue 17: Stryker over src/machines (tens of minutes on 2 cores; --quick: the seven targeted machines)
+  // Stryker over src/machines (tens of minutes on 2 cores; --quick: the seven targeted machines)
   'bench/mutation.ts',
 ];
 

@@ -38,7 +38,7 @@ export async function buildAll({ quiet = false } = {}) {
   }
   await build({
     // main.js, and beside it every worker thread's script (server/**/*.thread.ts -> <name>.thread.js, where
-    // server/lib/untrusted-worker.ts looks for it once built)
+    // server/platform/workers/untrusted-worker.ts looks for it once built)
     entryPoints: {
       main: path.join(root, 'server/main.ts'),
       ...Object.fromEntries(
@@ -58,9 +58,12 @@ export async function buildAll({ quiet = false } = {}) {
     logLevel: 'warning',
   });
   // data files the server reads at run time ship beside the bundle
-  fs.copyFileSync(path.join(root, 'server/services/common-passwords.txt'), path.join(root, 'dist/server/common-passwords.txt'));
+  fs.copyFileSync(
+    path.join(root, 'server/modules/auth/common-passwords.txt'),
+    path.join(root, 'dist/server/common-passwords.txt'),
+  );
   // the photo decoder's worker thread (plain JavaScript, loaded by URL beside the bundle)
-  fs.copyFileSync(path.join(root, 'server/services/photo.worker.mjs'), path.join(root, 'dist/server/photo.worker.mjs'));
+  fs.copyFileSync(path.join(root, 'server/platform/uploads/photo.worker.mjs'), path.join(root, 'dist/server/photo.worker.mjs'));
   fs.writeFileSync(path.join(root, 'dist/.build-stamp'), String(Date.now()));
   if (!quiet) log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

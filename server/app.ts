@@ -1,18 +1,18 @@
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
-import { ping } from './db/index.js';
-import { clientIp } from './lib/auth.js';
-import { limitBody } from './lib/body-limit.js';
-import { refusalAnswer, violationAnswer } from './lib/db-errors.js';
-import type { AppDeps } from './lib/deps.js';
-import { HttpError, jsonBody, NUL_MESSAGE } from './lib/http.js';
-import { logBudget } from './lib/log-budget.js';
-import { securityHeaders } from './lib/security.js';
-import { MALFORMED_URL, mountStatic } from './lib/static.js';
-import { UPLOAD_IDLE_MS, uploadIdleTimeout } from './lib/upload-idle.js';
-import { registerRoutes } from './routes/index.js';
-import { enforce, LIMITS } from './services/ratelimit.js';
-import type { AppEnv } from './types.js';
+import { clientIp } from './modules/auth/middleware.js';
+import { registerRoutes } from './modules/index.js';
+import { ping } from './platform/db/index.js';
+import type { AppDeps } from './platform/deps.js';
+import { limitBody } from './platform/http/body-limit.js';
+import { refusalAnswer, violationAnswer } from './platform/http/db-errors.js';
+import { HttpError, jsonBody, NUL_MESSAGE } from './platform/http/http.js';
+import { enforce, LIMITS } from './platform/http/ratelimit.js';
+import { securityHeaders } from './platform/http/security.js';
+import { MALFORMED_URL, mountStatic } from './platform/http/static.js';
+import type { AppEnv } from './platform/http/types.js';
+import { logBudget } from './platform/log/log-budget.js';
+import { UPLOAD_IDLE_MS, uploadIdleTimeout } from './platform/uploads/upload-idle.js';
 
 /** Every API request body is capped here (413 before it is buffered); routes cap theirs lower where they can. */
 export const API_BODY_MAX = 2 * 1024 * 1024;

@@ -1,13 +1,13 @@
 /**
  * The HTTP server of the app: Hono's node adaptor for requests, plus the call sockets (WebSocket
- * upgrades, server/call/ws.ts). Used by main.ts and by the tests that need a real socket.
+ * upgrades, server/modules/conversations/ws.ts). Used by main.ts and by the tests that need a real socket.
  */
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { attachCallSockets } from './call/ws.js';
-import type { AppDeps } from './lib/deps.js';
-import type { AppEnv } from './types.js';
+import { attachCallSockets } from './modules/conversations/ws.js';
+import type { AppDeps } from './platform/deps.js';
+import type { AppEnv } from './platform/http/types.js';
 
 export interface HttpServer {
   server: Server;

@@ -2,20 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
-import { createProviderSet } from './call/providers/index.js';
-import { serverIdOf } from './call/recovery.js';
-import { createCallRuntime, settleCalls } from './call/service.js';
-import { openDatabase } from './db/index.js';
-import { EnvError, jobLimitsOfEnv, parseEnv, providerUrlsOf } from './env.js';
 import { createHttpServer } from './http-server.js';
-import { realHttpClient, systemClock } from './lib/deps.js';
-import { createEventLoopMonitor } from './lib/event-loop.js';
-import { createLogger } from './lib/logger.js';
-import { openFilesLimit, openFilesProblem } from './lib/open-files.js';
-import { loadSecrets } from './services/keys.js';
-import { outboxMailer, smtpMailer } from './services/mail.js';
-import { REFUSED_LOGIN_DELAY_MS } from './services/ratelimit.js';
+import { serverIdOf } from './modules/conversations/recovery.js';
+import { createCallRuntime, settleCalls } from './modules/conversations/runtime.js';
+import { loadSecrets } from './platform/crypto/keys.js';
+import { openDatabase } from './platform/db/index.js';
+import { realHttpClient, systemClock } from './platform/deps.js';
+import { EnvError, jobLimitsOfEnv, parseEnv, providerUrlsOf } from './platform/env.js';
+import { REFUSED_LOGIN_DELAY_MS } from './platform/http/ratelimit.js';
+import { createEventLoopMonitor } from './platform/log/event-loop.js';
+import { createLogger } from './platform/log/logger.js';
+import { openFilesLimit, openFilesProblem } from './platform/log/open-files.js';
+import { outboxMailer, smtpMailer } from './platform/mail.js';
 import { afterStart } from './startup.js';
+import { createProviderSet } from './voice/providers/index.js';
 
 const startedAt = performance.now();
 
@@ -30,7 +30,7 @@ try {
   throw e;
 }
 
-// too few open files and the calls of every company fail together (server/lib/open-files.ts)
+// too few open files and the calls of every company fail together (server/platform/log/open-files.ts)
 const openFiles = openFilesLimit();
 const openFilesTooFew = openFilesProblem(openFiles, env.MIN_OPEN_FILES);
 if (openFilesTooFew) {

@@ -1,17 +1,17 @@
-import { recoverOwnCalls } from './call/recovery.js';
-import { startCallSweeper } from './call/sweep.js';
-import type { Env } from './env.js';
-import type { AppDeps } from './lib/deps.js';
-import { isLocalPublicUrl } from './lib/public-url.js';
-import { createKnowledgeWorker } from './routes/knowledge-base/kb.worker.js';
-import { carrierConnections } from './routes/provider/provider.repo.js';
-import { startUploadSweeper } from './services/pending-uploads.js';
-import { startSweeper } from './services/sweep.js';
-import { createDemoWorkspace, demoEnabled } from './services/workspace.js';
-import { startBatchDispatcher } from './telephony/dispatcher.js';
-import { askCarriersAboutCalls } from './telephony/recovery.js';
-import { createAnalysisWorker } from './webhooks/analysis.js';
-import { createWebhookWorker } from './webhooks/worker.js';
+import { startSweeper } from './modules/auth/sweep.js';
+import { startBatchDispatcher } from './modules/batches/dispatcher.js';
+import { createAnalysisWorker } from './modules/calls/analysis.js';
+import { createDemoWorkspace, demoEnabled } from './modules/company/workspace.js';
+import { recoverOwnCalls } from './modules/conversations/recovery.js';
+import { startCallSweeper } from './modules/conversations/sweep.js';
+import { createKnowledgeWorker } from './modules/knowledge/kb.worker.js';
+import { carrierConnections } from './modules/providers/provider.repo.js';
+import { askCarriersAboutCalls } from './modules/telephony/recovery.js';
+import { createWebhookWorker } from './modules/webhooks/worker.js';
+import type { AppDeps } from './platform/deps.js';
+import type { Env } from './platform/env.js';
+import { isLocalPublicUrl } from './platform/net/public-url.js';
+import { startUploadSweeper } from './platform/uploads/pending-uploads.js';
 
 export interface Background {
   stop(): Promise<void>;
@@ -23,7 +23,7 @@ export interface Background {
  *   (the demo's one-time password goes there, never to the log);
  * - the knowledge-base worker (durable jobs in the database; a restart resumes unfinished ones);
  * - the upload sweeper: removes what uploads interrupted by a crash left (recipient rows, knowledge-base
- *   directories, photo files; server/services/pending-uploads.ts), once at start and then every minute.
+ *   directories, photo files; server/platform/uploads/pending-uploads.ts), once at start and then every minute.
  * - the expiry sweep (services/sweep.ts): expired sessions, refresh and reset tokens and rate-limit
  *   attempts are deleted now and every 5 minutes;
  * - call recovery (call/recovery.ts): the calls this server's previous process died with are stored from
@@ -84,7 +84,7 @@ export async function afterStart(
   };
 }
 
-/** PUBLIC_URL on this machine (server/lib/public-url.ts), kept here for its earlier importers. */
+/** PUBLIC_URL on this machine (server/platform/net/public-url.ts), kept here for its earlier importers. */
 export { isLocalPublicUrl };
 
 /** At start: a warning in the log when a company has a carrier connected and PUBLIC_URL is on localhost. */

@@ -1,4 +1,4 @@
-// The two encodings the server sends (server/lib/static.ts): brotli at its best quality where the browser
+// The two encodings the server sends (server/platform/http/static.ts): brotli at its best quality where the browser
 // accepts it, else gzip -9. The build writes them beside each text file; the bundle report measures both.
 import zlib from 'node:zlib';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { type AppDatabase, openDatabase } from '../db/index.js';
-import { EnvError, parseEnv } from '../env.js';
+import { type AppDatabase, openDatabase } from '../platform/db/index.js';
+import { EnvError, parseEnv } from '../platform/env.js';
 
 /**
  * What the command-line tools share: the database the server would open (DATABASE_URL, else

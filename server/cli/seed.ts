@@ -1,7 +1,7 @@
 /**
  * `npm run seed -- --company <email> --calls N --numbers M [--free K] [--days D] [--seed S]`
  *
- * Fills a company with realistic data (see server/services/call-generator.ts), on the database the
+ * Fills a company with realistic data (see server/modules/company/call-generator.ts), on the database the
  * server uses (DATABASE_URL, else DATA_DIR/parley.sqlite):
  * - the account <email> and its company are created when missing (its generated password is printed);
  * - M new numbers from the pool are assigned to the company (default 0; 2 when it has none and calls
@@ -11,8 +11,8 @@
  */
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { seededRng } from '../services/call-generator.js';
-import { addPoolNumbers, ensureWorkspace, seedCalls } from '../services/workspace.js';
+import { seededRng } from '../modules/company/call-generator.js';
+import { addPoolNumbers, ensureWorkspace, seedCalls } from '../modules/company/workspace.js';
 import { countOption, openFromEnv, runCli, UsageError } from './common.js';
 
 const USAGE = `Usage: npm run seed -- --company <email> [--calls N] [--numbers M] [--free K] [--days D] [--seed S]

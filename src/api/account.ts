@@ -1,5 +1,5 @@
 /**
- * Typed calls of the account resource (spec section 7, "Account" and "Token refresh"). Requests and
+ * Typed calls of the account resource. Requests and
  * answers are the contract's valibot schemas; failures reject with ApiError (./errors.ts).
  */
 

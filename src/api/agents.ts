@@ -1,5 +1,5 @@
 /**
- * Typed calls of the agent resource (spec section 7 "Agents" and "Agent save"): list, read, create,
+ * Typed calls of the agent resource: list, read, create,
  * update, delete. Every change invalidates the cached agent list and the changed agent (`agent` prefix
  * of the query cache), so a list on screen reloads.
  */

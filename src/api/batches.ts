@@ -1,5 +1,5 @@
 /**
- * Typed calls of the batch-call resource (issue 7). Every change (create, upload, send, schedule, cancel) invalidates the `batch` prefix of
+ * Typed calls of the batch-call resource. Every change (create, upload, send, schedule, cancel) invalidates the `batch` prefix of
  * the query cache, so the list and the detail on screen reload.
  */
 import { type QueryCache, queryCache } from './cache';

@@ -1,5 +1,5 @@
 /**
- * Typed calls of the billing resource (issue 7): statements and the printable invoice, usage per month,
+ * Typed calls of the billing resource: statements and the printable invoice, usage per month,
  * limits and the billing contact. Saving limits or the contact invalidates everything billing-shaped in
  * the query cache (`billing` prefix), so screens showing them reload.
  */

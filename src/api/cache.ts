@@ -1,8 +1,8 @@
 /**
- * The client's query cache (spec sections 7 and 9): answers are kept by key so a screen can paint the
+ * The client's query cache: answers are kept by key so a screen can paint the
  * last answer at once while it asks again (the previous page stays visible while the next loads).
  *
- * - `load(key, loader)` always asks the server (polling and refetch-on-focus are off, spec section 9),
+ * - `load(key, loader)` always asks the server (polling and refetch-on-focus are off, the specification),
  *   shares one request between callers of the same key, and stores the answer.
  * - `peek(key)` is the stored answer, if any.
  * - `invalidate(prefix)` drops every entry whose key starts with `prefix` and tells subscribers, so a

@@ -1,5 +1,5 @@
 /**
- * Typed calls of the call runtime (issue 18; contract in ./contract/call-runtime.ts): Test LLM (a chat whose
+ * Typed calls of the call runtime (contract in ./contract/call-runtime.ts): Test LLM (a chat whose
  * replies arrive as a `text/event-stream`), Test Audio (a WAV), Test (a web call's id and one-time token),
  * and a call's detail.
  *

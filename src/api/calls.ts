@@ -1,5 +1,5 @@
 /**
- * Typed call of the call history (spec section 7 "Call history"; contract in ./contract/call.ts).
+ * Typed call of the call history.
  * Cached by its parameters (the previous page stays visible while the next loads; every load still
  * asks the server). Calls are read-only through the API, so nothing here invalidates them but
  * `invalidate()`.
@@ -53,7 +53,7 @@ export function callsApi(client: ApiClient, cache: QueryCache) {
       cache.load(callListKey(q), () =>
         client.get(CALL_PATHS.list, CallListResponseSchema, { query: callListParams(q), ...options }),
       ),
-    /** POST /call/create: a phone call from one of the company's numbers with an agent (issue 19) */
+    /** POST /call/create: a phone call from one of the company's numbers with an agent */
     create: (body: CreatePhoneCallInput, options?: CallsCallOptions) =>
       client.post(CREATE_PHONE_CALL_PATH, CreatePhoneCallResponseSchema, body, options),
     /** POST /call/export with the list's filters (not its page): a signed link that downloads the CSV */

@@ -1,6 +1,6 @@
 /**
  * The ONE HTTP client of the app: an ofetch instance with the API base URL, the bearer token of the
- * session, the refresh-and-retry-once flow on 401 and the error toast of spec section 8.
+ * session, the refresh-and-retry-once flow on 401 and the error toast of the specification.
  *
  * - Every call sends `Authorization: Bearer <access token>`, except calls made with `auth: 'none'`
  *   (`/auth/refresh` sends the refresh token as its own Bearer header; login/register/password calls
@@ -11,7 +11,7 @@
  * - Any other error whose body has a `msg` shows a destructive toast titled 'Error' with that msg
  *   (unless the caller passes `notify: false` because it shows its own message), then rejects.
  * - Failures are ApiError with a kind: http, network, timeout, parse (see ./errors.ts).
- * - Retries (spec section 9): a failed GET is retried once before the session has hydrated, never
+ * - Retries: a failed GET is retried once before the session has hydrated, never
  *   after; writes are never retried.
  */
 import { FetchError, type FetchOptions, ofetch } from 'ofetch';

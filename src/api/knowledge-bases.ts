@@ -1,5 +1,5 @@
 /**
- * Typed calls of the knowledge base resource (spec section 7 'Knowledge base'): list, create (multipart,
+ * Typed calls of the knowledge base resource: list, create (multipart,
  * array entries repeated) and delete. A change invalidates the cached list.
  */
 import { type QueryCache, queryCache } from './cache';

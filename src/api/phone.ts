@@ -1,5 +1,5 @@
 /**
- * Typed calls of the phone-number resources (spec section 7 "Phone numbers"; contract in
+ * Typed calls of the phone-number resources (the specification's "Phone numbers"; contract in
  * ./contract/phone.ts): the Available and Assigned tabs, number requests, and the company's numbers
  * (list, read, create, update, assign, delete). Lists are cached by their parameters; every change
  * (a request, a create, an update, a delete) invalidates every phone-number list and number, so the

@@ -1,5 +1,5 @@
 /**
- * Typed calls of the provider resource (spec section 7 "Providers"): the paged catalogue, the connection
+ * Typed calls of the provider resource: the paged catalogue, the connection
  * status, one provider's fields (masked), connect, update and disconnect. The catalogue and the status are
  * cached (`provider` prefix of the query cache); every change invalidates them, so the grid on screen
  * reloads. Fields are never cached: the dialog always shows what the server holds now.

@@ -1,5 +1,5 @@
 /**
- * The one toast type of the app: what the HTTP client's 'Error' toast (spec section 8) and every machine's
+ * The one toast type of the app: what the HTTP client's 'Error' toast and every machine's
  * `notify` action carry. Nothing below the app layer shows a toast itself: the client is bound to the app's
  * toaster (`api.bindNotify`, main.tsx) and a machine gets its `notify` through `.provide()` where it is
  * created (src/app/toaster.ts `notify`).

@@ -1,4 +1,4 @@
-/** Typed call of the voice list (spec section 7 'Voices'). */
+/** Typed call of the voice list. */
 import { type ApiClient, api } from './client';
 import { VOICE_PATHS, VoicesResponseSchema } from './contract/voice';
 

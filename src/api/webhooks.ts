@@ -1,5 +1,5 @@
 /**
- * Typed calls of the webhook resource (issue 20, src/api/contract/webhook.ts): the company-wide webhook,
+ * Typed calls of the webhook resource (src/api/contract/webhook.ts): the company-wide webhook,
  * the signing secret (its answer is the only time it is shown: never cached), the delivery log and Resend.
  * The settings and the log are cached under the `webhook` prefix; every change invalidates them.
  */

@@ -1,5 +1,5 @@
 /**
- * One web call's line (issue 18): the WebSocket to `/call/web/{id}/stream`, fed by the microphone's 20 ms
+ * One web call's line: the WebSocket to `/call/web/{id}/stream`, fed by the microphone's 20 ms
  * frames and feeding the agent's frames to a stream player. Text frames from the server are validated with
  * the contract; `clear` drops the agent's audio not yet played here, the others go to `onEvent`.
  */

@@ -1,5 +1,5 @@
 /**
- * The web call's microphone (issue 18): getUserMedia with echo cancellation on, and an AudioWorklet
+ * The web call's microphone: getUserMedia with echo cancellation on, and an AudioWorklet
  * (public/pcm-capture.worklet.js) that hands over 20 ms frames of 16 kHz mono PCM16 LE.
  */
 import { meterLevel } from './pcm';

@@ -1,5 +1,5 @@
 /**
- * PCM helpers of the web call (issue 18): 16 kHz mono PCM16 little-endian, 20 ms frames, both ways.
+ * PCM helpers of the web call: 16 kHz mono PCM16 little-endian, 20 ms frames, both ways.
  * Plain functions, no browser API: the capture worklet (public/pcm-capture.worklet.js) does the same
  * conversion on the audio thread.
  */

@@ -1,5 +1,5 @@
 /**
- * Playing the agent's voice (issue 18): a stream of 16 kHz PCM16 frames played back to back (the web
+ * Playing the agent's voice: a stream of 16 kHz PCM16 frames played back to back (the web
  * call), and a whole WAV (Test Audio). Web Audio only: no media element, so no blob: URL for the CSP.
  */
 import { CALL_SAMPLE_RATE, meterLevel, pcm16ToFloat } from './pcm';

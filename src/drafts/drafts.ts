@@ -1,5 +1,5 @@
 /**
- * Unsaved agent-editor drafts, kept in the browser's IndexedDB (spec section 9: database `myDatabase`
+ * Unsaved agent-editor drafts, kept in the browser's IndexedDB (the specification: database `myDatabase`
  * version 1, object store `myStore` keyed by `id`). One record per agent: `id` is the agent's id, or
  * 'new' for the agent being created. The editor writes a draft within a second of the last edit, offers
  * it when the editor opens again (after a crash or a reload), and removes it on save or discard; signing

@@ -30,7 +30,7 @@ export interface AgentDeleteContext {
 }
 
 /**
- * Deleting an agent (spec sections 2, 4 and 8): Delete in a row's menu asks for confirmation in an
+ * Deleting an agent: Delete in a row's menu asks for confirmation in an
  * alert dialog that an outside click does not close. Confirm reads 'Deleting...' while DELETE
  * /agent/{id} runs; success closes, toasts and the list reloads (the delete invalidates the cached
  * list); a failure toasts and keeps the dialog open to try again or cancel.

@@ -20,10 +20,10 @@ export type EditorField = keyof AgentEditorForm;
 export type EditorErrors = Partial<Record<string, string>>;
 
 /**
- * Toasts of the editor (spec section 8). One consistent pair for create and update: 'New agent created
+ * Toasts of the editor. One consistent pair for create and update: 'New agent created
  * successfully!' and 'Agent updated successfully!' (the spec's other create title, 'Agent created
  * successfully!' with 'The agent has been updated successfully.', is not used). A failed save shows the
- * server's msg, else spec 8's 'Failed to update agent' (or '... create ...').
+ * server's msg, else the specification's 'Failed to update agent' (or '... create ...').
  */
 export const EDITOR_TOASTS = {
   created: { title: AGENT_MESSAGES.created },
@@ -99,7 +99,7 @@ export const sameForm = (a: AgentEditorForm, b: AgentEditorForm) =>
 /** The change an edit event makes to the form. */
 function patchOf(event: AgentEditorEvent): Partial<AgentEditorForm> | undefined {
   if (event.type === 'field.change') return { [event.field]: event.value };
-  // the voice's id and display name change together (spec 4 'Voice choice')
+  // the voice's id and display name change together (the specification's 'Voice choice')
   if (event.type === 'voice.choose') return { voiceId: event.voiceId, voice: event.name };
   if (event.type === 'name.commit') return { agentName: event.value.trim() };
   return undefined;
@@ -140,9 +140,9 @@ const edit = [
 ] as const;
 
 /**
- * The single-prompt agent editor (issue 5): loads the agent (or starts a new one), offers an unsaved
+ * The single-prompt agent editor: loads the agent (or starts a new one), offers an unsaved
  * draft, tracks edits (pristine / dirty), keeps a draft in IndexedDB while dirty, validates with spec
- * section 5's messages, saves (create or update with the loaded version) and reports the outcome.
+ * its messages, saves (create or update with the loaded version) and reports the outcome.
  * Effects are named: `loadAgent`, `readDraft`, `saveAgent` (actors); `writeDraft`, `clearDraft`,
  * `notify`, `goToList`, `focusField` (actions; the view provides navigation and focus).
  */
@@ -259,7 +259,7 @@ export const agentEditorMachine = setup({
     starting: {
       description: 'Chooses between a new agent and loading an existing one.',
       always: [
-        { guard: 'isNew', target: 'checkingDraft', description: 'A new agent starts from the editor defaults (spec 9).' },
+        { guard: 'isNew', target: 'checkingDraft', description: 'A new agent starts from the editor defaults.' },
         { target: 'loading', description: 'An agent id in the URL: load it.' },
       ],
     },

@@ -54,7 +54,7 @@ const messageOf = (error: unknown, fallback: string) =>
   isApiError(error) ? (error.serverMessage ?? fallback) : error instanceof Error ? error.message : fallback;
 
 /**
- * 'Import' on the Agents page (issue 4): the chosen file is read and validated with the contract
+ * 'Import' on the Agents page: the chosen file is read and validated with the contract
  * (`parseAgentImport`: an export envelope or a bare save payload); a valid agent is created with
  * POST /agent (the list reloads: the create invalidates the cached list). A bad file, or a refusal by
  * the server, toasts what is wrong and creates nothing.

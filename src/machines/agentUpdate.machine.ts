@@ -65,7 +65,7 @@ const updateRequestOf = (context: AgentUpdateContext) => ({
   body: { ...v.parse(AgentDialogFormSchema, context.values), version: context.version },
 });
 
-/** The first message per field of the dialog form (spec section 5 messages). */
+/** The first message per field of the dialog form. */
 export function dialogErrorsOf(values: AgentDialogForm): AgentDialogErrors {
   const issues = v.safeParse(AgentDialogFormSchema, values).issues;
   if (!issues) return {};
@@ -87,8 +87,8 @@ function serverFieldErrors(error: unknown): AgentDialogErrors {
 const isStale = (error: unknown) => isApiError(error) && (error.status === 404 || error.status === 409);
 
 /**
- * The 'Update Agent' dialog of the Agents page (spec sections 3, 4, 5 and 8). Every open starts from
- * the chosen row (dialog defaults of spec 9 for anything the row lacks). Save sends the dialog's fields
+ * The 'Update Agent' dialog of the Agents page. Every open starts from
+ * the chosen row (dialog defaults of the specification for anything the row lacks). Save sends the dialog's fields
  * with the row's `version` (PUT /agent/{id}); success closes, toasts and the list reloads (the update
  * invalidates the cached list); a failure keeps the dialog open with the input as typed.
  */

@@ -80,7 +80,7 @@ const closedContext: AssignAgentContext = {
   error: undefined,
 };
 
-/** The number's current state (spec section 4): its mode, and the agent of that mode. */
+/** The number's current state: its mode, and the agent of that mode. */
 function openedContext(n: AssignTarget): AssignAgentContext {
   const direction = assignModeOf(n);
   return {
@@ -99,7 +99,7 @@ const agentFieldError = (error: unknown) =>
   isApiError(error) ? (error.fieldErrors.inbound_agent_id ?? error.fieldErrors.outbound_agent_id) : undefined;
 
 /**
- * 'Assign Agent to Phone Number' (spec sections 2, 4, 5 and 8), opened from a row of the Assigned tab.
+ * 'Assign Agent to Phone Number', opened from a row of the Assigned tab.
  * The dialog starts from the number: inbound when it has no outbound agent, else outbound, with that
  * direction's agent chosen. The company's agents load at once and again (debounced 300 ms) as the
  * search box changes. Save sends PUT /number/{id} with only the agent ids: the chosen direction set,

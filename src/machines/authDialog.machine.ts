@@ -70,7 +70,7 @@ const initialContext: AuthDialogContext = { values: { name: '', email: '', passw
 
 /**
  * The landing page's Login / Sign Up dialog. Values live here so validation (the contract's schemas,
- * spec section 5 messages) and the reset on close are the machine's; the view only renders.
+ * the specification's messages) and the reset on close are the machine's; the view only renders.
  * Effects: `login` / `register` call the API (own toasts, so the client's automatic one is off);
  * `startSession`, `enterDashboard` and `openForgotPassword` are provided by the view (session actor,
  * router, the forgot-password dialog); `notify` shows a toast.
@@ -166,7 +166,7 @@ export const authDialogMachine = setup({
                 actions: 'clearErrors',
               },
               {
-                description: 'Shows the spec section 5 message under each invalid field.',
+                description: 'Shows the validation message under each invalid field.',
                 actions: 'showLoginErrors',
               },
             ],
@@ -193,7 +193,7 @@ export const authDialogMachine = setup({
                 actions: 'clearErrors',
               },
               {
-                description: 'Shows the spec section 5 message under each invalid field.',
+                description: 'Shows the validation message under each invalid field.',
                 actions: 'showSignupErrors',
               },
             ],

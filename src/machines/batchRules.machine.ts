@@ -142,7 +142,7 @@ const EMPTY_DRAFT: RulesDraft = {
 };
 
 /**
- * 'Edit dialling rules' of a batch that has not ended (issue 19): the calling window (days, From, Until,
+ * 'Edit dialling rules' of a batch that has not ended: the calling window (days, From, Until,
  * time zone), attempts and the retry delay. Submit checks the draft with the contract and shows its
  * messages next to the fields; a valid draft is saved with PATCH /batch-call/{id}. A success closes with
  * a toast (the detail reloads: the call invalidates the batch); a failure keeps the input and shows the

@@ -40,9 +40,9 @@ export type CallFiltersEmitted = { type: 'filters.applied'; filters: CallDialogF
 const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Could not load your numbers.');
 
 /**
- * The 'Filter Call History' dialog (spec sections 2, 3 and 7): phone number, call type and call status.
+ * The 'Filter Call History' dialog: phone number, call type and call status.
  * Every open starts from the filters in the URL and loads the company's numbers (GET /number/ with empty
- * params, spec 7: "the phone list is also loaded with empty params when the filter dialog opens").
+ * params, the specification: "the phone list is also loaded with empty params when the filter dialog opens").
  * Apply emits the draft, Clear emits no filters; both close. Closing otherwise changes nothing.
  */
 export const callFiltersMachine = setup({

@@ -43,7 +43,7 @@ async function placeCall({ agentId, to }: PlaceCallInput, signal: AbortSignal): 
 }
 
 /**
- * The editor's Call me (issue 19): a phone number and a button that has the agent being edited call it
+ * The editor's Call me: a phone number and a button that has the agent being edited call it
  * through the company's phone number (POST /call/create).
  */
 export const callMeMachine = setup({

@@ -2,10 +2,10 @@ import { type ActorRef, and, assign, fromPromise, not, raise, type Snapshot, set
 
 /**
  * One conversation between a caller and an agent: a web call, a phone call or a text chat. It runs on the
- * server, not in the browser: server/call/service.ts starts one actor per call (a web or phone call, a chat
- * turn) through server/call/engine/conversation.ts, which supplies the effects and the provider streams as
- * child actors; server/call/engine/settings.ts turns the agent's settings into its input, and
- * server/call/engine/realtime.ts is its listen and reply actors on the speech-to-speech path. The
+ * server, not in the browser: server/modules/conversations/runtime.ts starts one actor per call (a web or phone call, a chat
+ * turn) through server/voice/engine/conversation.ts, which supplies the effects and the provider streams as
+ * child actors; server/voice/engine/settings.ts turns the agent's settings into its input, and
+ * server/voice/engine/realtime.ts is its listen and reply actors on the speech-to-speech path. The
  * browser's Test, Test LLM and Test Audio run machines of their own (webCall, testChat, voicePreview; see
  * docs/call-runtime.md). Audio never passes through it:
  * the transport feeds the speech-to-text stream directly and the reply actor feeds the transport. Only
@@ -35,7 +35,7 @@ export type CallEndReason =
   | 'error_llm_provider'
   | 'error_tts_provider'
   | 'error_transport'
-  /** the caller's line kept sending audio faster than real time (server/call/transports/audio-gate.ts) */
+  /** the caller's line kept sending audio faster than real time (server/voice/lines/audio-gate.ts) */
   | 'error_audio_flood'
   | 'error_unknown';
 
@@ -301,7 +301,7 @@ export const callSessionMachine = setup({
 }).createMachine({
   id: 'callSession',
   description:
-    'One conversation between a caller and an agent (web call, phone call or text chat), run on the server: one actor per call (server/call/engine/conversation.ts). Audio never passes through the machine; it decides who speaks, when the agent is interrupted and when the call ends.',
+    'One conversation between a caller and an agent (web call, phone call or text chat), run on the server: one actor per call (server/voice/engine/conversation.ts). Audio never passes through the machine; it decides who speaks, when the agent is interrupted and when the call ends.',
   context: ({ input }) => ({
     ...input,
     history: input.history ?? [],

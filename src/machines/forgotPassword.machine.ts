@@ -41,7 +41,7 @@ const emptyForm: ForgotPasswordContext = { email: '', error: null };
  * Forgot password: a dialog on the landing page and the /forgot-password page (which renders only the
  * `flow` region). Two regions: `visibility` (is the dialog shown) and `flow` (form -> sending -> sent).
  * Closing keeps the content while the dialog animates out, then resets form and sent state after
- * the named delay `resetDelay` (300 ms, spec section 9).
+ * the named delay `resetDelay` (300 ms, the specification).
  */
 export const forgotPasswordMachine = setup({
   types: {

@@ -22,7 +22,7 @@ export type PhoneNumberDeleteEvent =
   | { type: 'delete.confirm' };
 
 /**
- * 'Confirm Deletion' (spec sections 2, 4 and 8): 'Delete' in a row's menu asks first, in an alert
+ * 'Confirm Deletion': 'Delete' in a row's menu asks first, in an alert
  * dialog an outside click does not close. Confirm reads 'Deleting...' while DELETE /number/{id} runs;
  * success closes, toasts 'Phone number deleted' and the table reloads (the call invalidates the phone
  * lists); a failure toasts 'An error occurred while deleting the phone number' and stays open.

@@ -13,7 +13,7 @@ import type { ToastMessage } from './notify';
 import { isGone, phoneEffects } from './phone-effects';
 
 /**
- * The fields the 'Update Phone Number' dialog edits (spec sections 3 and 5), as typed. The agents are
+ * The fields the 'Update Phone Number' dialog edits, as typed. The agents are
  * set with 'Assign Agent'; accountId and companyId are shown read-only and never sent.
  */
 export const PHONE_FORM_FIELDS = [
@@ -52,7 +52,7 @@ const emptyForm: PhoneFormValues = {
   area_code: '',
 };
 
-/** The form's starting values: the selected number (spec 4: the form resets from the record on open). */
+/** The form's starting values: the selected number (the specification: the form resets from the record on open). */
 export const phoneFormOf = (n: PhoneNumber): PhoneFormValues => ({
   phone_number: n.phone_number,
   phone_number_type: n.phone_number_type,
@@ -63,7 +63,7 @@ export const phoneFormOf = (n: PhoneNumber): PhoneFormValues => ({
   area_code: n.area_code === null ? '' : String(n.area_code),
 });
 
-/** The first message per field (section 5's messages come from the shared contract). */
+/** The first message per field (its messages come from the shared contract). */
 export function phoneFormErrorsOf(values: PhoneFormValues): PhoneFormErrors {
   return fieldErrorsOf(v.safeParse(PhoneNumberUpdateBodySchema, values).issues);
 }
@@ -104,7 +104,7 @@ export interface PhoneNumberUpdateContext {
 const closedContext: PhoneNumberUpdateContext = { number: undefined, values: emptyForm, errors: {} };
 
 /**
- * 'Update Phone Number' (spec sections 3, 4, 5 and 8): edit an assigned number's settings. Save
+ * 'Update Phone Number': edit an assigned number's settings. Save
  * checks section 5's rules ('Invalid phone number', 'Phone number type is required', ...) before
  * anything is sent, then PUT /number/{id}; success closes, toasts 'Phone number updated' and the
  * table reloads (the call invalidates the phone lists); a failure toasts 'Failed to update phone

@@ -24,12 +24,12 @@ export type PhoneRequestEvent = { type: 'number.request'; phone: string };
 export interface PhoneRequestContext {
   /** the number being requested now */
   phone: string | undefined;
-  /** numbers requested on this visit (spec 4: marked Requested locally after a success) */
+  /** numbers requested on this visit (the specification: marked Requested locally after a success) */
   requested: string[];
 }
 
 /**
- * 'Request' on a row of the Available Numbers tab (spec sections 2, 4 and 8): POST /request/ {phone}.
+ * 'Request' on a row of the Available Numbers tab: POST /request/ {phone}.
  * One request at a time (the other Request buttons wait). Success toasts 'Request Sent' and marks the
  * row 'Requested' at once; the list also reloads and the server's `requested: true` keeps the mark
  * after a reload. A failure toasts 'Failed to request phone number'.

@@ -95,7 +95,7 @@ const saveRequestOf = (context: ProviderConnectionContext) => ({
 });
 
 /**
- * One provider card's connection (issue 7): connect, update and disconnect, each in its own dialog.
+ * One provider card's connection: connect, update and disconnect, each in its own dialog.
  * The dialog's inputs live in the context so a failed save keeps them; they are forgotten as soon as the
  * dialog closes or the save succeeds (no credential stays in memory longer than the dialog).
  * Effects: `loadFields`, `saveConnection`, `disconnect` call the API without its automatic toast (the

@@ -64,7 +64,7 @@ export function appendDelta(items: readonly ChatItem[], text: string): ChatItem[
 }
 
 /**
- * Test LLM (issue 18): a chat with the agent as it is in the editor when the chat starts (unsaved edits
+ * Test LLM: a chat with the agent as it is in the editor when the chat starts (unsaved edits
  * included: the editor's save payload is sent as `agent`). The agent's reply streams in piece by piece
  * (`reply.delta`), function calls show as their own lines, and `end_call` ends the chat; a new chat starts
  * from the editor's current state again.

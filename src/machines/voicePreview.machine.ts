@@ -25,7 +25,7 @@ export const VOICE_PREVIEW_MESSAGES = {
 } as const;
 
 /**
- * Test Audio (issue 18): the agent's voice saying its welcome message (or a sentence the tester typed) with
+ * Test Audio: the agent's voice saying its welcome message (or a sentence the tester typed) with
  * the voice settings in the editor now. Play loads the audio (a spinner shows), then plays it; Stop ends
  * the load or the playback at once.
  * Actors: `loadVoice` (POST /voices/preview) and `playVoice` (plays the clip; sends clip.ended when it is

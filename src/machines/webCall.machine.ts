@@ -144,7 +144,7 @@ const fresh = {
 } satisfies Partial<WebCallContext>;
 
 /**
- * Test (issue 18): a call with the agent from the browser's microphone. Start opens the microphone first
+ * Test: a call with the agent from the browser's microphone. Start opens the microphone first
  * (refused: a clear message and nothing else happens), then creates the call (POST /call/web) and opens its
  * socket; while it is live the transcript and the agent's state (listening, thinking, speaking) follow the
  * server. Hang up asks the server to end the call and waits briefly for its answer.

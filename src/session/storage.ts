@@ -1,5 +1,5 @@
 /**
- * Where the session lives in the browser (spec sections 3 and 9):
+ * Where the session lives in the browser:
  * - `auth-store`: `{"state":{"access_token":"…","refresh_token":"…"},"version":0}`, the shape of a
  *   zustand `persist` store, so a session written by the earlier product keeps working. Both tokens are
  *   empty strings by default; a plain `{"access_token","refresh_token"}` object is read as well.

@@ -10,7 +10,7 @@ import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browse
 import { type ApiUser, apiCall, signedInPage, signUpViaApi } from './session.js';
 
 /**
- * Issue 4 end to end, in order, on one signed-in page: 25 agents seeded through the API, then the
+ * End to end, in order, on one signed-in page: 25 agents seeded through the API, then the
  * table (sort both ways, a second sort with Shift, search, page size, next page, reload and
  * back/forward keep the URL state, hide a column), the Update Agent dialog (validation, save), delete
  * with confirmation, export then import, a bad import file, the error and empty states.

@@ -5,7 +5,7 @@ import { insertAnalysis, insertCalls } from './seed-db.js';
 import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
- * Issue 20, the call analytics in Chromium: calls seeded through the calls repository on two recent days;
+ * The call analytics in Chromium: calls seeded through the calls repository on two recent days;
  * the Call History overview shows the totals and the per-day charts (each with its numbers under 'Show as
  * table') for the URL's date range and filters, says 'No calls in this range' for an empty one, and the
  * Agents page's row menu opens the agent's 'Analytics'.

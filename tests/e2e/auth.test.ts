@@ -4,7 +4,7 @@ import { outboxMails } from '../outbox.js';
 import { openBrowser, type TestBrowser } from './browser.js';
 
 /**
- * Issue 3 end to end, in order, on one signed-in-or-out browser: sign up with a photo, log out, a wrong
+ * End to end, in order, on one signed-in-or-out browser: sign up with a photo, log out, a wrong
  * password, log in, reload, a silent refresh, the forgot/reset flow through the outbox, the route guard,
  * and two tabs sharing one session.
  */

@@ -6,7 +6,7 @@ import { type E2eRecipientOutcome, seedBatchOutcomes } from './seed-db.js';
 import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
- * Issue 19, a batch that dials, in Chromium: the detail view's counts per state, its progress bar, the
+ * A batch that dials, in Chromium: the detail view's counts per state, its progress bar, the
  * calls linking to their detail view, a live refresh while sending, Pause / Resume, and 'Export recipients'.
  * The recipients' outcomes are written as the dispatcher would have left them (tests/e2e/seed-db.ts).
  */

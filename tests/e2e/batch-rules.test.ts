@@ -4,7 +4,7 @@ import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browse
 import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
- * Issue 19, a batch's dialling rules in Chromium: the detail shows them ('Any time', '2 attempts, 120 s
+ * A batch's dialling rules in Chromium: the detail shows them ('Any time', '2 attempts, 120 s
  * apart'), 'Edit dialling rules' sets a weekday window in a zone with 3 attempts (PATCH /batch-call/:id),
  * the summary changes and the values are still there after a reload; a window that ends before it starts
  * is refused with the contract's message and the input kept, and the server's refusal is shown in the form.

@@ -7,7 +7,7 @@ import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browse
 import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
- * Issue 7, batch calls in Chromium: the empty state, the full-screen form, refused files, a CSV of 1,000
+ * Batch calls in Chromium: the empty state, the full-screen form, refused files, a CSV of 1,000
  * recipients with 3 bad rows read in the worker (counts and reasons), save as draft, the list, then
  * schedule and cancel from the detail view.
  */

@@ -5,7 +5,7 @@ import { insertCalls } from './seed-db.js';
 import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
- * Issue 7, billing in Chromium: this month's statement computed from the company's calls and number,
+ * Billing in Chromium: this month's statement computed from the company's calls and number,
  * rows that expand, the printable invoice, usage with its chart and table, limits and the billing
  * contact round-tripping through the server.
  */

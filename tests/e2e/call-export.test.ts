@@ -5,7 +5,7 @@ import { openBrowser, type TestBrowser } from './browser.js';
 import { type E2eCall, insertCalls } from './seed-db.js';
 import { type ApiUser, signedInPage, signUpViaApi } from './session.js';
 
-/** Issue 20: 'Export' in Call History downloads the calls the filters show, as CSV. */
+/** 'Export' in Call History downloads the calls the filters show, as CSV. */
 let b: TestBrowser;
 let page: Page;
 let user: ApiUser;

@@ -8,7 +8,7 @@ import { type E2eCall, insertCalls } from './seed-db.js';
 import { type ApiUser, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
- * Issue 6, Call History in Chromium: a company with two lines and calls seeded through the calls
+ * Call History in Chromium: a company with two lines and calls seeded through the calls
  * repository. Pick a date range in the two-month picker, filter by status and number in 'Filter Call
  * History', see 'Filters Applied', reload and get the same view from the URL, sort by duration (the
  * rows' order checked), 'Customize Field' hides and moves columns, remembered after a reload, and the

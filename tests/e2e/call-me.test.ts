@@ -1,5 +1,5 @@
 /**
- * Call me (issue 19) in Chromium, end to end over Twilio's protocols: the editor's right column places a
+ * Call me in Chromium, end to end over Twilio's protocols: the editor's right column places a
  * phone call with the agent being edited. The e2e server's Twilio is the fake of tests/fakes/twilio.ts
  * (TWILIO_API_URL): it checks the REST call's Basic auth and parameters, posts signed status callbacks,
  * opens a signed media stream to the TwiML's <Stream> URL, and the callee says something after the greeting

@@ -1,5 +1,5 @@
 /**
- * The three ways to try an agent from the editor (issue 18) in Chromium, against the provider fakes the e2e
+ * The three ways to try an agent from the editor in Chromium, against the provider fakes the e2e
  * server is pointed at (tests/e2e/provider-fakes.ts): Test LLM (a chat streamed from the OpenAI fake, end_call
  * ends it), Test Audio (the ElevenLabs fake's voice), and Test (a web call from a fake microphone that plays a
  * WAV this test writes: its bursts of sound are the caller's speech to the Deepgram fake). The call then

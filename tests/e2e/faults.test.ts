@@ -1,6 +1,6 @@
 import type { Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_AGENT_PAYLOAD } from '../../server/routes/agent/sample-agent.js';
+import { SAMPLE_AGENT_PAYLOAD } from '../../server/modules/agents/sample-agent.js';
 import type { Agent, AgentListItem } from '../../src/api/contract/agent/responses.js';
 import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
 import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';

@@ -3,7 +3,7 @@
 // the Agents page loads without it, and that the keyboard reaches every control as before.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_AGENT_PAYLOAD } from '../../server/routes/agent/sample-agent.js';
+import { SAMPLE_AGENT_PAYLOAD } from '../../server/modules/agents/sample-agent.js';
 import { openBrowser, type TestBrowser } from './browser.js';
 import { type ApiUser, apiCall, signedInPage, signUpViaApi } from './session.js';
 

@@ -9,7 +9,7 @@ import { expectOnlyLocalRequests, holdPageCode, openBrowser, type TestBrowser } 
 import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
- * Issue 6, the Phone Numbers screen end to end on one signed-in page: request an available number,
+ * The Phone Numbers screen end to end on one signed-in page: request an available number,
  * 'Requested' survives a reload, an operator grants it with the admin command, it shows under
  * Assigned Numbers, an agent is assigned inbound and then outbound (the inbound one cleared, checked
  * through the API), the edit dialog refuses a too-short number with 'Invalid phone number' and saves a
@@ -256,7 +256,7 @@ describe('the Phone Numbers screen in Chromium', () => {
     expectOnlyLocalRequests(b.requests);
     expect(b.pageErrors).toEqual([]);
   });
-  it('after a change on a later page the list is fetched again from its first page (spec section 7)', async () => {
+  it('after a change on a later page the list is fetched again from its first page', async () => {
     const other = await signUpViaApi(b.baseUrl, 'Paula Pages');
     for (let i = 0; i < 7; i++) await createNumberViaApi(b.baseUrl, other, `+1628555010${i}`);
     const p = await signedInPage(b, other);

@@ -5,9 +5,9 @@
  */
 import path from 'node:path';
 import { inject } from 'vitest';
-import { openDatabase } from '../../server/db/index.js';
-import { newId } from '../../server/lib/ids.js';
-import { insertCalls as storeCalls } from '../../server/routes/call/call.repo.js';
+import { insertCalls as storeCalls } from '../../server/modules/calls/call.repo.js';
+import { newId } from '../../server/platform/crypto/ids.js';
+import { openDatabase } from '../../server/platform/db/index.js';
 import type { CallStatus } from '../../src/api/contract/call-values.js';
 
 export interface E2eCall {

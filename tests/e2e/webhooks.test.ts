@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase } from '../../server/db/index.js';
-import { enqueueDeliveries } from '../../server/webhooks/outbox.js';
+import { enqueueDeliveries } from '../../server/modules/webhooks/outbox.js';
+import { openDatabase } from '../../server/platform/db/index.js';
 import { openBrowser, type TestBrowser } from './browser.js';
 import { type ApiUser, signedInPage, signUpViaApi } from './session.js';
 

@@ -8,7 +8,7 @@ import { insertCalls } from './seed-db.js';
 import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
- * Issue 8, in Chromium: agent names that are markup render as text everywhere they appear (the Agents
+ * In Chromium: agent names that are markup render as text everywhere they appear (the Agents
  * table, its row actions, the Update Agent dialog, the delete confirmation, the editor's header, the Assign
  * Agent dialog's options and the assigned number's row, the billing usage by agent), nothing
  * of them runs, and the Content-Security-Policy refuses inline script: a script element added with inline

@@ -26,9 +26,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import { rmsLevel } from '../../server/call/audio/level.js';
-import { mulawDecode } from '../../server/call/audio/mulaw.js';
-import { pcm16Samples } from '../../server/call/audio/pcm16.js';
+import { rmsLevel } from '../../server/voice/audio/level.js';
+import { mulawDecode } from '../../server/voice/audio/mulaw.js';
+import { pcm16Samples } from '../../server/voice/audio/pcm16.js';
 import { FakeProvider, refuseUpgrade, type StreamRecord } from './server.js';
 
 const ENCODINGS = new Set([

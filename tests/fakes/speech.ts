@@ -4,8 +4,8 @@
  * for, and an outbox that sends a provider's messages in order, after a first-byte delay and spaced by a
  * chunk interval, and that a cancel empties at once.
  */
-import { mulawEncode } from '../../server/call/audio/mulaw.js';
-import { pcm16Bytes } from '../../server/call/audio/pcm16.js';
+import { mulawEncode } from '../../server/voice/audio/mulaw.js';
+import { pcm16Bytes } from '../../server/voice/audio/pcm16.js';
 import { wait } from './server.js';
 
 export interface FakeVoiceOptions {

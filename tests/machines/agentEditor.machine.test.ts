@@ -169,7 +169,7 @@ describe('agentEditor behaviour', () => {
     vi.useRealTimers();
   });
 
-  it('validates with the spec section 5 messages, focuses the first invalid field and sends nothing', async () => {
+  it("validates with the contract's messages, focuses the first invalid field and sends nothing", async () => {
     vi.useFakeTimers();
     const h = editor({});
     await settle();

@@ -34,7 +34,7 @@ const row: AgentDialogRecord = {
   max_call_duration_ms: 3_600_000,
   voicemail_detection_timeout_ms: 20_000,
 };
-/** A row that lacks most fields: the dialog fills spec 9's defaults. */
+/** A row that lacks most fields: the dialog fills the specification's defaults. */
 const sparse: AgentDialogRecord = { _id: 'agent-2', version: 1, agent_name: 'Sparse' };
 
 const http = (status: number, msg: string, errors?: Record<string, string>) =>
@@ -62,7 +62,7 @@ const flow = (answer: (input: AgentUpdateInput) => Promise<AgentResponse>) => {
 };
 
 describe('agentUpdate behaviour', () => {
-  it('opens with the selected row, and with the spec 9 defaults for what a row lacks', () => {
+  it('opens with the selected row, and with the dialog defaults for what a row lacks', () => {
     const { actor } = flow(() => new Promise(() => {}));
     actor.send({ type: 'dialog.open', agent: row });
     const { _id, version, ...fields } = row;
@@ -83,7 +83,7 @@ describe('agentUpdate behaviour', () => {
     expect(actor.getSnapshot().context.values.agent_name).toBe('Front Desk');
   });
 
-  it("shows section 5's messages and sends nothing while the form is invalid", () => {
+  it('shows its messages and sends nothing while the form is invalid', () => {
     const { actor, saved } = flow(() => new Promise(() => {}));
     actor.send({ type: 'dialog.open', agent: sparse });
     actor.send({ type: 'field.change', field: 'agent_name', value: '   ' });

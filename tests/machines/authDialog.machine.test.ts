@@ -102,7 +102,7 @@ function dialog(answer: (kind: 'login' | 'register', input: LoginBody | Register
 }
 
 describe('authDialog behaviour', () => {
-  it('shows the spec section 5 messages and sends nothing while invalid', () => {
+  it('shows the validation messages and sends nothing while invalid', () => {
     const d = dialog(async () => ok);
     d.actor.send({ type: 'dialog.open' });
     d.actor.send({ type: 'form.submit' });

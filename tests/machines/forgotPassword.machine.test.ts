@@ -95,7 +95,7 @@ describe('forgotPassword behaviour', () => {
     expect(actor.getSnapshot().context.email).toBe('ava@example.com');
   });
 
-  it('failure messages follow spec section 8', async () => {
+  it('failure messages follow the specification', async () => {
     const answers: (() => Promise<ForgotPasswordResponse>)[] = [
       async () => ({ success: false, msg: 'Nope' }),
       async () => ({ success: false, msg: '' }),

@@ -19,7 +19,7 @@ describeModel('toaster', toasterMachine, {
   },
 });
 
-describe('toaster timers (spec section 9)', () => {
+describe('toaster timers', () => {
   afterEach(() => {
     vi.useRealTimers();
   });

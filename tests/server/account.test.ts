@@ -4,8 +4,8 @@ import { hash } from '@node-rs/argon2';
 import { PNG } from 'pngjs';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { onCompanyCreated } from '../../server/services/company-hooks.js';
-import { needsRehash } from '../../server/services/passwords.js';
+import { needsRehash } from '../../server/modules/auth/passwords.js';
+import { onCompanyCreated } from '../../server/modules/company/company-hooks.js';
 import {
   LoginBodySchema,
   ACCOUNT_MESSAGES as M,
@@ -106,7 +106,7 @@ describeEachDb('account API', (kind) => {
       }
     });
 
-    it('answers every validation message of spec section 5', async () => {
+    it('answers every validation message of the specification', async () => {
       const cases: [Record<string, string | undefined>, Record<string, string>][] = [
         [{}, { name: M.nameRequired, email: M.emailRequired, password: M.passwordRequired }],
         [{ ...GOOD, name: 'A' }, { name: M.nameRequired }],
@@ -160,7 +160,7 @@ describeEachDb('account API', (kind) => {
       expect(served.headers.get('x-content-type-options')).toBe('nosniff');
       expect(served.headers.get('content-disposition')).toBe('inline; filename="photo.png"');
       expect(served.headers.get('content-security-policy')).toContain('sandbox');
-      // the server's own encoding of the same pixels (server/services/photos.ts), not the upload
+      // the server's own encoding of the same pixels (server/platform/uploads/photos.ts), not the upload
       const bytes = Buffer.from(await served.arrayBuffer());
       expect(PNG.sync.read(bytes).data.equals(PNG.sync.read(TINY_PNG).data)).toBe(true);
       const stored = fs.readdirSync(path.join(t().dataDir, 'uploads'));

@@ -20,7 +20,7 @@ async function call(t: TestApp, method: string, url: string, init: { body?: unkn
   return { status: res.status, body: (await res.json()) as Body };
 }
 
-/** Every field of the editor form (spec 3 'Agent editor form') set away from its default, as the editor sends it. */
+/** Every field of the editor form (the specification's 'Agent editor form') set away from its default, as the editor sends it. */
 function fullForm(kb: KnowledgeBase): AgentEditorForm {
   const form: AgentEditorForm = {
     ...structuredClone(AGENT_EDITOR_FORM_DEFAULTS),

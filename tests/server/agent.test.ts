@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { expect, it } from 'vitest';
-import { docOf, insertAgentRows, newAgentRow, SEARCH_FIRST_READ } from '../../server/routes/agent/agent.repo.js';
+import { docOf, insertAgentRows, newAgentRow, SEARCH_FIRST_READ } from '../../server/modules/agents/agent.repo.js';
 import type { AgentEditorInput } from '../../src/api/contract/agent/editor.js';
 import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../src/api/contract/agent/editor-form.js';
 import { AGENT_MESSAGES } from '../../src/api/contract/agent/messages.js';
@@ -540,7 +540,7 @@ describeEachDb('agents', (kind) => {
       language: 'de-DE',
       voiceSettings: { model: 'multilingual_v2', speed: 1, temperature: 1, volume: 1 },
     });
-    // the editor's payload builder applies the corrections of issue 5
+    // the editor's payload builder applies the corrections
     expect(body.settings.llm.options.model).toBe('claude-3.5-haiku');
     expect(body.settings.stt.options.language).toBe('de-DE');
     expect(body.settings.tts.options.model).toBe('multilingual_v2');

@@ -1,14 +1,14 @@
 import { parse } from 'csv-parse/sync';
 import { expect, it } from 'vitest';
-import { EXPORT_LINK_TTL_S } from '../../server/lib/csv-export.js';
-import { insertCalls } from '../../server/routes/call/call.repo.js';
+import { insertCalls } from '../../server/modules/calls/call.repo.js';
+import { EXPORT_LINK_TTL_S } from '../../server/platform/http/csv-export.js';
 import { RECIPIENTS_EXPORT_COLUMNS } from '../../src/api/contract/batch.js';
 import { type SignedUp, signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
 import { type Body, call, insertNumber } from './seed.js';
 
 /**
- * A batch's live progress (issue 19): counts per state, the dialled recipients as rows with their call,
+ * A batch's live progress: counts per state, the dialled recipients as rows with their call,
  * and 'Export recipients' (every recipient with its outcome, CSV, formula-safe, company-scoped).
  */
 

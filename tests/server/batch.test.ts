@@ -7,7 +7,7 @@ import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
 import { type Body, call, insertNumber } from './seed.js';
 
 /**
- * Batch calls (issue 7): idempotent create, streamed recipients upload with the shared CSV rules and the
+ * Batch calls: idempotent create, streamed recipients upload with the shared CSV rules and the
  * 50 MB limit, send / schedule / cancel with the spend limit, and tenant isolation on every route.
  * The test clock reads 2026-11-22T10:00Z.
  */

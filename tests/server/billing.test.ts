@@ -6,7 +6,7 @@ import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
 import { call, insertCalls, insertNumber } from './seed.js';
 
 /**
- * Billing (issue 7): statements computed from seeded calls and numbers, the printable invoice, usage per
+ * Billing: statements computed from seeded calls and numbers, the printable invoice, usage per
  * day and agent, limits and the billing contact, each scoped to the caller's company. The test clock
  * reads 2026-11-22T10:00Z, so November 2026 is the open month.
  */

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { newId } from '../../server/lib/ids.js';
-import { type CallRow, insertCalls, recountCalls } from '../../server/routes/call/call.repo.js';
-import { setCallSuccessful } from '../../server/routes/call/call-analytics.repo.js';
+import { type CallRow, insertCalls, recountCalls } from '../../server/modules/calls/call.repo.js';
+import { setCallSuccessful } from '../../server/modules/calls/call-analytics.repo.js';
+import { newId } from '../../server/platform/crypto/ids.js';
 import type { CallAnalytics } from '../../src/api/contract/call-analytics.js';
 import { type SignedUp, signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { newId } from '../../server/lib/ids.js';
-import { EXPORT_BATCH, EXPORT_COLUMNS, EXPORT_LINK_TTL_S } from '../../server/routes/call/call.export.js';
-import { type CallRow, insertCalls } from '../../server/routes/call/call.repo.js';
+import { EXPORT_BATCH, EXPORT_COLUMNS, EXPORT_LINK_TTL_S } from '../../server/modules/calls/call.export.js';
+import { type CallRow, insertCalls } from '../../server/modules/calls/call.repo.js';
+import { newId } from '../../server/platform/crypto/ids.js';
 import { type SignedUp, signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
 

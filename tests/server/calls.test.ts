@@ -1,10 +1,17 @@
 import type { Kysely } from 'kysely';
 import * as v from 'valibot';
 import { expect, it } from 'vitest';
-import { migrations } from '../../server/db/migrations/index.js';
-import { type CallRow, insertCalls, listCalls, prefixEnd, recountCalls, rowToCall } from '../../server/routes/call/call.repo.js';
-import { seededRng } from '../../server/services/call-generator.js';
-import { addPoolNumbers, seedCalls } from '../../server/services/workspace.js';
+import {
+  type CallRow,
+  insertCalls,
+  listCalls,
+  prefixEnd,
+  recountCalls,
+  rowToCall,
+} from '../../server/modules/calls/call.repo.js';
+import { seededRng } from '../../server/modules/company/call-generator.js';
+import { addPoolNumbers, seedCalls } from '../../server/modules/company/workspace.js';
+import { migrations } from '../../server/platform/db/migrations/index.js';
 import {
   type Call,
   type CallListParams,

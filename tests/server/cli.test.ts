@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppDatabase, openDatabase } from '../../server/db/index.js';
-import { requestNumber } from '../../server/routes/request/request.repo.js';
+import { requestNumber } from '../../server/modules/numbers/request.repo.js';
+import { type AppDatabase, openDatabase } from '../../server/platform/db/index.js';
 import { runCli } from '../cli-runner.js';
 
 describe('npm run seed / npm run admin (SQLite in DATA_DIR)', () => {

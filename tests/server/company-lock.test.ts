@@ -2,12 +2,12 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { expect, it } from 'vitest';
-import { CompanyGoneError, withCompanyLock } from '../../server/db/company-lock.js';
-import { newId } from '../../server/lib/ids.js';
+import { newId } from '../../server/platform/crypto/ids.js';
+import { CompanyGoneError, withCompanyLock } from '../../server/platform/db/company-lock.js';
 import { describeEachDb, freshDatabase } from './helpers.js';
 
 /**
- * withCompanyLock (server/db/company-lock.ts): one serialised step per company on both databases, the
+ * withCompanyLock (server/platform/db/company-lock.ts): one serialised step per company on both databases, the
  * primitive the spend limit (and next the concurrency limit) commits through.
  */
 

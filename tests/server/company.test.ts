@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { type Kysely, sql } from 'kysely';
 import { expect, it } from 'vitest';
-import type { DB } from '../../server/db/schema.js';
-import { companyScopedTables } from '../../server/routes/company/company.repo.js';
-import { companyKbDir } from '../../server/routes/knowledge-base/kb.repo.js';
+import { companyScopedTables } from '../../server/modules/company/company.repo.js';
+import { companyKbDir } from '../../server/modules/knowledge/kb.repo.js';
+import type { DB } from '../../server/platform/db/schema.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
 import { insertCalls, insertNumber } from './seed.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_AGENT_PAYLOAD } from '../../server/routes/agent/sample-agent.js';
+import { SAMPLE_AGENT_PAYLOAD } from '../../server/modules/agents/sample-agent.js';
 import { DB_KINDS } from './helpers.js';
 import { numberBody } from './phone-helpers.js';
 import { type Body, call, killed, killServersAfterEach, register, serverPlace, startServer, stopped } from './server-process.js';

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { CONSTRAINT_MESSAGES, constraintViolation } from '../../server/lib/db-errors.js';
-import { SAMPLE_AGENT_PAYLOAD } from '../../server/routes/agent/sample-agent.js';
-import { companyScopedTables } from '../../server/routes/company/company.repo.js';
+import { SAMPLE_AGENT_PAYLOAD } from '../../server/modules/agents/sample-agent.js';
+import { companyScopedTables } from '../../server/modules/company/company.repo.js';
+import { CONSTRAINT_MESSAGES, constraintViolation } from '../../server/platform/http/db-errors.js';
 import { ACCOUNT_MESSAGES } from '../../src/api/contract/account.js';
 import { PHONE_MESSAGES } from '../../src/api/contract/phone.js';
 import { signUp } from './auth-helpers.js';
@@ -10,10 +10,10 @@ import { numberBody } from './phone-helpers.js';
 import { type Body, call, insertNumber } from './seed.js';
 
 /**
- * Constraint violations under concurrency (issue 16) answer what users expect, never 500: two numbers
+ * Constraint violations under concurrency answer what users expect, never 500: two numbers
  * renamed to the same phone at once (409, the phone's message) and creates of every kind racing the deletion
  * of their company (201 before it, 401 after it, like any request of a deleted company; the deletion 200).
- * The error handler maps them (server/lib/db-errors.ts) on both databases.
+ * The error handler maps them (server/platform/http/db-errors.ts) on both databases.
  */
 
 const RENAME_ROUNDS = 5;

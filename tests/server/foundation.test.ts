@@ -6,12 +6,12 @@ import zlib from 'node:zlib';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { API_BODY_MAX, createApp, NOT_FOUND_LOGS_PER_MINUTE, NOT_FOUND_PATH_LOGGED } from '../../server/app.js';
-import { DEFAULT_PROVIDER_URLS } from '../../server/call/providers/types.js';
-import { appliedMigrations, migrateToLatest } from '../../server/db/migrate.js';
-import { migrations } from '../../server/db/migrations/index.js';
-import type { DB } from '../../server/db/schema.js';
-import { createEventLoopMonitor } from '../../server/lib/event-loop.js';
-import { LIMITS } from '../../server/services/ratelimit.js';
+import { appliedMigrations, migrateToLatest } from '../../server/platform/db/migrate.js';
+import { migrations } from '../../server/platform/db/migrations/index.js';
+import type { DB } from '../../server/platform/db/schema.js';
+import { LIMITS } from '../../server/platform/http/ratelimit.js';
+import { createEventLoopMonitor } from '../../server/platform/log/event-loop.js';
+import { DEFAULT_PROVIDER_URLS } from '../../server/voice/providers/types.js';
 import { buildTestApp, describeEachDb, freshDatabase, LOG_LINES, useTestApp } from './helpers.js';
 
 const json = (res: Response) => res.json() as Promise<Record<string, unknown>>;
@@ -121,7 +121,7 @@ describeEachDb('foundation API', (kind) => {
     expect(line).toMatchObject({ level: 'warn', path: '/no-such-page' });
   });
 
-  it('404 reports are throttled per IP, cut short in the log, and past a budget counted instead of logged (issue 16)', async () => {
+  it('404 reports are throttled per IP, cut short in the log, and past a budget counted instead of logged', async () => {
     LOG_LINES.length = 0;
     const report = (ip: string, path: string) =>
       t().app.request(
@@ -311,7 +311,7 @@ describeEachDb('static SPA serving', (kind) => {
     }
   });
 
-  it('a malformed percent escape in the path answers 400, without a stack in the log (issue 16)', async () => {
+  it('a malformed percent escape in the path answers 400, without a stack in the log', async () => {
     const logged = LOG_LINES.length;
     for (const url of ['/%', '/%E0%A4%A', '/dashboard/%zz', '/assets/%', '/api/v1/agent/%', '/api/v1/%']) {
       const res = await t().req('GET', url);

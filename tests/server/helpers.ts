@@ -6,15 +6,15 @@ import type { Hono } from 'hono';
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe } from 'vitest';
 import { createApp } from '../../server/app.js';
-import { createProviderSet } from '../../server/call/providers/index.js';
-import { DEFAULT_PROVIDER_URLS } from '../../server/call/providers/types.js';
-import { createCallRuntime } from '../../server/call/service.js';
-import { type AppDatabase, type DbKind, openDatabase } from '../../server/db/index.js';
-import { MIGRATION_LOCK_KEY } from '../../server/db/migrate.js';
-import type { DB } from '../../server/db/schema.js';
-import type { AppDeps, Clock, Mailer, MailMessage } from '../../server/lib/deps.js';
-import { createLogger } from '../../server/lib/logger.js';
-import type { AppEnv } from '../../server/types.js';
+import { createCallRuntime } from '../../server/modules/conversations/runtime.js';
+import { type AppDatabase, type DbKind, openDatabase } from '../../server/platform/db/index.js';
+import { MIGRATION_LOCK_KEY } from '../../server/platform/db/migrate.js';
+import type { DB } from '../../server/platform/db/schema.js';
+import type { AppDeps, Clock, Mailer, MailMessage } from '../../server/platform/deps.js';
+import type { AppEnv } from '../../server/platform/http/types.js';
+import { createLogger } from '../../server/platform/log/logger.js';
+import { createProviderSet } from '../../server/voice/providers/index.js';
+import { DEFAULT_PROVIDER_URLS } from '../../server/voice/providers/types.js';
 
 /** The database kinds this run covers: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];

@@ -1,14 +1,14 @@
 /**
- * Issue 16, the same class beyond knowledge-base documents: input a tenant (or anyone) sends that made
+ * The same class beyond knowledge-base documents: input a tenant (or anyone) sends that made
  * the server hold its event loop. Each case sends the hostile shape and checks the answer is a clear 4xx
  * or the right result, and that the work ran in bounded steps (the event loop turned while it ran).
  */
 import type { InsertQueryNode, KyselyPlugin, RawNode, RootOperationNode } from 'kysely';
 import { expect, it } from 'vitest';
-import { withoutTrailingSlashes } from '../../server/lib/idempotency.js';
-import { ingestRecipients } from '../../server/routes/batch-call/batch.ingest.js';
-import { deleteCompany } from '../../server/routes/company/company.repo.js';
-import { createKnowledgeWorker } from '../../server/routes/knowledge-base/kb.worker.js';
+import { ingestRecipients } from '../../server/modules/batches/batch.ingest.js';
+import { deleteCompany } from '../../server/modules/company/company.repo.js';
+import { createKnowledgeWorker } from '../../server/modules/knowledge/kb.worker.js';
+import { withoutTrailingSlashes } from '../../server/platform/http/idempotency.js';
 import { JSON_DEPTH_MAX } from '../../src/api/contract/json.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';

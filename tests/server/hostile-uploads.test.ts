@@ -1,14 +1,14 @@
 /**
- * Issue 16: nothing a tenant uploads may stall the server. Hostile knowledge-base documents go through
+ * Nothing a tenant uploads may stall the server. Hostile knowledge-base documents go through
  * the real upload route and the real background worker (files read in a worker thread); the test checks
  * that the server keeps answering while they are read and that each ends as it should: hostile HTML read
  * in linear time (complete), PDFs past a limit failed with the clear reason.
  */
 import { expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
-import { createEventLoopMonitor } from '../../server/lib/event-loop.js';
-import { EXTRACT_LIMITS } from '../../server/routes/knowledge-base/kb.extract.js';
-import { createKnowledgeWorker, type KnowledgeWorker } from '../../server/routes/knowledge-base/kb.worker.js';
+import { EXTRACT_LIMITS } from '../../server/modules/knowledge/kb.extract.js';
+import { createKnowledgeWorker, type KnowledgeWorker } from '../../server/modules/knowledge/kb.worker.js';
+import { createEventLoopMonitor } from '../../server/platform/log/event-loop.js';
 import { KB_MESSAGES } from '../../src/api/contract/knowledge-base.js';
 import {
   deepNestingHtml,

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { EXTRACT_LIMITS, extractChunks } from '../../server/routes/knowledge-base/kb.extract.js';
-import { kbDir } from '../../server/routes/knowledge-base/kb.repo.js';
-import { createKnowledgeWorker, GENERIC_FAILURE, LEASE_MS, MAX_ATTEMPTS } from '../../server/routes/knowledge-base/kb.worker.js';
+import { EXTRACT_LIMITS, extractChunks } from '../../server/modules/knowledge/kb.extract.js';
+import { kbDir } from '../../server/modules/knowledge/kb.repo.js';
+import { createKnowledgeWorker, GENERIC_FAILURE, LEASE_MS, MAX_ATTEMPTS } from '../../server/modules/knowledge/kb.worker.js';
 import { KB_FILE_MAX_BYTES, type KnowledgeBase } from '../../src/api/contract/knowledge-base.js';
 import { makePdf } from '../fixtures/pdf.js';
 import { signUp, TINY_PNG } from './auth-helpers.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { HASHING_CONCURRENCY, HASHING_QUEUE_MAX, hashing, SERVER_BUSY_MSG } from '../../server/services/passwords.js';
-import { LIMITS } from '../../server/services/ratelimit.js';
+import { HASHING_CONCURRENCY, HASHING_QUEUE_MAX, hashing, SERVER_BUSY_MSG } from '../../server/modules/auth/passwords.js';
+import { LIMITS } from '../../server/platform/http/ratelimit.js';
 import { logIn, signUp } from './auth-helpers.js';
 import { describeEachDb, useTestApp } from './helpers.js';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MIN_OPEN_FILES, openFilesLimit, openFilesProblem, parseOpenFilesLimit } from '../../server/lib/open-files.js';
+import { MIN_OPEN_FILES, openFilesLimit, openFilesProblem, parseOpenFilesLimit } from '../../server/platform/log/open-files.js';
 import { freePort } from './server-process.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -9,9 +9,9 @@ import type {
 } from 'kysely';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { settled } from '../../server/lib/later.js';
-import { smtpMailer } from '../../server/services/mail.js';
-import { sha256 } from '../../server/services/tokens.js';
+import { sha256 } from '../../server/modules/auth/tokens.js';
+import { settled } from '../../server/platform/jobs/later.js';
+import { smtpMailer } from '../../server/platform/mail.js';
 import { ACCOUNT_MESSAGES as M } from '../../src/api/contract/account.js';
 import { logIn, signUp } from './auth-helpers.js';
 import { buildTestApp, DB_KINDS, describeEachDb, freshDatabase, LOG_LINES, type TestApp, useTestApp } from './helpers.js';

@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
-import { DEVICE_COOKIE, PASSWORD_BACKOFF } from '../../server/services/password-guard.js';
-import { LIMITS } from '../../server/services/ratelimit.js';
+import { DEVICE_COOKIE, PASSWORD_BACKOFF } from '../../server/modules/auth/password-guard.js';
+import { LIMITS } from '../../server/platform/http/ratelimit.js';
 import { logIn, type SignedUp, STRONG_PASSWORD, signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
 
 /**
- * Issue 16: every route that verifies a password shares one throttle, per account and per IP; the
+ * Every route that verifies a password shares one throttle, per account and per IP; the
  * per-account limit backs off exponentially over a sliding window and never locks the owner out of a
  * known device.
  */
@@ -220,7 +220,7 @@ describeEachDb('password throttle', (kind) => {
     const s = await signUp(t());
     await guessFromManyIps(t(), s.email, PASSWORD_BACKOFF.free + 1);
     expect((await logIn(t(), s.email, s.password, from(freshIp()))).res.status).toBe(429);
-    const { settled } = await import('../../server/lib/later.js');
+    const { settled } = await import('../../server/platform/jobs/later.js');
     await t().req('POST', '/api/v1/account/forgotpassword', { body: { email: s.email } });
     await settled(t().deps);
     const token = /#token=([\w-]+)/.exec(t().mailer.sent.at(-1)?.text ?? '')?.[1];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { hookDecodeStreams, pdfText } from '../../server/lib/pdf-text.js';
+import { hookDecodeStreams, pdfText } from '../../server/platform/workers/pdf-text.js';
 import { flateBombPdf } from '../fixtures/hostile.js';
 import { makePdf } from '../fixtures/pdf.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { insertNumberRows, poolNumberRow } from '../../server/routes/number/number.repo.js';
+import { insertNumberRows, poolNumberRow } from '../../server/modules/numbers/number.repo.js';
 import type { Agent } from '../../src/api/contract/agent/responses.js';
 import { areaCodeOf } from '../../src/api/contract/phone.js';
 import type { TestApp } from './helpers.js';

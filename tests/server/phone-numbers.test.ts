@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { expect, it } from 'vitest';
-import { SAMPLE_AGENT_PAYLOAD } from '../../server/routes/agent/sample-agent.js';
-import { grantNumberRequests, pendingNumberRequests } from '../../server/routes/request/request.repo.js';
+import { SAMPLE_AGENT_PAYLOAD } from '../../server/modules/agents/sample-agent.js';
+import { grantNumberRequests, pendingNumberRequests } from '../../server/modules/numbers/request.repo.js';
 import {
   type FreeNumber,
   PHONE_MESSAGES,
@@ -244,7 +244,7 @@ describeEachDb('phone numbers', (kind) => {
     expect(dup.body.msg).toBe(PHONE_MESSAGES.alreadyRegistered);
   });
 
-  it('refuses an invalid number form with the messages of spec section 5', async () => {
+  it('refuses an invalid number form with the messages of the specification', async () => {
     const { token } = await signUp(t());
     const cases: [Record<string, unknown>, string, string][] = [
       [numberBody('12345'), 'phone_number', 'Invalid phone number'],

@@ -3,7 +3,7 @@ import path from 'node:path';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { expect, it } from 'vitest';
-import { PhotoError, reencodePhoto } from '../../server/services/photos.js';
+import { PhotoError, reencodePhoto } from '../../server/platform/uploads/photos.js';
 import { ACCOUNT_MESSAGES as M } from '../../src/api/contract/account.js';
 import {
   jpegBomb,
@@ -21,8 +21,8 @@ import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
 import { type Body, call } from './seed.js';
 
 /**
- * Profile photos (issue 16): the server decodes each photo and stores only its pixels encoded again, in a
- * worker thread with limits (server/services/photos.ts). Polyglots whose page hides in metadata, an extra
+ * Profile photos: the server decodes each photo and stores only its pixels encoded again, in a
+ * worker thread with limits (server/platform/uploads/photos.ts). Polyglots whose page hides in metadata, an extra
  * chunk or after the image are stored without it; pixel bombs are refused before any pixel is allocated.
  */
 

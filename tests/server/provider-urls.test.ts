@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { ProviderKeyMissingError, providerAccess } from '../../server/call/providers/keys.js';
-import { DEFAULT_PROVIDER_URLS } from '../../server/call/providers/types.js';
-import { getProviderSecret } from '../../server/services/secrets.js';
+import { ProviderKeyMissingError, providerAccess } from '../../server/modules/providers/call-keys.js';
+import { getProviderSecret } from '../../server/platform/crypto/secrets.js';
+import { DEFAULT_PROVIDER_URLS } from '../../server/voice/providers/types.js';
 import { modelPurpose, PROVIDER_PURPOSES } from '../../src/api/contract/provider-keys.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';

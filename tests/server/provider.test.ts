@@ -1,5 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
-import { getProviderSecret, SecretDecryptError } from '../../server/services/secrets.js';
+import { getProviderSecret, SecretDecryptError } from '../../server/platform/crypto/secrets.js';
 import { PROVIDER_NAMES, PROVIDERS } from '../../src/api/contract/provider.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, LOG_LINES, type TestApp, useTestApp } from './helpers.js';

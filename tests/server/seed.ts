@@ -4,9 +4,9 @@
  * through the numbers and calls repositories, the one write path of those tables.
  */
 
-import { newId } from '../../server/lib/ids.js';
-import { insertCalls as storeCalls } from '../../server/routes/call/call.repo.js';
-import { insertNumberRows, poolNumberRow } from '../../server/routes/number/number.repo.js';
+import { insertCalls as storeCalls } from '../../server/modules/calls/call.repo.js';
+import { insertNumberRows, poolNumberRow } from '../../server/modules/numbers/number.repo.js';
+import { newId } from '../../server/platform/crypto/ids.js';
 import { areaCodeOf, type PhoneProvider } from '../../src/api/contract/phone.js';
 import type { TestApp } from './helpers.js';
 

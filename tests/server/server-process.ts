@@ -12,7 +12,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, expect } from 'vitest';
-import { MIGRATION_LOCK_KEY } from '../../server/db/migrate.js';
+import { MIGRATION_LOCK_KEY } from '../../server/platform/db/migrate.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

@@ -1,16 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../server/lib/http.js';
-import { settled } from '../../server/lib/later.js';
-import { passwordScore, STRENGTH_MIN_SCORE, STRENGTH_QUEUE_MAX } from '../../server/services/password-strength.js';
-import { LIMITS } from '../../server/services/ratelimit.js';
+import { passwordScore, STRENGTH_MIN_SCORE, STRENGTH_QUEUE_MAX } from '../../server/modules/auth/password-strength.js';
+import { HttpError } from '../../server/platform/http/http.js';
+import { LIMITS } from '../../server/platform/http/ratelimit.js';
+import { settled } from '../../server/platform/jobs/later.js';
 import { ACCOUNT_MESSAGES as M } from '../../src/api/contract/account.js';
 import { logIn, STRONG_PASSWORD, signUp, TINY_PNG } from './auth-helpers.js';
 import { countRows, describeEachDb, type TestApp, useTestApp } from './helpers.js';
 
 /**
- * Issue 16: sign-up is throttled per client address (new and taken emails alike), a taken email answers
+ * Sign-up is throttled per client address (new and taken emails alike), a taken email answers
  * the spec's 409 and nothing else, and new passwords must be hard to guess (zxcvbn), on sign-up, password
  * change and reset alike.
  */

@@ -5,7 +5,7 @@ import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
 import { type Body, call, insertNumber } from './seed.js';
 
 /**
- * The monthly spend limit under concurrency (issue 16): the check and the commit of a send, a schedule
+ * The monthly spend limit under concurrency: the check and the commit of a send, a schedule
  * or a recipients re-upload are one serialised step per company (withCompanyLock), so requests racing
  * each other can never together commit more than the limit.
  */

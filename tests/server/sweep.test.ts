@@ -1,13 +1,13 @@
 import { afterEach, expect, it, vi } from 'vitest';
-import { parseEnv } from '../../server/env.js';
-import { settled } from '../../server/lib/later.js';
-import { REVOKED_SESSION_KEPT_MS, SWEEP_BATCH, SWEEP_INTERVAL_MS, sweepExpired } from '../../server/services/sweep.js';
+import { REVOKED_SESSION_KEPT_MS, SWEEP_BATCH, SWEEP_INTERVAL_MS, sweepExpired } from '../../server/modules/auth/sweep.js';
+import { parseEnv } from '../../server/platform/env.js';
+import { settled } from '../../server/platform/jobs/later.js';
 import { afterStart } from '../../server/startup.js';
 import { logIn, signUp } from './auth-helpers.js';
 import { countRows, describeEachDb, type TestApp, useTestApp } from './helpers.js';
 
 /**
- * Issue 16: sessions and refresh tokens were never deleted. The sweep deletes what can no longer be used
+ * Sessions and refresh tokens were never deleted. The sweep deletes what can no longer be used
  * (expired refresh and reset tokens, expired or long-revoked sessions, ended rate-limit attempts),
  * started with the server and stopped at shutdown, on the injected clock.
  */

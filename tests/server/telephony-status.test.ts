@@ -1,14 +1,14 @@
 import { expect, it } from 'vitest';
-import type { AppDeps } from '../../server/lib/deps.js';
-import { isLocalPublicUrl } from '../../server/lib/public-url.js';
-import { insertConnection } from '../../server/routes/provider/provider.repo.js';
+import { insertConnection } from '../../server/modules/providers/provider.repo.js';
+import type { AppDeps } from '../../server/platform/deps.js';
+import { isLocalPublicUrl } from '../../server/platform/net/public-url.js';
 import { warnUnreachableCallbacks } from '../../server/startup.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, LOG_LINES, type TestApp, useTestApp } from './helpers.js';
 import { call } from './seed.js';
 
 /**
- * Issue 19: a company with Twilio or Plivo connected, on a server whose PUBLIC_URL is on localhost, is
+ * A company with Twilio or Plivo connected, on a server whose PUBLIC_URL is on localhost, is
  * told on the Phone Numbers screen that inbound calls cannot reach this server (GET /phone/telephony-status).
  */
 

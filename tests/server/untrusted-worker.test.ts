@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUntrustedPool, UntrustedLimitError, type UntrustedPool } from '../../server/lib/untrusted-worker.js';
+import { createUntrustedPool, UntrustedLimitError, type UntrustedPool } from '../../server/platform/workers/untrusted-worker.js';
 import type { SampleTask } from '../fixtures/sample.thread.js';
 
 const SCRIPT = new URL('../fixtures/sample.thread.ts', import.meta.url);

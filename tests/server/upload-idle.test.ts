@@ -3,13 +3,13 @@ import http from 'node:http';
 import path from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import { afterEach, expect, it } from 'vitest';
-import { UPLOAD_STALLED_MSG } from '../../server/lib/upload-idle.js';
+import { UPLOAD_STALLED_MSG } from '../../server/platform/uploads/upload-idle.js';
 import { type SignedUp, STRONG_PASSWORD, signUp, TINY_PNG } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
 import { insertNumber } from './seed.js';
 
 /**
- * Issue 16: an upload that stops sending was held for Node's 300 s request timeout. The three streamed
+ * An upload that stops sending was held for Node's 300 s request timeout. The three streamed
  * uploads (sign-up with its photo, knowledge base, batch recipients) now answer 408 once the client has
  * sent nothing for AppConfig.uploadIdleMs (30 s in production, 300 ms here), over a real socket, and
  * keep nothing of what arrived.

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { migrations } from '../../server/db/migrations/index.js';
-import { newId } from '../../server/lib/ids.js';
-import { newBatchRow } from '../../server/routes/batch-call/batch-call.repo.js';
-import { kbDir } from '../../server/routes/knowledge-base/kb.repo.js';
+import { newBatchRow } from '../../server/modules/batches/batch-call.repo.js';
+import { kbDir } from '../../server/modules/knowledge/kb.repo.js';
+import { newId } from '../../server/platform/crypto/ids.js';
+import { migrations } from '../../server/platform/db/migrations/index.js';
 import {
   beginUpload,
   startUploadSweeper,
@@ -12,15 +12,15 @@ import {
   sweepOrphanFiles,
   UPLOAD_LEASE_MS,
   UPLOAD_LOST_MESSAGE,
-} from '../../server/services/pending-uploads.js';
-import { uploadsDir } from '../../server/services/uploads.js';
+} from '../../server/platform/uploads/pending-uploads.js';
+import { uploadsDir } from '../../server/platform/uploads/uploads.js';
 import { signUp, TINY_PNG } from './auth-helpers.js';
 import { describeEachDb, freshDatabase, type TestApp, useTestApp } from './helpers.js';
 import { type Body, call, insertNumber } from './seed.js';
 
 /**
- * What a request killed half-way through an upload leaves, and the sweep that removes it (issue 16,
- * server/services/pending-uploads.ts): recipient rows of a list no batch holds, knowledge-base
+ * What a request killed half-way through an upload leaves, and the sweep that removes it (
+ * server/platform/uploads/pending-uploads.ts): recipient rows of a list no batch holds, knowledge-base
  * directories without their row, photo files without theirs. The crash states are made here as a kill
  * leaves them (rows and files written, the lease never ended); tests/server/crash.test.ts kills a real
  * server in the middle of uploads.

@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
-import type { HttpClient } from '../../server/lib/deps.js';
-import { BUILTIN_VOICES } from '../../server/routes/voice/voice.catalogue.js';
-import { ELEVENLABS_ANSWER_MAX_BYTES, ELEVENLABS_VOICES_URL } from '../../server/routes/voice/voice.elevenlabs.js';
+import { BUILTIN_VOICES } from '../../server/modules/voices/voice.catalogue.js';
+import { ELEVENLABS_ANSWER_MAX_BYTES, ELEVENLABS_VOICES_URL } from '../../server/modules/voices/voice.elevenlabs.js';
+import type { HttpClient } from '../../server/platform/deps.js';
 import type { Voice } from '../../src/api/contract/voice.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, LOG_LINES, type TestApp, useTestApp } from './helpers.js';

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { parseEnv } from '../../server/env.js';
-import { SAMPLE_AGENT_NAME } from '../../server/routes/agent/sample-agent.js';
-import { insertCalls, withCallIndexesDeferred } from '../../server/routes/call/call.repo.js';
-import { passwordWeakness } from '../../server/services/password-strength.js';
-import { verifyPassword } from '../../server/services/passwords.js';
-import { createDemoWorkspace, DEMO, DEMO_EMAIL, demoEnabled, generatedPassword } from '../../server/services/workspace.js';
+import { SAMPLE_AGENT_NAME } from '../../server/modules/agents/sample-agent.js';
+import { passwordWeakness } from '../../server/modules/auth/password-strength.js';
+import { verifyPassword } from '../../server/modules/auth/passwords.js';
+import { insertCalls, withCallIndexesDeferred } from '../../server/modules/calls/call.repo.js';
+import { createDemoWorkspace, DEMO, DEMO_EMAIL, demoEnabled, generatedPassword } from '../../server/modules/company/workspace.js';
+import { parseEnv } from '../../server/platform/env.js';
 import { afterStart } from '../../server/startup.js';
 import type { FreeNumber, PhoneNumber } from '../../src/api/contract/phone.js';
 import { logIn, signUp } from './auth-helpers.js';
@@ -58,7 +58,7 @@ describeEachDb('demo workspace and seeding', (kind) => {
       .executeTakeFirstOrThrow();
     expect(account.password_hash).not.toContain(password);
     expect(await verifyPassword(account.password_hash, password!)).toBe(true);
-    // the strength check new passwords pass (issue 16) holds for generated ones: this one and fifty more
+    // the strength check new passwords pass holds for generated ones: this one and fifty more
     expect(await passwordWeakness(password!, { name: account.name, email: DEMO_EMAIL })).toBeNull();
     const more = await Promise.all(
       Array.from({ length: 50 }, () => passwordWeakness(generatedPassword(), { email: DEMO_EMAIL })),

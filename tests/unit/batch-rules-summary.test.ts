@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { attemptsSummary, daysSummary, windowSummary } from '../../src/routes/dashboard/-components/batch/rules-summary';
 
-// How the batch detail words a batch's dialling rules (issue 19): days Monday first, runs of three or more
+// How the batch detail words a batch's dialling rules: days Monday first, runs of three or more
 // days with a dash, the window with its zone, attempts with their delay.
 describe('dialling rules summary', () => {
   it('words the days Monday first, runs of three or more with a dash', () => {

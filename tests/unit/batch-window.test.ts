@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { openZones } from '../../server/telephony/dispatcher.js';
-import { NUMBER_ZONES, zoneOfNumber } from '../../server/telephony/number-zones.js';
+import { openZones } from '../../server/modules/batches/dispatcher.js';
+import { NUMBER_ZONES, zoneOfNumber } from '../../server/modules/batches/number-zones.js';
 import {
   BATCH_MESSAGES,
   CreateBatchBodySchema,
@@ -11,7 +11,7 @@ import {
   UpdateBatchBodySchema,
 } from '../../src/api/contract/batch';
 
-/** Issue 19's calling window: a number's time zone, the window in a zone, and the contract's fields. */
+/** calling window: a number's time zone, the window in a zone, and the contract's fields. */
 describe('a number’s time zone', () => {
   it('single-zone countries by calling code, NANP by area code, else null (the batch’s zone)', () => {
     expect(zoneOfNumber('+442071838750')).toBe('Europe/London');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CallRow } from '../../server/routes/call/call.repo.js';
-import { type CallLine, generateCalls, MAX_CALL_SECONDS, seededRng } from '../../server/services/call-generator.js';
+import type { CallRow } from '../../server/modules/calls/call.repo.js';
+import { type CallLine, generateCalls, MAX_CALL_SECONDS, seededRng } from '../../server/modules/company/call-generator.js';
 import { DISCONNECTION_REASONS } from '../../src/api/contract/call.js';
 import { CALL_STATUSES } from '../../src/api/contract/call-values.js';
 import { agentCostPerMinute } from '../../src/api/contract/models.js';

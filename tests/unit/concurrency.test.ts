@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { concurrencyLimit } from '../../server/lib/concurrency.js';
+import { concurrencyLimit } from '../../server/platform/jobs/concurrency.js';
 
 /** A task that runs until its gate opens; records that it started. */
 function gated(started: number[], id: number) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PROVIDER_URLS } from '../../server/call/providers/types.js';
-import { EnvError, jobLimitsOfEnv, parseEnv, providerUrlsOf } from '../../server/env.js';
-import { JOB_LIMIT_DEFAULTS, jobLimitsOf } from '../../server/lib/fair-jobs.js';
+import { EnvError, jobLimitsOfEnv, parseEnv, providerUrlsOf } from '../../server/platform/env.js';
+import { JOB_LIMIT_DEFAULTS, jobLimitsOf } from '../../server/platform/jobs/fair-jobs.js';
+import { DEFAULT_PROVIDER_URLS } from '../../server/voice/providers/types.js';
 
 describe('parseEnv', () => {
   it('applies the documented defaults on an empty environment', () => {

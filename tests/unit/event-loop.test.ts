@@ -1,6 +1,6 @@
 import { createHistogram } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEventLoopMonitor, type EventLoopMonitor } from '../../server/lib/event-loop.js';
+import { createEventLoopMonitor, type EventLoopMonitor } from '../../server/platform/log/event-loop.js';
 
 const ms = (n: number) => Math.round(n * 1e6);
 /** a sample of monitorEventLoopDelay at 10 ms resolution whose loop was late by `late` ms */

@@ -10,7 +10,7 @@ import {
   toDateTimeLocal,
 } from '../../src/routes/dashboard/-components/format';
 
-// The dashboard's formatters (spec section 9): numeric dates through date-fns' lightFormat, the month title
+// The dashboard's formatters: numeric dates through date-fns' lightFormat, the month title
 // through Intl, so the first load does not carry date-fns' `format` and its locale.
 describe('dashboard formatters', () => {
   const local = new Date(2026, 0, 5, 9, 7, 3); // 5 January 2026, 09:07:03 local time

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isId, newId } from '../../server/lib/ids.js';
+import { isId, newId } from '../../server/platform/crypto/ids.js';
 
-/** Row ids (issue 16): time-ordered, 24 hex like before, and nothing in them counts other tenants' objects. */
+/** Row ids: time-ordered, 24 hex like before, and nothing in them counts other tenants' objects. */
 
 const random = (id: string) => BigInt(`0x${id.slice(11)}`);
 const counterOf = (id: string) => Number.parseInt(id.slice(-6), 16);

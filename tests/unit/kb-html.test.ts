@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText, htmlToText } from '../../server/routes/knowledge-base/kb.extract.js';
+import { chunkText, htmlToText } from '../../server/modules/knowledge/kb.extract.js';
 import { deepNestingHtml, hugeAttributeHtml, unclosedCommentsHtml, unclosedTagsHtml } from '../fixtures/hostile.js';
 
 describe('knowledge-base HTML text', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineSplitter, LineTooLongError } from '../../server/call/providers/lines.js';
+import { LineSplitter, LineTooLongError } from '../../server/voice/providers/lines.js';
 
 const MiB = 1024 * 1024;
 const enc = (text: string) => new TextEncoder().encode(text);

@@ -1,7 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertPublicUrl, blockedAddressClass, guardedFetch, publicLookup, UnsafeUrlError } from '../../server/lib/net-guard.js';
+import {
+  assertPublicUrl,
+  blockedAddressClass,
+  guardedFetch,
+  publicLookup,
+  UnsafeUrlError,
+} from '../../server/platform/net/net-guard.js';
 
 const refused = async (url: string, options: Parameters<typeof assertPublicUrl>[1] = { allowPrivate: false }) => {
   try {

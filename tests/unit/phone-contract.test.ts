@@ -106,14 +106,14 @@ describe('phone contract', () => {
 });
 
 describe('call contract', () => {
-  it('colours statuses as spec section 4 says', () => {
+  it('colours statuses as the specification says', () => {
     expect(['ended', 'completed'].map(callStatusTone)).toEqual(['green', 'green']);
     expect(['failed', 'busy', 'no-answer'].map(callStatusTone)).toEqual(['red', 'red', 'red']);
     expect(callStatusTone('canceled')).toBe('yellow');
     expect(['registered', 'ongoing', 'error', 'whatever'].map(callStatusTone)).toEqual(['grey', 'grey', 'grey', 'grey']);
   });
 
-  it('formats duration and cost as spec section 9 says', () => {
+  it('formats duration and cost as the specification says', () => {
     expect(formatCallDuration(0)).toBe('0m 00s');
     expect(formatCallDuration(245)).toBe('4m 05s');
     expect(formatCallCost(0.2025)).toBe('$0.20');

@@ -47,7 +47,7 @@ function setup() {
 }
 
 describe('providers api', () => {
-  it('calls the paths of spec section 7 with their parameters and bodies', async () => {
+  it('calls the paths of the specification with their parameters and bodies', async () => {
     const { api, calls } = setup();
     await api.list({ page: 2, limit: 9, search: 'cal' });
     await api.list({ page: 1, limit: 12, search: '' });

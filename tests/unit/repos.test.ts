@@ -1,12 +1,12 @@
 /**
- * SQL lives in `<resource>.repo.ts` (README, "Architecture"): a route file (server/routes/**\/*.routes.ts)
+ * SQL lives in `<resource>.repo.ts` (README, "Architecture"): a route file (server/modules/**\/*.routes.ts)
  * validates, authorises and answers, and asks its repo for rows; it builds no query itself.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const ROUTES = path.resolve(import.meta.dirname, '../../server/routes');
+const ROUTES = path.resolve(import.meta.dirname, '../../server/modules');
 /** A Kysely query builder or raw sql template started in the file. */
 const QUERY = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(|\bsql\s*(<[^>]*>)?`/;
 
@@ -27,7 +27,7 @@ describe('SQL lives in the repos', () => {
   const files = routeFiles(ROUTES).map((f) => ({ name: path.relative(ROUTES, f), text: fs.readFileSync(f, 'utf8') }));
 
   it('reads every route file', () => {
-    expect(files.map((f) => f.name)).toEqual(expect.arrayContaining(['provider/provider.routes.ts', 'agent/agent.routes.ts']));
+    expect(files.map((f) => f.name)).toEqual(expect.arrayContaining(['providers/provider.routes.ts', 'agents/agent.routes.ts']));
   });
 
   it('no route file builds a query', () => {

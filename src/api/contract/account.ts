@@ -1,11 +1,11 @@
 /**
- * Contract of every account / auth / contact call (spec sections 5 and 7). Imported by the client
+ * Contract of every account / auth / contact call. Imported by the client
  * (forms, typed calls) AND the server (request validation), so rules and messages live only here.
  */
 import * as v from 'valibot';
 
 // ---------------------------------------------------------------------------------------------
-// Constants and messages (spec sections 5, 8, 9)
+// Constants and messages
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 128;

@@ -1,5 +1,5 @@
 /**
- * Contract of the batch call calls (spec sections 2, 4, 5 and 9; issue 7). Imported by the client (form,
+ * Contract of the batch call calls. Imported by the client (form,
  * CSV worker) AND the server. Dialling is out of scope: a sent batch waits in 'scheduled' or 'sending'.
  *
  * Flow: `POST /batch-call` (header `Idempotency-Key`, required) creates the batch; `POST /batch-call/:id/recipients`
@@ -9,7 +9,7 @@
  * The client saves a draft, uploads, then sends or schedules. A batch created directly as 'scheduled' or
  * 'sending' still accepts its recipients while nothing has been dialled.
  *
- * Idempotency (src/api/contract/idempotency.ts, server/lib/idempotency.ts): the key is required and unique
+ * Idempotency (src/api/contract/idempotency.ts, server/platform/http/idempotency.ts): the key is required and unique
  * per company. Repeating a create with the same key and body answers the first answer (201, the batch as it
  * was created) with `Idempotent-Replayed: true`; the same key with another body answers 422. Concurrent
  * repeats create one batch. The batch also keeps its key for good (a unique index), so a key sent again
@@ -222,14 +222,14 @@ export function batchEstimate(recipients: number, concurrency: number): { second
 }
 
 // ---------------------------------------------------------------------------------------------
-// Dialling rules (issue 19): the calling window, the time zone, attempts and the retry delay
+// Dialling rules: the calling window, the time zone, attempts and the retry delay
 
 /** One try, or retries of busy and no answer: 2 = one retry. */
 export const BATCH_MAX_ATTEMPTS = { min: 1, max: 5, default: 2 } as const;
 /** Seconds before a busy or unanswered recipient is called again. */
 export const BATCH_RETRY_DELAY_SECONDS = { min: 30, max: 86_400, default: 120 } as const;
 export const BATCH_DEFAULT_TIME_ZONE = 'UTC';
-/** The self-pause (server/telephony/dispatcher.ts): this share of failed calls ... */
+/** The self-pause (server/modules/batches/dispatcher.ts): this share of failed calls ... */
 export const BATCH_FAILURE_PAUSE = { share: 0.5, minFinished: 4, windowMs: 2 * 60_000 } as const;
 
 /**
@@ -454,7 +454,7 @@ export const BatchSchema = v.object({
   sent: v.number(),
   createdAt: v.string(),
   updatedAt: v.string(),
-  /** dialling rules (issue 19): null = any time */
+  /** dialling rules: null = any time */
   callingWindow: v.nullable(v.object({ days: v.array(v.number()), start: v.string(), end: v.string() })),
   /** IANA zone for recipients whose number tells none */
   timeZone: v.string(),
@@ -466,7 +466,7 @@ export const BatchSchema = v.object({
 export type Batch = v.InferOutput<typeof BatchSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Live progress (issue 19): the recipients are the dispatcher's queue, each in one of these states
+// Live progress: the recipients are the dispatcher's queue, each in one of these states
 
 export const RECIPIENT_STATES = ['queued', 'calling', 'completed', 'busy', 'no_answer', 'failed', 'voicemail'] as const;
 export type RecipientState = (typeof RECIPIENT_STATES)[number];

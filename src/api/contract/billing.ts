@@ -1,5 +1,5 @@
 /**
- * Contract of the billing calls (spec sections 2, 3, 4 and 9; issue 7). Imported by the client AND the server.
+ * Contract of the billing calls. Imported by the client AND the server.
  *
  * Statements are computed, never stored: one per calendar month (UTC), from the month the company was
  * created (or of its first call, if earlier) to the current month, newest first.

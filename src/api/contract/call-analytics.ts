@@ -1,5 +1,5 @@
 /**
- * Contract of the call analytics (issue 20): the overview above the Call History table and the per-agent
+ * Contract of the call analytics: the overview above the Call History table and the per-agent
  * figures of the Agents page. Imported by the client AND the server.
  *
  * GET /call/analytics answers `{ success: true, data: CallAnalytics }` for the calls matching the list's

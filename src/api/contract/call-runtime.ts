@@ -1,5 +1,5 @@
 /**
- * Contract of the call runtime (issue 18): the three ways to try an agent from the editor, and the call
+ * Contract of the call runtime: the three ways to try an agent from the editor, and the call
  * detail view. Imported by the client AND the server.
  *
  * - Test LLM (text): `POST /chat` {agent_id, agent?, dynamic_variables?} -> {success, data: {chat_id}};
@@ -204,7 +204,7 @@ export type Sentiment = (typeof SENTIMENTS)[number];
 export const ANALYSIS_STATUSES = ['pending', 'done', 'failed'] as const;
 
 /**
- * The post-call analysis of a call (issue 20): made by the agent's LLM after the call from its transcript
+ * The post-call analysis of a call: made by the agent's LLM after the call from its transcript
  * and the agent's 'Post Call Analysis' settings. `successful` (the call achieved its goal) fills the call's
  * 'Successful' column; `custom` holds the agent's custom fields by name, each of its type (null when the
  * call did not say).

@@ -1,5 +1,5 @@
 /**
- * Contract of the call history (spec sections 2, 3, 4, 7 and 9; issue 6). Imported by the client (typed
+ * Contract of the call history. Imported by the client (typed
  * call, the Call History URL and filter dialog, the table's formats) AND the server (validation).
  *
  * GET /call/ answers `{ success: true, data: { calls: Call[], pagination: { totalCalls, page, limit } } }`.
@@ -107,7 +107,7 @@ export const disconnectionReasonLabel = (reason: string) =>
 // ---------------------------------------------------------------------------------------------
 // Answer
 
-/** A call record (spec 3). */
+/** A call record. */
 export const CallSchema = v.object({
   _id: v.string(),
   /** ISO-8601 UTC start time (shown as yyyy-MM-dd HH:mm) */
@@ -258,7 +258,7 @@ export function callSearchMatch(search: string): { prefix: string; reversed: str
   return { prefix, reversed: search.trim().startsWith('+') ? null : reversedDigits(search) };
 }
 
-/** The filters of the Filter Call History dialog and the date-range picker (spec 3 'Call filters'). */
+/** The filters of the Filter Call History dialog and the date-range picker (the specification's 'Call filters'). */
 export interface CallFilters {
   /** yyyy-MM-dd */
   dateFrom?: string;
@@ -300,7 +300,7 @@ export const CALL_PATHS = { list: '/call/', export: '/call/export' } as const;
 export const CallExportResponseSchema = v.object({ success: v.literal(true), data: v.object({ url: v.string() }) });
 
 // ---------------------------------------------------------------------------------------------
-// Display formats (spec 9)
+// Display formats
 
 /**
  * 'yyyy-MM-dd HH:mm' of a call's time, in UTC: the same days the date filter uses (companies have no time

@@ -1,5 +1,5 @@
 /**
- * Contract of the company calls (spec section 7; issue 7). An account belongs to exactly one company, so:
+ * Contract of the company calls. An account belongs to exactly one company, so:
  * - `GET /company/` answers the caller's own company as a list of one (query params are accepted and ignored);
  * - `POST /company/ {name}` updates the caller's company profile (there is no second company to create);
  * - `DELETE /company/:id {password}` deletes the caller's company (any other id answers 404) after checking

@@ -1,5 +1,5 @@
 /**
- * Contract of the knowledge base calls (spec sections 3, 4 and 7; issue 5). Imported by the client (the
+ * Contract of the knowledge base calls. Imported by the client (the
  * editor's Knowledge Base section and its upload dialog) AND the server.
  *
  * - `GET /knowledge-base?page&limit&search` (page 1-based): the company's knowledge bases, newest first,
@@ -193,7 +193,7 @@ export const KB_PATHS = {
   one: (id: string) => `/knowledge-base/${encodeURIComponent(id)}`,
 } as const;
 
-/** What an agent keeps of a chosen knowledge base (spec 3 'Knowledge base selection'). */
+/** What an agent keeps of a chosen knowledge base (the specification's 'Knowledge base selection'). */
 export function toKnowledgeBaseSelection(kb: KnowledgeBase): KnowledgeBaseSelection {
   return {
     knowledge_base_id: kb.knowledge_base_id,

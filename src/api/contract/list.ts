@@ -2,9 +2,9 @@
  * Query-string pieces shared by the list contracts of phone numbers and calls: whole-number
  * parameters, a whitelisted multi-key `sort`, and `search`. Every parameter arrives as text.
  *
- * `sort` has the same shape as GET /agent's (spec section 7): a URL-encoded JSON object of field to 1
+ * `sort` has the same shape as GET /agent's: a URL-encoded JSON object of field to 1
  * (ascending) or -1 (descending), keys in priority order, e.g. `{"duration":-1,"time":1}`. The data
- * table keeps its sort in the URL as `field:asc,field:desc` (spec section 2); `tableSortToPairs`
+ * table keeps its sort in the URL as `field:asc,field:desc`; `tableSortToPairs`
  * converts that form.
  */
 import * as v from 'valibot';

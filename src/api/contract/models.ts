@@ -1,5 +1,5 @@
 /**
- * The catalogues of spec section 9: LLM models with their price per minute, languages (BCP-47 codes,
+ * The catalogues of the specification: LLM models with their price per minute, languages (BCP-47 codes,
  * sent as `settings.stt.options.language`) and voice models (sent as `settings.tts.options.model`).
  * Shared by the client pickers and the server validators.
  */
@@ -11,7 +11,7 @@ export interface LlmModel {
   /** USD per minute of call */
   pricePerMinute: number;
   provider: 'openai' | 'anthropic';
-  /** the provider's model id a call runs (server/call/providers/models.ts) */
+  /** the provider's model id a call runs (server/voice/providers/models.ts) */
   providerModel: string;
   /** when the provider retired the named model: what runs instead, shown under the picker */
   runsAs?: string;

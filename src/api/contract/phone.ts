@@ -1,5 +1,5 @@
 /**
- * Contract of the phone-number calls (spec sections 3, 4, 5, 7 and 8; issue 6). Imported by the client
+ * Contract of the phone-number calls. Imported by the client
  * (typed calls, the Update Phone Number and Assign Agent forms, the two tabs) AND the server.
  *
  * The platform has a POOL of numbers. A number with no company is free ("available" to every company);
@@ -16,7 +16,7 @@
  * | PUT /number/{id}              | `{ msg, data: { number } }`: any subset of the form's fields (the assign dialog sends only the agent ids) |
  * | DELETE /number/{id}           | `{ msg, data: { _id, released } }`: a pool number goes back to the pool (`released` true, settings reset), a company's own number is removed |
  *
- * Lists: `page` is ZERO-based (spec 7: "refetched with page 0 and limit 10"; the data table's URL page is
+ * Lists: `page` is ZERO-based (the specification: "refetched with page 0 and limit 10"; the data table's URL page is
  * zero-based too), unlike GET /agent whose page is 1-based. `limit` 1..100 (default 10), `search` matches
  * the digits of the number (formatting ignored) or, for assigned numbers, the nickname
  * (case-insensitive), `sort` a JSON object over PHONE_SORT_FIELDS (default: number ascending).
@@ -27,7 +27,7 @@
  *   phone_number_type, phone_number_pretty and termination_uri required with the spec's messages.
  * - `accountId` and `companyId` are read-only: they come from the token; a body's values are ignored.
  * - `inbound_agent_id` / `outbound_agent_id` must name agents of the caller's company, else 400.
- * - ONE direction at a time (spec 4 'Assign agent'): a number has an inbound agent OR an outbound
+ * - ONE direction at a time (the specification's 'Assign agent'): a number has an inbound agent OR an outbound
  *   agent. Setting one clears the other unless the same body sets that one too; a body setting BOTH to
  *   an agent answers 400. Hence the assign mode of a number is `assignModeOf(number)`.
  * - the number of a pool number (origin 'pool') cannot be changed (400); a company's own can.
@@ -55,19 +55,19 @@ export const PHONE_NUMBER_TYPE_LABELS: Record<PhoneNumberType, string> = {
 export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
 export type CallDirection = (typeof CALL_DIRECTIONS)[number];
 
-/** spec 9: phone_number minimum 10 characters */
+/** the specification: phone_number minimum 10 characters */
 export const PHONE_NUMBER_MIN = 10;
 export const PHONE_NUMBER_MAX = 32;
 export const PHONE_TEXT_MAX = 200;
 export const TERMINATION_URI_MAX = 2048;
 
 export const PHONE_MESSAGES = {
-  // spec 5, Phone number form
+  // the specification: Phone number form
   invalidPhoneNumber: 'Invalid phone number',
   typeRequired: 'Phone number type is required',
   prettyRequired: 'Pretty phone number is required',
   terminationUriRequired: 'Termination URI is required',
-  // spec 5, Assign form
+  // the specification: Assign form
   agentRequired: 'Please select an agent',
   callTypeRequired: 'Choose inbound or outbound',
   // further server rules
@@ -90,7 +90,7 @@ export const PHONE_MESSAGES = {
   requestSent: (phone: string) => `Request for phone number ${phone} has been sent.`,
 } as const;
 
-/** The screen's texts of spec sections 2 and 8 (toasts, empty and error states). */
+/** The screen's texts of the specification (toasts, empty and error states). */
 export const PHONE_TEXTS = {
   requestSentTitle: 'Request Sent',
   requestSent: PHONE_MESSAGES.requestSent,
@@ -104,7 +104,7 @@ export const PHONE_TEXTS = {
   availableEmptyTitle: 'No available phone numbers found',
   availableEmptyText: 'Contact support to add more phone numbers to your account.',
   availableLoadFailed: 'Error loading available phone numbers. Please try again.',
-  /** issue 19: a carrier is connected but PUBLIC_URL is on localhost */
+  /** A carrier is connected but PUBLIC_URL is on localhost */
   callbacksUnreachable:
     'PUBLIC_URL is on localhost, so inbound calls cannot reach this server (nor can call status from Twilio or Plivo). Set PUBLIC_URL to the public https address of this server.',
 } as const;
@@ -142,7 +142,7 @@ export function areaCodeOf(e164: string): number | null {
 export const searchDigits = (search: string) => search.replace(/\D/g, '');
 
 // ---------------------------------------------------------------------------------------------
-// Fields (spec 3 'Phone number', spec 5 'Phone number form')
+// Fields (the specification's 'Phone number', the specification's 'Phone number form')
 
 const required = (msg: string, max: number) =>
   v.pipe(v.optional(v.string(msg), ''), v.trim(), v.nonEmpty(msg), v.maxLength(max, PHONE_MESSAGES.tooLong(max)));
@@ -213,12 +213,12 @@ const fieldEntries = {
 };
 
 const DIRECTION_KEYS: [['inbound_agent_id'], ['outbound_agent_id']] = [['inbound_agent_id'], ['outbound_agent_id']];
-/** Not an inbound AND an outbound agent (spec 4: one direction at a time). */
+/** Not an inbound AND an outbound agent (the specification: one direction at a time). */
 const oneDirection = (x: { inbound_agent_id?: string | null; outbound_agent_id?: string | null }) =>
   !(x.inbound_agent_id && x.outbound_agent_id);
 
 /**
- * The Update Phone Number dialog's form and the body of POST /number/create (spec 5 messages).
+ * The Update Phone Number dialog's form and the body of POST /number/create (the specification's messages).
  * accountId / companyId may be present (shown read-only) and are ignored.
  */
 export const PhoneNumberFormSchema = v.pipe(
@@ -233,7 +233,7 @@ export type PhoneNumberFormInput = v.InferInput<typeof PhoneNumberFormSchema>;
 export const PhoneNumberCreateBodySchema = PhoneNumberFormSchema;
 export type PhoneNumberCreateBody = PhoneNumberForm;
 
-/** The Update Phone Number dialog's starting values for a number (spec 4: the form resets from the record). */
+/** The Update Phone Number dialog's starting values for a number (the specification: the form resets from the record). */
 export function phoneNumberFormValues(n: PhoneNumber): PhoneNumberFormInput {
   return {
     phone_number: n.phone_number,
@@ -263,7 +263,7 @@ export const isAgentsOnlyUpdate = (body: Record<string, unknown>) =>
   Object.entries(body).every(([k, val]) => val === undefined || k === 'inbound_agent_id' || k === 'outbound_agent_id');
 
 // ---------------------------------------------------------------------------------------------
-// Assign form (spec 4 'Assign agent', spec 5 'Assign form')
+// Assign form (the specification's 'Assign agent', the specification's 'Assign form')
 
 export const AssignAgentFormSchema = v.object({
   agent_id: v.pipe(v.optional(v.string(PHONE_MESSAGES.agentRequired), ''), v.trim(), v.nonEmpty(PHONE_MESSAGES.agentRequired)),
@@ -279,7 +279,7 @@ export const assignModeOf = (n: { outbound_agent_id: string | null }): CallDirec
 export const assignedAgentOf = (n: { inbound_agent_id: string | null; outbound_agent_id: string | null }) =>
   n.outbound_agent_id ?? n.inbound_agent_id ?? '';
 
-/** The PUT body of the assign dialog: the chosen direction set, the other cleared (spec 4). */
+/** The PUT body of the assign dialog: the chosen direction set, the other cleared. */
 export function assignPatch(form: AssignAgentForm): { inbound_agent_id: string | null; outbound_agent_id: string | null } {
   return form.call_type === 'inbound'
     ? { inbound_agent_id: form.agent_id, outbound_agent_id: null }
@@ -303,7 +303,7 @@ export const FreeNumberSchema = v.object({
 });
 export type FreeNumber = v.InferOutput<typeof FreeNumberSchema>;
 
-/** A company's number (spec 3 'Phone number'): a row of the Assigned tab and of GET /number. */
+/** A company's number (the specification's 'Phone number'): a row of the Assigned tab and of GET /number. */
 export const PhoneNumberSchema = v.object({
   _id: v.string(),
   /** E.164 (same as phone_number; the lists show it) */

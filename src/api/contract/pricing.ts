@@ -1,5 +1,5 @@
 /**
- * What a call costs, from what it measurably used (issue 18): seconds of caller audio recognised, LLM
+ * What a call costs, from what it measurably used: seconds of caller audio recognised, LLM
  * tokens, characters spoken, and minutes on the phone line. The unit prices are the billing's per-minute
  * list prices (src/api/contract/models.ts) spread over a reference minute of conversation, so a typical
  * minute costs what the editor shows:

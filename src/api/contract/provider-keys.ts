@@ -1,6 +1,6 @@
 /**
  * What a call (web call, Test LLM, Test Audio, phone) says when a provider it needs is not connected
- * (issue 18): a message naming the provider to connect and what it is for, and where to connect it, so the
+ *: a message naming the provider to connect and what it is for, and where to connect it, so the
  * UI can show the message with a link to the Providers page. Shared by the server (which raises it) and the
  * client (which links it).
  */

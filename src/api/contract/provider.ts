@@ -1,5 +1,5 @@
 /**
- * Contract of the provider calls (spec sections 3, 7 and 8; issue 7). Imported by the client AND the server.
+ * Contract of the provider calls. Imported by the client AND the server.
  *
  * - `GET /user/providers?page&limit&search`: the catalogue below (in its order), filtered by `search`
  *   (case-insensitive, on the slug and the label) and paged (`page` 1-based). `_id` is the connection id

@@ -1,5 +1,5 @@
 /**
- * Phone calls through the carriers (issue 19): the body of `POST /call/create` and the words the API and
+ * Phone calls through the carriers: the body of `POST /call/create` and the words the API and
  * the carriers' callers hear. Imported by the client and the server.
  *
  * - `POST /call/create {from_number, to_number, agent_id?, dynamic_variables?}` places a call from one of

@@ -1,5 +1,5 @@
 /**
- * Contract of the voice list (spec sections 3 and 7 'Voices'; issue 5). `GET /voices` (alias
+ * Contract of the voice list. `GET /voices` (alias
  * `GET /provider/voices`, which the spec names but leaves unused) answers the voices an agent can speak
  * with: the voices of the company's ElevenLabs account first when ElevenLabs is connected (fetched with
  * the stored key), then the built-in catalogue. `elevenlabs` says whether the account's voices are in.

@@ -1,5 +1,5 @@
 /**
- * Contract of webhooks (issue 20). Imported by the client AND the server.
+ * Contract of webhooks. Imported by the client AND the server.
  *
  * - `GET /webhook` -> {success, data: WebhookSettings}: the company-wide URL and whether a signing secret
  *   exists (its last 4 characters only; the secret itself is shown once).

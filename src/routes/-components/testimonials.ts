@@ -7,7 +7,7 @@ export interface Testimonial {
   rating: 5;
 }
 
-/** The three fixed testimonials of the landing page (spec section 1). */
+/** The three fixed testimonials of the landing page. */
 export const TESTIMONIALS: readonly Testimonial[] = [
   {
     id: 1,

@@ -1,7 +1,7 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { noSearch } from '../-lib/search';
 
-/** Any unknown /dashboard/... path goes back to the agents list (spec section 2). */
+/** Any unknown /dashboard/... path goes back to the agents list. */
 export const Route = createFileRoute('/dashboard/$')({
   validateSearch: noSearch,
   beforeLoad: () => {

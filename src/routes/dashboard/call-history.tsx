@@ -29,7 +29,7 @@ import { DownloadButton } from './-components/DownloadButton';
 import { EmptyState, PageHeader } from './-components/PageHeader';
 
 /**
- * Call History (spec sections 2, 3, 4, 7 and 9): the company's calls, filtered by a date range, a
+ * Call History: the company's calls, filtered by a date range, a
  * phone number, the call type and status, searched by the start or the end of the caller's number, sorted and paged by the
  * server. Everything is in the URL (see call-search.ts), so a view can be bookmarked and reloaded.
  */

@@ -15,7 +15,7 @@ import { EmptyState } from './-components/PageHeader';
 import { LoadError, Loading } from './-components/QueryStates';
 
 /**
- * One call's detail (issue 18), opened from its row in Call History: the transcript with its times and
+ * One call's detail, opened from its row in Call History: the transcript with its times and
  * function calls, the recording (the turn being played is highlighted; a turn's time plays from there),
  * the latency of each agent answer as a small chart with a table of its numbers, and the cost breakdown.
  */
@@ -196,7 +196,7 @@ const fieldValue = (value: string | number | boolean | null) =>
   value === null ? '—' : typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value);
 
 /**
- * The post-call analysis (issue 20): summary, the caller's sentiment, whether the call achieved its goal
+ * The post-call analysis: summary, the caller's sentiment, whether the call achieved its goal
  * and the agent's custom fields; while it is being made, and when it failed after its retries, it says so.
  */
 function AnalysisSection({ analysis }: { analysis: CallAnalysis | null }) {

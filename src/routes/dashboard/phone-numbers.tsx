@@ -42,7 +42,7 @@ const phoneRequestLogic = phoneRequestMachine.provide({ actions: { notify } });
  */
 const SORT_FIELDS = ['phone', 'provider'] as const satisfies readonly PhoneSortField[];
 
-/** The two tabs (spec section 2); the URL keeps the one on screen. */
+/** The two tabs; the URL keeps the one on screen. */
 const TABS = ['assigned', 'available'] as const;
 type PhoneTab = (typeof TABS)[number];
 const DEFAULT_TAB: PhoneTab = 'assigned';
@@ -136,7 +136,7 @@ function PhoneNumbersPage() {
 }
 
 /**
- * Issue 19: with Twilio or Plivo connected and PUBLIC_URL on localhost, the carriers cannot call this
+ * With Twilio or Plivo connected and PUBLIC_URL on localhost, the carriers cannot call this
  * server back, so inbound calls never arrive. Advisory: while it loads or if it fails, nothing is shown.
  */
 function CallbacksWarning() {
@@ -164,7 +164,7 @@ function AssignedNumbers({
     load: loadAssigned,
     resource: PHONE_CACHE_PREFIX,
     initial: Route.useLoaderData({ select: (d) => d.assigned }),
-    // spec section 7: after a change (assign, edit, delete) the list is fetched again from its first page
+    // the specification: after a change (assign, edit, delete) the list is fetched again from its first page
     onInvalidate: (reload) => (query.page === 0 ? reload() : onQueryChange({ page: 0 }, { replace: true })),
   });
   const assigner = useActorRef(assignAgentLogic);
@@ -213,7 +213,7 @@ function AvailableNumbers({ query, onQueryChange }: { query: PhoneQuery; onQuery
     resource: PHONE_CACHE_PREFIX,
     initial: Route.useLoaderData({ select: (d) => d.available }),
   });
-  // spec section 8: the inline message of a failed load, with Retry
+  // the specification: the inline message of a failed load, with Retry
   const data = loaded.error ? { ...loaded, error: PHONE_TEXTS.availableLoadFailed } : loaded;
   const requester = useActorRef(phoneRequestLogic);
   const requesting = useSelector(requester, (snap) => snap.context.phone);

@@ -19,7 +19,7 @@ export const SIDEBAR_STORAGE_KEY = 'parley.sidebar.open';
 export const Route = createFileRoute('/dashboard')({
   validateSearch: noSearch,
   beforeLoad: async ({ context, location, preload }) => {
-    // The route guard (spec section 4): the dashboard needs a held token. Hydration is immediate.
+    // The route guard: the dashboard needs a held token. Hydration is immediate.
     const session = await waitForHydration(context.session);
     if (isSignedIn(session)) return;
     if (!preload) {

@@ -1,6 +1,6 @@
 /**
  * DataTable: the one table of the dashboard (agents, phone numbers, call history), on
- * @tanstack/react-table with the server doing the paging, sorting and searching (spec sections 2, 4
+ * @tanstack/react-table with the server doing the paging, sorting and searching (the specification
  * and 9). The table is controlled by its URL state (`TableQuery`) and shows what `useListQuery`
  * loads through the query cache.
  *

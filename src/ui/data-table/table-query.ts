@@ -1,11 +1,11 @@
 /**
- * The state of a server-side table as it lives in the URL (spec section 2, 'Reusable data table'):
+ * The state of a server-side table as it lives in the URL:
  *
  *   ?search=nurse&sort=agent_name:asc,voice_id:desc&page=2&size=20
  *
  * - `search`: the search box text ('' = none);
  * - `sort`: `field:asc` / `field:desc`, comma-separated, first = primary ('' = the server's default order);
- * - `page`: zero-based page index (spec 9: first page index 0);
+ * - `page`: zero-based page index (the specification: first page index 0);
  * - `size`: rows per page, one of 5, 10, 20, 30, 40, 50 (default 10).
  *
  * `tableSearchSchema({ sortFields })` is the route's `validateSearch`: every param has its own

@@ -1,5 +1,5 @@
 /**
- * agentEditor: the single-prompt agent editor (issue 5; spec sections 5, 8, 9). One save at a time,
+ * agentEditor: the single-prompt agent editor. One save at a time,
  * of the form as it was when Save was pressed; a retry of the same save reuses its Idempotency-Key; the
  * draft is written before a save and removed only once the form is what the server holds.
  */
@@ -127,7 +127,7 @@ export default defineInvariants({
         expect(effectsNow(w)).toEqual(['clearDraft']);
       }
       if (w.event.type === 'agent.save') {
-        // an invalid form is not sent: the messages of spec section 5, the first field focused
+        // an invalid form is not sent: the messages of the specification, the first field focused
         const { form, errors } = s.context;
         expect(Object.keys(errors).length).toBeGreaterThan(0);
         if (form.agentName.trim() === '') expect(errors.agentName).toBe('Agent name is required');

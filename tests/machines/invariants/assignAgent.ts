@@ -1,5 +1,5 @@
 /**
- * assignAgent: 'Assign Agent to Phone Number' (spec sections 2, 4, 5, 8). The dialog starts from the
+ * assignAgent: 'Assign Agent to Phone Number'. The dialog starts from the
  * number (inbound unless it has an outbound agent); Save sends only the agent ids, the chosen direction
  * set and the other cleared, and only with an agent chosen; one save at a time.
  */

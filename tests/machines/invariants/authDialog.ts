@@ -1,5 +1,5 @@
 /**
- * authDialog: the landing page's Login / Sign Up dialog (spec sections 5 and 8: the toasts verbatim;
+ * authDialog: the landing page's Login / Sign Up dialog (the specification: the toasts verbatim;
  * a request is sent only for a valid form; the password is never kept once the dialog closes).
  */
 import { expect } from 'vitest';
@@ -21,7 +21,7 @@ function valuesKept(s: Snapshot, w: World) {
   } else if (!cameFrom(w, 'closed')) expect(s.context.values).toEqual(w.previous.context.values);
 }
 
-/** The toast of a failed request, by how it failed (spec section 8). */
+/** The toast of a failed request, by how it failed. */
 function failureToast(w: World, kind: 'login' | 'signup') {
   const [title, fallback] =
     kind === 'login'
@@ -118,7 +118,7 @@ export default defineInvariants({
     'open.login': (s, w) => {
       afterRequest(s, w, 'login');
       if (w.event.type === 'form.submit') {
-        // an invalid form stays, naming what is wrong (spec section 5)
+        // an invalid form stays, naming what is wrong
         const { email, password } = s.context.values;
         expect(Boolean(s.context.errors.email)).toBe(!EMAIL.test(email));
         expect(Boolean(s.context.errors.password)).toBe(password.length < 6);

@@ -1,5 +1,5 @@
 /**
- * batchCall: the 'Create a batch call' form (issue 12; spec sections 5 and 8). Send is never made
+ * batchCall: the 'Create a batch call' form (the specification). Send is never made
  * without valid recipients (read to the end), a name and a From number, nor with a past or missing time
  * when scheduling; one request at a time; a failure keeps everything typed; `sendMode` is the timing the
  * user chose; a different body gets a different Idempotency-Key.

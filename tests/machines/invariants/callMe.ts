@@ -1,5 +1,5 @@
 /**
- * callMe: the editor's 'Call me' (issue 19). A call is placed only for a saved agent and an E.164 number,
+ * callMe: the editor's 'Call me'. A call is placed only for a saved agent and an E.164 number,
  * one request at a time, with exactly the agent and the number typed (trimmed); the user is told the
  * call was placed, or why it was not, and an edit of the number clears the message.
  */

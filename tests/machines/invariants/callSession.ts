@@ -1,5 +1,5 @@
 /**
- * callSession: one conversation (issue 18). The line is listened to only while open; the agent
+ * callSession: one conversation. The line is listened to only while open; the agent
  * replies one turn at a time; a turn starts with what the caller said (or the welcome message), the
  * history keeps every finished turn in order; a call ends once, for one reason, and hangs up the line
  * with it; text chats are never barged in.

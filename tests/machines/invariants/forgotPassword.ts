@@ -1,5 +1,5 @@
 /**
- * forgotPassword: the dialog and the /forgot-password page (spec section 8 messages verbatim; closing
+ * forgotPassword: the dialog and the /forgot-password page (the specification's messages verbatim; closing
  * keeps the content while the dialog animates out, then resets it; a request under way finishes first).
  */
 import { expect } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * providerConnection: connect, update or disconnect one provider (spec sections 2 and 8). Every
+ * providerConnection: connect, update or disconnect one provider. Every
  * non-optional field must be filled before a call is made; one save or disconnect at a time; a retry of
  * the same values reuses the Idempotency-Key; the typed secrets are forgotten when the dialog closes.
  */

@@ -1,5 +1,5 @@
 /**
- * testChat: the Test LLM chat (issue 18). One request at a time: the chat is started with the agent as it
+ * testChat: the Test LLM chat. One request at a time: the chat is started with the agent as it
  * is in the editor when Start is pressed, a reply is read only while the agent is answering (Stop, a new
  * chat or closing the panel abandon it); a new chat forgets the old one; the transcript only grows (the
  * agent's line grows word by word); a chat that cannot start says why and where to fix it; `end_call`

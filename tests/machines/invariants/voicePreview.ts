@@ -1,5 +1,5 @@
 /**
- * voicePreview: Test Audio (issue 18). Play loads the voice with the settings in the editor now (a
+ * voicePreview: Test Audio. Play loads the voice with the settings in the editor now (a
  * spinner), then plays it; Stop ends the load or the sound at once; one load or one sound at a time; the
  * clip is not kept once it stopped; a failure says why (the server's words, where to fix it) and the next
  * Play clears it.

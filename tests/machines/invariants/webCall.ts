@@ -1,5 +1,5 @@
 /**
- * webCall: a test call from the browser (issue 18). The microphone is opened first and held (with the
+ * webCall: a test call from the browser. The microphone is opened first and held (with the
  * socket) only while a call is being made: a refused microphone creates no call; the call is created once,
  * with the agent as the editor had it at Start, and its socket opened with the URL the server gave; the
  * transcript and the agent's state follow the server; Mute is told to the line; Hang up asks the server to

@@ -7,7 +7,7 @@ import { connectProvider, floodSocket, openBrowser, sampleAgent, savePayload, us
 import { InProcessProviders, tone } from './in-process-providers.js';
 
 /**
- * A web call's caller audio is held to real time (server/call/transports/audio-gate.ts): a browser, or a
+ * A web call's caller audio is held to real time (server/voice/lines/audio-gate.ts): a browser, or a
  * script, that sends faster than 16 kHz PCM16 (32,000 bytes a second) has the excess dropped and counted;
  * the recording and the billed speech seconds follow the call's clock, not the bytes sent; and a line
  * that keeps flooding is hung up with its own reason. Real HTTP, a real WebSocket, providers in memory.

@@ -4,9 +4,9 @@
  * who stops a reply (the LLM request is closed at once and the chat takes the next message).
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { SSE_LINE_MAX, type StreamWork } from '../../../server/call/providers/http-stream.js';
-import { createProviderSet } from '../../../server/call/providers/index.js';
-import { createOpenAiChat } from '../../../server/call/providers/openai-chat.js';
+import { SSE_LINE_MAX, type StreamWork } from '../../../server/voice/providers/http-stream.js';
+import { createProviderSet } from '../../../server/voice/providers/index.js';
+import { createOpenAiChat } from '../../../server/voice/providers/openai-chat.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';
 import { describeEachDb } from '../helpers.js';
 import { mostPerTurn, until } from '../providers/llm-helpers.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { ProviderError } from '../../../server/call/providers/types.js';
+import { ProviderError } from '../../../server/voice/providers/types.js';
 import { describeEachDb } from '../helpers.js';
 import { connectProvider, openBrowser, readEvents, sampleAgent, savePayload, useCallServer, waitFor } from './harness.js';
 import { InProcessProviders, tone } from './in-process-providers.js';

@@ -5,11 +5,11 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach } from 'vitest';
 import WebSocket from 'ws';
-import type { ProviderSet } from '../../../server/call/engine/pipeline.js';
-import type { ProviderUrls } from '../../../server/call/providers/types.js';
-import { type CallRuntime, createCallRuntime, settleCalls } from '../../../server/call/service.js';
-import type { DbKind } from '../../../server/db/index.js';
 import { createHttpServer } from '../../../server/http-server.js';
+import { type CallRuntime, createCallRuntime, settleCalls } from '../../../server/modules/conversations/runtime.js';
+import type { DbKind } from '../../../server/platform/db/index.js';
+import type { ProviderSet } from '../../../server/voice/engine/pipeline.js';
+import type { ProviderUrls } from '../../../server/voice/providers/types.js';
 import { type SignedUp, signUp } from '../auth-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers.js';
 

@@ -4,7 +4,7 @@
  * test and records what the engine asked of it, so the tests check turn-taking, barge-in, latency and
  * storage exactly.
  */
-import type { ProviderSet } from '../../../server/call/engine/pipeline.js';
+import type { ProviderSet } from '../../../server/voice/engine/pipeline.js';
 import type {
   AudioFormat,
   LlmEvent,
@@ -16,7 +16,7 @@ import type {
   SttOptions,
   TtsEvent,
   TtsOptions,
-} from '../../../server/call/providers/types.js';
+} from '../../../server/voice/providers/types.js';
 
 export interface SttHandle {
   options: SttOptions;

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { serverIdOf } from '../../../server/call/recovery.js';
-import { createCallRuntime, recordingsDir } from '../../../server/call/service.js';
-import { createCallSession } from '../../../server/call/store.js';
-import { parseEnv } from '../../../server/env.js';
+import { serverIdOf } from '../../../server/modules/conversations/recovery.js';
+import { createCallRuntime, recordingsDir } from '../../../server/modules/conversations/runtime.js';
+import { createCallSession } from '../../../server/modules/conversations/session.repo.js';
+import { askCarriersAboutCalls } from '../../../server/modules/telephony/recovery.js';
+import { parseEnv } from '../../../server/platform/env.js';
 import { afterStart } from '../../../server/startup.js';
-import { askCarriersAboutCalls } from '../../../server/telephony/recovery.js';
 import type { PlivoFake } from '../../fakes/plivo.js';
 import type { TwilioFake } from '../../fakes/twilio.js';
 import { describeEachDb } from '../helpers.js';
@@ -16,7 +16,7 @@ import { connectProvider, openBrowser, sampleAgent, savePayload, useCallServer, 
 import { InProcessProviders, tone } from './in-process-providers.js';
 
 /**
- * A server that dies mid-call (docs/call-runtime.md, "When things go wrong"; server/call/recovery.ts):
+ * A server that dies mid-call (docs/call-runtime.md, "When things go wrong"; server/modules/conversations/recovery.ts):
  * the call it held is stored when it starts again, at once, from the progress it saved (usage and cost
  * with the transcript), ended at its last heartbeat, its recording repaired and kept; the phone calls
  * that were ringing meanwhile are asked of the carrier and stored with the carrier's status. The
@@ -49,7 +49,7 @@ describeEachDb('a call its server died with', (kind) => {
     await waitFor(() => browser.of('transcript').some((e) => e.role === 'agent' && e.final), 'greeting heard');
     // 13 s into the call the caller asks something (3 s of voice: the recording reaches the disk) and is answered
     s.t.clock.advance(13_000);
-    // the line takes audio at real time (server/call/transports/audio-gate.ts): a second at a time
+    // the line takes audio at real time (server/voice/lines/audio-gate.ts): a second at a time
     for (let second = 0; second < 3; second++) {
       if (second > 0) await new Promise((r) => setTimeout(r, 1100));
       for (let i = 0; i < 50; i++) browser.send(tone(640, { encoding: 'pcm16', sampleRate: 16000 }));

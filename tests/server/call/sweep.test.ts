@@ -1,6 +1,11 @@
 import { expect, it } from 'vitest';
-import { createCallSession } from '../../../server/call/store.js';
-import { IDLE_CHAT_MS, STALE_HEARTBEAT_MS, STALE_REGISTERED_MS, sweepCalls } from '../../../server/call/sweep.js';
+import { createCallSession } from '../../../server/modules/conversations/session.repo.js';
+import {
+  IDLE_CHAT_MS,
+  STALE_HEARTBEAT_MS,
+  STALE_REGISTERED_MS,
+  sweepCalls,
+} from '../../../server/modules/conversations/sweep.js';
 import { AGENT_EDITOR_DEFAULTS } from '../../../src/api/contract/agent/defaults.js';
 import type { AgentDoc } from '../../../src/api/contract/agent/save.js';
 import { signUp } from '../auth-helpers.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createProviderSet } from '../../../server/call/providers/index.js';
+import { createProviderSet } from '../../../server/voice/providers/index.js';
 import { type FakeAnthropic, startFakeAnthropic } from '../../fakes/anthropic.js';
 import { DeepgramFake } from '../../fakes/deepgram.js';
 import { ElevenLabsFake } from '../../fakes/elevenlabs.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { createDeepgramStt, deepgramStt } from '../../../server/call/providers/deepgram.js';
+import { createDeepgramStt, deepgramStt } from '../../../server/voice/providers/deepgram.js';
 import {
   type AudioFormat,
   BROWSER_AUDIO,
@@ -8,7 +8,7 @@ import {
   ProviderError,
   type SttEvent,
   type SttOptions,
-} from '../../../server/call/providers/types.js';
+} from '../../../server/voice/providers/types.js';
 import { LANGUAGE_CODES } from '../../../src/api/contract/models.js';
 import { DeepgramFake } from '../../fakes/deepgram.js';
 import { rawUpgrade } from '../../fakes/server.js';

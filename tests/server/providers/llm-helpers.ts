@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { type LlmEvent, type LlmProvider, type LlmRequest, ProviderError } from '../../../server/call/providers/types.js';
+import { type LlmEvent, type LlmProvider, type LlmRequest, ProviderError } from '../../../server/voice/providers/types.js';
 
 /** Every event of one completion, in order. */
 export async function collect(provider: LlmProvider, request: LlmRequest): Promise<LlmEvent[]> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LLM_ROUTES } from '../../../server/call/providers/models.js';
-import { createOpenAiChat } from '../../../server/call/providers/openai-chat.js';
-import type { LlmRequest } from '../../../server/call/providers/types.js';
+import { LLM_ROUTES } from '../../../server/voice/providers/models.js';
+import { createOpenAiChat } from '../../../server/voice/providers/openai-chat.js';
+import type { LlmRequest } from '../../../server/voice/providers/types.js';
 import { LLM_MODEL_IDS } from '../../../src/api/contract/models.js';
 import { listen } from '../../fakes/listen.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createOpenAiRealtime } from '../../../server/call/providers/openai-realtime.js';
-import { LinearResampler } from '../../../server/call/providers/resample.js';
+import { createOpenAiRealtime } from '../../../server/voice/providers/openai-realtime.js';
+import { LinearResampler } from '../../../server/voice/providers/resample.js';
 import {
   type AudioFormat,
   BROWSER_AUDIO,
@@ -9,7 +9,7 @@ import {
   type RealtimeEvent,
   type RealtimeOptions,
   type RealtimeSession,
-} from '../../../server/call/providers/types.js';
+} from '../../../server/voice/providers/types.js';
 import { decode, encode, type FakeAudioFormat, tone } from '../../fakes/g711.js';
 import { type FakeOpenAi, type RealtimeSessionRecord, startFakeOpenAi } from '../../fakes/openai.js';
 import { BOOK_TOOL, until } from './llm-helpers.js';

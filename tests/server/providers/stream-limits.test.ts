@@ -8,14 +8,14 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WebSocket } from 'ws';
-import { createAnthropic } from '../../../server/call/providers/anthropic.js';
-import { createDeepgramStt } from '../../../server/call/providers/deepgram.js';
-import { createElevenLabsTts } from '../../../server/call/providers/elevenlabs.js';
-import { SSE_LINE_MAX, type StreamWork } from '../../../server/call/providers/http-stream.js';
-import { createOpenAiChat } from '../../../server/call/providers/openai-chat.js';
-import { createOpenAiRealtime } from '../../../server/call/providers/openai-realtime.js';
-import { MAX_MESSAGE_BYTES } from '../../../server/call/providers/socket.js';
-import { BROWSER_AUDIO, type ProviderError } from '../../../server/call/providers/types.js';
+import { createAnthropic } from '../../../server/voice/providers/anthropic.js';
+import { createDeepgramStt } from '../../../server/voice/providers/deepgram.js';
+import { createElevenLabsTts } from '../../../server/voice/providers/elevenlabs.js';
+import { SSE_LINE_MAX, type StreamWork } from '../../../server/voice/providers/http-stream.js';
+import { createOpenAiChat } from '../../../server/voice/providers/openai-chat.js';
+import { createOpenAiRealtime } from '../../../server/voice/providers/openai-realtime.js';
+import { MAX_MESSAGE_BYTES } from '../../../server/voice/providers/socket.js';
+import { BROWSER_AUDIO, type ProviderError } from '../../../server/voice/providers/types.js';
 import { dripLine, type Listening, listen } from '../../fakes/listen.js';
 import { type FakeServer, startFakeServer } from '../../fakes/server.js';
 import { llmRequest, mostPerTurn, refusal, until } from './llm-helpers.js';

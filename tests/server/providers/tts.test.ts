@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { rmsLevel } from '../../../server/call/audio/level.js';
-import { toSamples } from '../../../server/call/audio/pcm16.js';
-import { CARTESIA_VERSION, cartesiaModelId, createCartesiaTts } from '../../../server/call/providers/cartesia.js';
-import { createElevenLabsTts, elevenLabsModelId } from '../../../server/call/providers/elevenlabs.js';
+import { ELEVENLABS_VOICES_URL, fetchElevenLabsVoices } from '../../../server/modules/voices/voice.elevenlabs.js';
+import { rmsLevel } from '../../../server/voice/audio/level.js';
+import { toSamples } from '../../../server/voice/audio/pcm16.js';
+import { CARTESIA_VERSION, cartesiaModelId, createCartesiaTts } from '../../../server/voice/providers/cartesia.js';
+import { createElevenLabsTts, elevenLabsModelId } from '../../../server/voice/providers/elevenlabs.js';
 import {
   type AudioFormat,
   BROWSER_AUDIO,
@@ -13,8 +14,7 @@ import {
   type TtsEvent,
   type TtsOptions,
   type TtsProvider,
-} from '../../../server/call/providers/types.js';
-import { ELEVENLABS_VOICES_URL, fetchElevenLabsVoices } from '../../../server/routes/voice/voice.elevenlabs.js';
+} from '../../../server/voice/providers/types.js';
 import { LANGUAGE_CODES, VOICE_MODEL_IDS } from '../../../src/api/contract/models.js';
 import { CartesiaFake, type CartesiaRecord } from '../../fakes/cartesia.js';
 import { ElevenLabsFake, type StreamInputRecord } from '../../fakes/elevenlabs.js';

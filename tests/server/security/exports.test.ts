@@ -9,7 +9,7 @@ import { ROUTES, splitRoute } from './matrix.js';
 import { buildTenant, ownUrl, providerHttp } from './world.js';
 
 /**
- * Exports (issue 8): every CSV the product writes escapes cells that a spreadsheet would run as a formula
+ * Exports: every CSV the product writes escapes cells that a spreadsheet would run as a formula
  * (`=`, `+`, `-`, `@`, tab, carriage return). The CSV answers are found by asking every GET route of the
  * app (signed in, with the caller's own ids) and keeping those answering text/csv, so a new export is
  * checked without editing this file.

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NUL_MESSAGE } from '../../../server/lib/http.js';
+import { NUL_MESSAGE } from '../../../server/platform/http/http.js';
 import { buildTestApp, DB_KINDS, type TestApp } from '../helpers.js';
 import { ROUTES, splitRoute } from './matrix.js';
 import { buildTenant, dumpDatabase, endpointsOf, providerHttp, type Tenant } from './world.js';
 
 /**
- * Input fuzzing (issue 8): every endpoint gets generated bodies (wrong types, huge strings, unicode,
+ * Input fuzzing: every endpoint gets generated bodies (wrong types, huge strings, unicode,
  * nested objects, `__proto__` / `constructor` / `prototype` keys, empty and duplicate fields, malformed
  * JSON), query strings and headers. Never a 5xx, never a stack trace or SQL in the answer, and when the
  * answer is 4xx the database (every table but the rate-limit counters, which count refusals by design)

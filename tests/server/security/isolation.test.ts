@@ -17,7 +17,7 @@ import {
 } from './world.js';
 
 /**
- * Tenant isolation (issue 8): company B tries company A's ids on every route that takes one, lists every
+ * Tenant isolation: company B tries company A's ids on every route that takes one, lists every
  * list, and creates with A's ids planted in the body. Every by-id answer is 404 or 403, no answer carries
  * anything of A's, and A's rows (every company-scoped table, found in the catalogue) and stored files are
  * byte for byte the same afterwards. One world per database, built once: the attempts never change A.

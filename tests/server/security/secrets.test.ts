@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../server/lib/logger.js';
-import { outboxMailer } from '../../../server/services/mail.js';
+import { createLogger } from '../../../server/platform/log/logger.js';
+import { outboxMailer } from '../../../server/platform/mail.js';
 import { PROVIDERS } from '../../../src/api/contract/provider.js';
 import { outboxMails } from '../../outbox.js';
 import { buildTestApp, DB_KINDS } from '../helpers.js';
@@ -10,7 +10,7 @@ import { ROUTES, splitRoute } from './matrix.js';
 import { buildTenant, canary, dumpDatabase, ownUrl, providerHttp } from './world.js';
 
 /**
- * Secrets (issue 8): canary values are planted for every field of all eleven providers, for passwords and
+ * Secrets: canary values are planted for every field of all eleven providers, for passwords and
  * for tokens; then a run through the API touches every route (lists, reads, updates of the connections,
  * the voices call that sends the ElevenLabs key out and gets it echoed back in an error, logins right and
  * wrong, refresh, password change and reset, refused requests). Neither the answers nor the captured log

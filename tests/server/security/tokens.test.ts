@@ -2,14 +2,14 @@ import { createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { decodeJwt, SignJWT } from 'jose';
 import { expect, it } from 'vitest';
-import { settled } from '../../../server/lib/later.js';
+import { settled } from '../../../server/platform/jobs/later.js';
 import { ACCOUNT_MESSAGES as M, type RefreshResponse } from '../../../src/api/contract/account.js';
 import { logIn, type SignedUp, signUp } from '../auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from '../helpers.js';
 import { ROUTES, splitRoute } from './matrix.js';
 
 /**
- * Tokens (issue 8). tests/server/auth.test.ts checks each forged access token against GET /account/me and
+ * Tokens. tests/server/auth.test.ts checks each forged access token against GET /account/me and
  * each revocation once; this suite sends every forged, expired, swapped and revoked token to EVERY route that
  * needs a session (from the route matrix), and to the refresh endpoint: all are refused with 401.
  */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { FILE_NAME } from '../../../server/services/uploads.js';
+import { FILE_NAME } from '../../../server/platform/uploads/uploads.js';
 import { ACCOUNT_MESSAGES as M } from '../../../src/api/contract/account.js';
 import { BATCH_CSV_MAX_BYTES, BATCH_MESSAGES } from '../../../src/api/contract/batch.js';
 import { KB_FILE_MAX_BYTES } from '../../../src/api/contract/knowledge-base.js';
@@ -11,7 +11,7 @@ import { describeEachDb, type TestApp, useTestApp } from '../helpers.js';
 import { type Body, call, insertNumber } from '../seed.js';
 
 /**
- * Uploads (issue 8): oversized bodies answer 413 while streaming (the body comes from a generator that
+ * Uploads: oversized bodies answer 413 while streaming (the body comes from a generator that
  * counts what the server pulled and looks at the database while the rest is unsent), photos are images by their bytes and
  * never markup (HTML named .png, SVG, image headers with a page after them; an image with a page inside is
  * stored as the server's own encoding of its pixels), and stored files are served inert under names the

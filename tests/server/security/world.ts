@@ -3,15 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
-import type { HttpClient } from '../../../server/lib/deps.js';
-import { settled } from '../../../server/lib/later.js';
-import { companyScopedTables } from '../../../server/routes/company/company.repo.js';
-import { kbDir } from '../../../server/routes/knowledge-base/kb.repo.js';
-import { createKnowledgeWorker } from '../../../server/routes/knowledge-base/kb.worker.js';
-import { uploadsDir } from '../../../server/services/uploads.js';
-import { firstUseOfNonce } from '../../../server/telephony/nonces.js';
-import { queueAnalysis } from '../../../server/webhooks/analysis.js';
-import { emitBatchEvent } from '../../../server/webhooks/outbox.js';
+import { queueAnalysis } from '../../../server/modules/calls/analysis.js';
+import { companyScopedTables } from '../../../server/modules/company/company.repo.js';
+import { kbDir } from '../../../server/modules/knowledge/kb.repo.js';
+import { createKnowledgeWorker } from '../../../server/modules/knowledge/kb.worker.js';
+import { firstUseOfNonce } from '../../../server/modules/telephony/nonces.repo.js';
+import { emitBatchEvent } from '../../../server/modules/webhooks/outbox.js';
+import type { HttpClient } from '../../../server/platform/deps.js';
+import { settled } from '../../../server/platform/jobs/later.js';
+import { uploadsDir } from '../../../server/platform/uploads/uploads.js';
 import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../../src/api/contract/agent/editor-form.js';
 import { PROVIDERS } from '../../../src/api/contract/provider.js';
 import { type SignedUp, signUp, TINY_PNG } from '../auth-helpers.js';
@@ -157,10 +157,10 @@ export async function buildTenant(t: TestApp, label: string): Promise<Tenant> {
     { time: '2026-11-03T10:00:00.000Z', duration: 90, cost: 0.75, latencyMs: 640 },
   ]);
 
-  // a Plivo signature's nonce the company's carrier used (the replay guard, server/telephony/nonces.ts)
+  // a Plivo signature's nonce the company's carrier used (the replay guard, server/modules/telephony/nonces.repo.ts)
   expect(await firstUseOfNonce(t.deps, companyId, 'plivo', `nonce-${marker}`)).toBe(true);
 
-  // webhooks (issue 20): the company-wide URL, its signing secret, a queued delivery, an analysis queued
+  // webhooks: the company-wide URL, its signing secret, a queued delivery, an analysis queued
   await ok(t, 'PUT', '/webhook', { token, body: { url: `https://hooks.example.com/${marker}` } });
   await ok(t, 'POST', '/webhook/secret', { token });
   const [deliveryId] = await emitBatchEvent(t.deps, companyId, { batch_id: batch.batch._id, name: `Batch ${marker}` });

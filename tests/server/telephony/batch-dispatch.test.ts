@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { newId } from '../../../server/lib/ids.js';
-import { newBatchRow } from '../../../server/routes/batch-call/batch-call.repo.js';
-import { BatchDispatcher } from '../../../server/telephony/dispatcher.js';
-import { liveCalls } from '../../../server/telephony/service.js';
-import { saveCompanyWebhookUrl } from '../../../server/webhooks/outbox.js';
+import { newBatchRow } from '../../../server/modules/batches/batch-call.repo.js';
+import { BatchDispatcher } from '../../../server/modules/batches/dispatcher.js';
+import { liveCalls } from '../../../server/modules/telephony/service.js';
+import { saveCompanyWebhookUrl } from '../../../server/modules/webhooks/outbox.js';
+import { newId } from '../../../server/platform/crypto/ids.js';
 import { BATCH_MESSAGES, type Batch } from '../../../src/api/contract/batch.js';
 import type { TwilioFake } from '../../fakes/twilio.js';
 import { logIn } from '../auth-helpers.js';
@@ -12,7 +12,7 @@ import { describeEachDb } from '../helpers.js';
 import { carrierNumber, type PhoneWorld, startTwilioWorld } from './phone-world.js';
 
 /**
- * The batch dispatcher (issue 19) dialling a batch through the fake Twilio on both databases: the
+ * The batch dispatcher dialling a batch through the fake Twilio on both databases: the
  * recipients table as a leased queue, the company's concurrency limit, retries of busy and no answer,
  * outcomes, completion; and two dispatchers claiming from one batch without a double claim. Then the
  * dispatcher's rules: the dialling rules on the API, the pace shared by two dispatchers (two servers on
@@ -108,7 +108,7 @@ describeEachDb('the batch dispatcher', (kind) => {
     }
     expect((await batchRow(id)).status).toBe('completed');
     expect((await batchRow(id)).sent_count).toBe(7);
-    // the company's webhook is told once, with the outcomes (issue 20's batch_completed)
+    // the company's webhook is told once, with the outcomes (batch_completed)
     await dispatcher.tick();
     const told = await s.t.deps.db.db
       .selectFrom('webhook_deliveries')

@@ -21,7 +21,7 @@ import {
 } from '../server-process.js';
 
 /**
- * Batch calls at the level of processes (issue 19, "Tests and proof"): real Parley servers (server/main.ts
+ * Batch calls at the level of processes ("Tests and proof"): real Parley servers (server/main.ts
  * as `npm start` runs it) dial a batch through the fake Twilio, which logs every `Calls.json` request by its
  * To number. A server killed with SIGKILL in the middle of a batch and started again on the same database
  * dials nobody twice and finishes the batch; two servers sharing one PostgreSQL database share a batch

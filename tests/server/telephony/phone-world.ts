@@ -3,10 +3,10 @@
  * server pointed at all of them, and the company's keys connected (the carrier's through Providers).
  */
 import { expect } from 'vitest';
-import { createProviderSet } from '../../../server/call/providers/index.js';
-import { PHONE_FRAME_MAX_BYTES } from '../../../server/call/transports/twilio.js';
-import type { DbKind } from '../../../server/db/index.js';
-import { newId } from '../../../server/lib/ids.js';
+import { PHONE_FRAME_MAX_BYTES } from '../../../server/carriers/twilio/stream.js';
+import { newId } from '../../../server/platform/crypto/ids.js';
+import type { DbKind } from '../../../server/platform/db/index.js';
+import { createProviderSet } from '../../../server/voice/providers/index.js';
 import { DeepgramFake } from '../../fakes/deepgram.js';
 import { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';

@@ -9,7 +9,7 @@ import { describeEachDb, LOG_LINES } from '../helpers.js';
 import { agentOnCarrierNumber, LARGEST_MEDIA_PAYLOAD, type PhoneWorld, startPlivoWorld } from './phone-world.js';
 
 /**
- * Phone calls through Plivo (issue 19), end to end on real sockets against the fake Plivo
+ * Phone calls through Plivo, end to end on real sockets against the fake Plivo
  * (tests/fakes/plivo.ts): signed answer/hangup/machine-detection callbacks (X-Plivo-Signature-V3), the
  * Stream XML, the bidirectional audio stream (playAudio / checkpoint / clearAudio), and the Call API.
  */

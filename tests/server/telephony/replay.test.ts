@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
-import { createCallSession } from '../../../server/call/store.js';
-import * as m017 from '../../../server/db/migrations/017_carrier_replay.js';
-import { isUniqueViolation } from '../../../server/lib/db-errors.js';
+import { createCallSession } from '../../../server/modules/conversations/session.repo.js';
+import * as m017 from '../../../server/platform/db/migrations/017_carrier_replay.js';
+import { isUniqueViolation } from '../../../server/platform/http/db-errors.js';
 import { resend } from '../../fakes/listen.js';
 import { type PlivoFake, PlivoMediaStream, plivoActions } from '../../fakes/plivo.js';
 import { FakeMediaStream, type TwilioFake, twilioSignature, twimlActions } from '../../fakes/twilio.js';

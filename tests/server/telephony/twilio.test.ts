@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { newId } from '../../../server/lib/ids.js';
+import { newId } from '../../../server/platform/crypto/ids.js';
 import type { DeepgramFake } from '../../fakes/deepgram.js';
 import type { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import { listen, readBody, sendJson, sleep } from '../../fakes/listen.js';
@@ -14,7 +14,7 @@ import { describeEachDb, LOG_LINES } from '../helpers.js';
 import { agentOnCarrierNumber, LARGEST_MEDIA_PAYLOAD, type PhoneWorld, startTwilioWorld } from './phone-world.js';
 
 /**
- * Phone calls through Twilio (issue 19), end to end on real sockets: the fake Twilio (tests/fakes/twilio.ts)
+ * Phone calls through Twilio, end to end on real sockets: the fake Twilio (tests/fakes/twilio.ts)
  * signs its webhooks, runs the TwiML Parley answers, and opens a signed media stream that sends mu-law every
  * 20 ms and plays Parley's audio at real time (marks echoed once played). The speech, LLM and voice
  * providers are the protocol fakes of the call engine. Only base URLs differ from production.
@@ -385,7 +385,7 @@ describeEachDb('phone calls through Twilio', (kind) => {
     });
     try {
       // a private address is saved only while the server allows private webhook URLs (refused otherwise:
-      // tests/server/webhooks/webhooks.test.ts), and refused at send time once it no longer does
+      // tests/server/modules/webhooks/webhooks.test.ts), and refused at send time once it no longer does
       s.t.deps.config.allowPrivateWebhookUrls = true;
       await agentOnNumber({ message: 'Hello {{name}}.', editor: { inboundCallWebhook: `${hook.url}/inbound` } });
       s.t.deps.config.allowPrivateWebhookUrls = false;

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCallSession, finishCallSession } from '../../../server/call/store.js';
 import {
   type AnalysisWorker,
   createAnalysisWorker,
   parseAnalysis,
   queueAnalysis,
   RETRY_DELAYS_MS,
-} from '../../../server/webhooks/analysis.js';
+} from '../../../server/modules/calls/analysis.js';
+import { createCallSession, finishCallSession } from '../../../server/modules/conversations/session.repo.js';
 import { AGENT_EDITOR_DEFAULTS } from '../../../src/api/contract/agent/defaults.js';
 import type { AnalysisField } from '../../../src/api/contract/agent/records.js';
 import type { AgentDoc } from '../../../src/api/contract/agent/save.js';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createCallSession } from '../../../server/call/store.js';
-import { STALE_HEARTBEAT_MS, sweepCalls } from '../../../server/call/sweep.js';
-import { settled } from '../../../server/lib/later.js';
-import { createWebhookWorker } from '../../../server/webhooks/worker.js';
+import { createCallSession } from '../../../server/modules/conversations/session.repo.js';
+import { STALE_HEARTBEAT_MS, sweepCalls } from '../../../server/modules/conversations/sweep.js';
+import { createWebhookWorker } from '../../../server/modules/webhooks/worker.js';
+import { settled } from '../../../server/platform/jobs/later.js';
 import { connectProvider, openBrowser, sampleAgent, savePayload, useCallServer, waitFor } from '../call/harness.js';
 import { InProcessProviders } from '../call/in-process-providers.js';
 import { describeEachDb } from '../helpers.js';

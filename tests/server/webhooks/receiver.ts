@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifySignature } from '../../../server/webhooks/sign.js';
+import { verifySignature } from '../../../server/modules/webhooks/sign.js';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;

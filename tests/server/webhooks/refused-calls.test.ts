@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import type { PhoneNumbersTable } from '../../../server/db/schema.js';
-import { newId } from '../../../server/lib/ids.js';
-import { settled } from '../../../server/lib/later.js';
-import { admitInbound } from '../../../server/telephony/service.js';
+import { admitInbound } from '../../../server/modules/telephony/service.js';
+import { newId } from '../../../server/platform/crypto/ids.js';
+import type { PhoneNumbersTable } from '../../../server/platform/db/schema.js';
+import { settled } from '../../../server/platform/jobs/later.js';
 import { type SignedUp, signUp } from '../auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from '../helpers.js';
 import { insertCalls } from '../seed.js';

@@ -4,18 +4,18 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { createCallSession, finishCallSession } from '../../../server/call/store.js';
-import { type AppDatabase, type DbKind, openDatabase } from '../../../server/db/index.js';
-import { settled } from '../../../server/lib/later.js';
-import { emitCallEvent } from '../../../server/webhooks/events.js';
-import { emitBatchEvent, enqueueDeliveries, queueCallEvent } from '../../../server/webhooks/outbox.js';
+import { createCallSession, finishCallSession } from '../../../server/modules/conversations/session.repo.js';
+import { emitCallEvent } from '../../../server/modules/webhooks/events.js';
+import { emitBatchEvent, enqueueDeliveries, queueCallEvent } from '../../../server/modules/webhooks/outbox.js';
 import {
   createWebhookWorker,
   DELIVERY_RETENTION_MS,
   MAX_ATTEMPTS,
   RETRY_DELAYS_MS,
   type WebhookWorker,
-} from '../../../server/webhooks/worker.js';
+} from '../../../server/modules/webhooks/worker.js';
+import { type AppDatabase, type DbKind, openDatabase } from '../../../server/platform/db/index.js';
+import { settled } from '../../../server/platform/jobs/later.js';
 import { AGENT_EDITOR_DEFAULTS } from '../../../src/api/contract/agent/defaults.js';
 import type { AgentDoc } from '../../../src/api/contract/agent/save.js';
 import { DELIVERY_BODY_MAX } from '../../../src/api/contract/webhook.js';

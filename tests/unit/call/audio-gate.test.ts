@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BROWSER_AUDIO, PHONE_AUDIO } from '../../../server/call/providers/types.js';
-import { AudioGate, FLOOD_DROPPED_MS, GATE_BURST_MS } from '../../../server/call/transports/audio-gate.js';
+import { AudioGate, FLOOD_DROPPED_MS, GATE_BURST_MS } from '../../../server/voice/lines/audio-gate.js';
+import { BROWSER_AUDIO, PHONE_AUDIO } from '../../../server/voice/providers/types.js';
 
 /** A clock the test moves (ms). */
 class FakeClock {

@@ -3,11 +3,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rmsLevel } from '../../../server/call/audio/level.js';
-import { MULAW_DECODE_TABLE, mulawDecode, mulawEncode } from '../../../server/call/audio/mulaw.js';
-import { pcm16Bytes, pcm16Samples } from '../../../server/call/audio/pcm16.js';
-import { LinearResampler, resample } from '../../../server/call/audio/resample.js';
-import { RECORDING_AHEAD_MS, StereoWavRecorder, wavHeader } from '../../../server/call/audio/wav.js';
+import { rmsLevel } from '../../../server/voice/audio/level.js';
+import { MULAW_DECODE_TABLE, mulawDecode, mulawEncode } from '../../../server/voice/audio/mulaw.js';
+import { pcm16Bytes, pcm16Samples } from '../../../server/voice/audio/pcm16.js';
+import { LinearResampler, resample } from '../../../server/voice/audio/resample.js';
+import { RECORDING_AHEAD_MS, StereoWavRecorder, wavHeader } from '../../../server/voice/audio/wav.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const range = (from: number, to: number) => Int16Array.from({ length: to - from }, (_, i) => from + i);

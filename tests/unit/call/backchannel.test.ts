@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Backchannel, DEFAULT_WORDS, WORDS_PER_MOMENT } from '../../../server/call/engine/backchannel.js';
+import { Backchannel, DEFAULT_WORDS, WORDS_PER_MOMENT } from '../../../server/voice/engine/backchannel.js';
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
 

@@ -1,13 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type WebSocket from 'ws';
-import { LINE_FLOOD_REASON } from '../../../server/call/transports/audio-gate.js';
-import { FLOOD_CLOSE_GRACE_MS } from '../../../server/call/transports/socket-line.js';
-import { WebTransport } from '../../../server/call/transports/web.js';
+import { LINE_FLOOD_REASON } from '../../../server/voice/lines/audio-gate.js';
+import { FLOOD_CLOSE_GRACE_MS } from '../../../server/voice/lines/socket-line.js';
+import { WebTransport } from '../../../server/voice/lines/web.js';
 
 /**
  * A line that floods stops being read at once and is cut soon after its close frame
- * (server/call/transports/socket-line.ts): otherwise ws goes on unmasking every frame the peer still
+ * (server/voice/lines/socket-line.ts): otherwise ws goes on unmasking every frame the peer still
  * sends until the close handshake ends, and a tenant that floods call after call holds the event loop
  * (bench/voice-flood.ts measured GET /health p99 61 ms before this, 21 ms after).
  */

@@ -1,5 +1,5 @@
 /**
- * The agent's defaults (spec section 9): the Update Agent dialog's, the editor's, and the saved payload's fixed values.
+ * The agent's defaults: the Update Agent dialog's, the editor's, and the saved payload's fixed values.
  */
 import { DEFAULT_LANGUAGE, DEFAULT_VOICE_MODEL } from '../models';
 import type { AgentFunction, AnalysisField, KnowledgeBaseSelection, Pronunciation, VoicemailAction } from './records';
@@ -64,7 +64,7 @@ export const AGENT_EDITOR_DEFAULTS = {
   postCallAnalysisFields: [] as AnalysisField[],
 };
 
-/** The fixed values of the saved payload (spec 9), with the two corrections of issue 5 applied by the builder. */
+/** The fixed values of the saved payload, with the two corrections applied by the builder. */
 export const AGENT_FIXED_SETTINGS = {
   llmService: 'openai',
   ttsService: 'elevenlabs',

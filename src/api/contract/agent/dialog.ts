@@ -1,5 +1,5 @@
 /**
- * The Update Agent dialog (spec 3 'Agent edit form', spec 5 'Agent edit dialog') and PUT /agent/{id}.
+ * The Update Agent dialog (the specification's 'Agent edit form', the specification's 'Agent edit dialog') and PUT /agent/{id}.
  * The dialog's flat fields are a VIEW of the stored document (`agentDialogFields`) and a dialog save is
  * a PATCH onto it (`applyDialogPatch`):
  *
@@ -142,7 +142,7 @@ export function applyDialogPatch(doc: AgentDoc, p: Partial<AgentDialogFields>): 
   };
 }
 
-/** The dialog form of a listed agent: its values, with spec 9's dialog defaults for anything missing. */
+/** The dialog form of a listed agent: its values, with the specification's dialog defaults for anything missing. */
 export function agentToDialogForm(agent: Partial<AgentDialogFields>): AgentDialogForm {
   const out = { ...AGENT_DIALOG_DEFAULTS, agent_name: '', voice_id: '', voice_model: '' } as AgentDialogForm;
   for (const k of AGENT_DIALOG_FIELDS) {

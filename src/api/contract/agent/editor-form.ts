@@ -10,7 +10,7 @@ import { AGENT_MESSAGE_MAX, AGENT_MESSAGES, AGENT_PROMPT_MAX } from './messages'
 import type { Agent } from './responses';
 import type { AgentSavePayload } from './save';
 
-/** The agent editor's form (spec 3 'Agent editor form'), with section 5's messages and bounds. */
+/** The agent editor's form (the specification's 'Agent editor form'), with its messages and bounds. */
 export const AgentEditorFormSchema = v.object({
   ...editorEntries({ speed: range(0.5, 2), temperature: range(0, 1) }),
   agentName: requiredText(AGENT_MESSAGES.agentNameRequired),
@@ -34,7 +34,7 @@ export const AGENT_EDITOR_FORM_DEFAULTS: AgentEditorForm = {
   welcomeMessage: '',
 };
 
-/** The payload of spec 7 'Agent save', with the LLM model and the language code in their corrected places. */
+/** The payload of the specification's 'Agent save', with the LLM model and the language code in their corrected places. */
 export function editorFormToSavePayload(
   form: AgentEditorForm,
   owner: { company?: string; account?: string } = {},

@@ -1,7 +1,7 @@
 /**
- * The agent export file (issue 4: the Agents page's 'Export' row action and 'Import' button).
+ * The agent export file (the Agents page's 'Export' row action and 'Import' button).
  *
- * Export writes an envelope around the agent's save payload (spec 7 'Agent save', the same body
+ * Export writes an envelope around the agent's save payload (the specification's 'Agent save', the same body
  * POST /agent takes), so a file says what it is and which format version wrote it:
  *
  *   {
@@ -12,7 +12,7 @@
  *   }
  *
  * Import takes such a file, or a bare save payload (`{ name, prompt, message, settings, editor }`),
- * validates it with the contract's AgentSavePayloadSchema (ranges and messages of spec section 5)
+ * validates it with the contract's AgentSavePayloadSchema (ranges and messages of the specification)
  * and creates a NEW agent from it (POST /agent); ownership always comes from the importer's token.
  */
 import * as v from 'valibot';

@@ -1,5 +1,5 @@
 /**
- * The agent contract's messages (spec section 5 and the API's answers) and its text limits. The agent
+ * The agent contract's messages and its text limits. The agent
  * contract (src/api/contract/agent/) is imported by the client (forms, typed calls, the Update Agent
  * dialog, the editor) AND the server (validation), so every rule, default and message lives only there.
  */

@@ -1,5 +1,5 @@
 /**
- * Ranges for the UI sliders (spec section 5): the editor's and the Update Agent dialog's.
+ * Ranges for the UI sliders: the editor's and the Update Agent dialog's.
  */
 export const EDITOR_RANGES = {
   llmTemperature: { min: 0, max: 1, step: 0.1 },

@@ -1,5 +1,5 @@
 /**
- * The editor's sub-records (spec section 3): functions, pronunciations, knowledge bases, dynamic variables.
+ * The editor's sub-records: functions, pronunciations, knowledge bases, dynamic variables.
  */
 import * as v from 'valibot';
 import { requiredText, text } from './fields';
@@ -19,7 +19,7 @@ export const AgentFunctionSchema = v.object({
   name: requiredText(AGENT_MESSAGES.functionNameRequired, 64),
   description: v.optional(text(2000)),
   type: v.picklist(FUNCTION_TYPES, 'Function type must be end_call or transfer'),
-  /** transfer: the number the caller is moved to (E.164), on phone calls (issue 19) */
+  /** transfer: the number the caller is moved to (E.164), on phone calls */
   number: v.optional(
     v.union([
       v.literal(''),
@@ -45,7 +45,7 @@ export const KnowledgeBaseSourceSchema = v.object({
   content: v.optional(text(100_000)),
 });
 
-/** A knowledge base chosen for the agent (spec 3 'Knowledge base selection'); `knowledge_base_id` links to GET /knowledge-base. */
+/** A knowledge base chosen for the agent (the specification's 'Knowledge base selection'); `knowledge_base_id` links to GET /knowledge-base. */
 export const KnowledgeBaseSelectionSchema = v.object({
   knowledge_base_id: v.optional(text(64)),
   knowledge_base_name: requiredText(AGENT_MESSAGES.knowledgeBaseNameRequired, 200),
@@ -60,7 +60,7 @@ export const DynamicVariableSchema = v.object({ name: text(100), value: text(200
 export type DynamicVariable = v.InferOutput<typeof DynamicVariableSchema>;
 
 /**
- * A custom field of the post-call analysis (issue 20): what the LLM extracts from each call, validated
+ * A custom field of the post-call analysis: what the LLM extracts from each call, validated
  * against its type; `choices` are the allowed values of an `enum` ('one of a list').
  */
 export const ANALYSIS_FIELD_TYPES = ['text', 'number', 'boolean', 'enum'] as const;

@@ -1,5 +1,5 @@
 /**
- * The save payload (spec 7 'Agent save', POST /agent) = the stored document. ONE stored document per agent,
+ * The save payload (the specification's 'Agent save', POST /agent) = the stored document. ONE stored document per agent,
  * `AgentDoc`: exactly the editor's save payload (plus the `editor` object holding every other editor
  * field), without company/account (those come from the token).
  */
@@ -12,7 +12,7 @@ import { AGENT_MESSAGE_MAX, AGENT_MESSAGES, AGENT_PROMPT_MAX } from './messages'
 export const AgentSettingsSchema = v.object({
   llm: v.object({
     service: v.optional(text(50), AGENT_FIXED_SETTINGS.llmService),
-    /** `model` is the chosen LLM model (issue 5 correction) */
+    /** `model` is the chosen LLM model */
     options: v.object({ model: LlmModelSchema }),
   }),
   tts: v.object({
@@ -29,7 +29,7 @@ export const AgentSettingsSchema = v.object({
   }),
   stt: v.object({
     service: v.optional(text(50), AGENT_FIXED_SETTINGS.sttService),
-    /** `language` is the chosen language's BCP-47 code (issue 5 correction) */
+    /** `language` is the chosen language's BCP-47 code */
     options: v.object({ language: LanguageSchema, model: v.optional(text(50), AGENT_FIXED_SETTINGS.sttModel) }),
   }),
 });

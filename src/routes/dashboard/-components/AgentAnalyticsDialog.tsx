@@ -16,7 +16,7 @@ function lastDays(days: number, today = new Date()) {
 }
 
 /**
- * 'Analytics' of an agent's row menu (issue 20): the agent's calls, success rate, average duration and cost
+ * 'Analytics' of an agent's row menu: the agent's calls, success rate, average duration and cost
  * for the chosen date range (the last 30 days at first), from GET /call/analytics?agentId=.
  */
 export function AgentAnalyticsDialog({

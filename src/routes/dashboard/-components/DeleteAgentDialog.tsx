@@ -5,7 +5,7 @@ import { AlertDialog } from '../../../ui/alert-dialog/alert-dialog';
 
 export type AgentDeleteActor = ActorRefFrom<typeof agentDeleteMachine>;
 
-/** The delete confirmation (spec section 4): an outside click does not close it; Confirm reads 'Deleting...' in flight. */
+/** The delete confirmation: an outside click does not close it; Confirm reads 'Deleting...' in flight. */
 export function DeleteAgentDialog({ actor }: { actor: AgentDeleteActor }) {
   const open = useSelector(actor, (snap) => snap.hasTag('open'));
   const busy = useSelector(actor, (snap) => snap.hasTag('busy'));

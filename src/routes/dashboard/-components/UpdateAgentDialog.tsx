@@ -50,7 +50,7 @@ function Section({ legend, children }: { legend: string; children: ReactNode }) 
 /** One decimal, as the sliders step (0.1). */
 const oneDecimal = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '');
 
-/** 'Update Agent' (spec sections 3, 5 and 9): the agent edit form, driven by the agentUpdate machine. */
+/** 'Update Agent': the agent edit form, driven by the agentUpdate machine. */
 export function UpdateAgentDialog({ actor }: { actor: AgentUpdateActor }) {
   const formId = useId();
   const open = useSelector(actor, (snap) => snap.hasTag('open'));

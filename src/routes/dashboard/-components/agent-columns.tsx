@@ -23,7 +23,7 @@ export interface AgentRowActions {
 const voiceModelLabel = (id: string) => VOICE_MODELS.find((m) => m.id === id)?.label ?? id;
 
 /**
- * The Agents table's columns (spec section 2): Agent Name, Voice ID, Voice Model, Actions. Column ids
+ * The Agents table's columns: Agent Name, Voice ID, Voice Model, Actions. Column ids
  * are the list API's sort fields.
  */
 export function agentColumns({ onEdit, onDelete, onExport, onAnalytics }: AgentRowActions): ColumnDef<AgentListItem, string>[] {

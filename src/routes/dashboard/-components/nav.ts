@@ -15,7 +15,7 @@ export interface NavEntry {
   exact?: boolean;
 }
 
-/** The sidebar entries of spec section 2, in order. */
+/** The sidebar entries of the specification, in order. */
 export const NAV: readonly NavEntry[] = [
   { label: 'Agents', to: '/dashboard', icon: BotIcon, exact: true },
   { label: 'Phone Numbers', to: '/dashboard/phone-numbers', icon: PhoneIcon },

@@ -8,7 +8,7 @@ export const Route = createFileRoute('/dashboard/agents/single-prompt')({
   component: NewAgentPage,
 });
 
-/** A new single-prompt agent: the editor with spec 9's defaults. */
+/** A new single-prompt agent: the editor with the specification's defaults. */
 function NewAgentPage() {
   const { session } = Route.useRouteContext();
   return <AgentEditor whenHydrated={() => waitForHydration(session)} signedIn={hasStoredSession} />;

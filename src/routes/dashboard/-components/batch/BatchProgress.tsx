@@ -15,7 +15,7 @@ import * as s from './batch.css';
 const stateLabel = (state: string) => RECIPIENT_STATE_LABELS[state as RecipientState] ?? state;
 
 /**
- * The live progress of a batch (issue 19): recipients per state, a progress bar of those finished (neither
+ * The live progress of a batch: recipients per state, a progress bar of those finished (neither
  * queued nor calling), and the recipients dialled so far with their calls, each linking to its detail view.
  */
 export function BatchProgress({ detail }: { detail: BatchDetailResponse }) {

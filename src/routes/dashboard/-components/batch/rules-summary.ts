@@ -1,4 +1,4 @@
-/** How the batch detail words a batch's dialling rules (issue 19). */
+/** How the batch detail words a batch's dialling rules. */
 import type { BatchRules } from '../../../../machines/batchRules.machine';
 
 /** Monday first, as a week is read; the value is the contract's day (0 = Sunday). */

@@ -128,7 +128,7 @@ function Charts({ data }: { data: CallAnalytics }) {
 }
 
 /**
- * The overview above the Call History table (issue 20): for the table's filters and date range, the totals
+ * The overview above the Call History table: for the table's filters and date range, the totals
  * and per-day charts of calls by status, success rate, average duration, cost and latency. A search narrows
  * the table only (the overview is read from daily rollups; see the contract), and the overview says so.
  */

@@ -20,7 +20,7 @@ import { ChevronLeftIcon, ChevronRightIcon, ClockIcon } from '../../../../ui/ico
 import { Popover } from '../../../../ui/popover/popover';
 import * as s from './call-history.css';
 
-/** Inclusive days as yyyy-MM-dd (spec 9: the date range is sent as yyyy-MM-dd). */
+/** Inclusive days as yyyy-MM-dd (the specification: the date range is sent as yyyy-MM-dd). */
 export interface DayRange {
   from?: string | undefined;
   to?: string | undefined;
@@ -71,7 +71,7 @@ const KEY_MOVES: Record<string, (day: Date) => Date> = {
 const WEEKDAYS = Array.from({ length: 7 }, (_, i) => addDays(startOfWeek(new Date(2026, 0, 4)), i));
 
 /**
- * The Call History date range (spec section 2): a button reading 'Pick a date' until a range is chosen,
+ * The Call History date range: a button reading 'Pick a date' until a range is chosen,
  * opening a popover with two months. The first day clicked starts the range, the second ends it (either
  * order) and applies it. Each month is a grid (role=grid) with named weekday headers; one day at a time
  * is in the Tab order and the keys move it: arrows (day, week), Home/End (week), PageUp/PageDown (month),

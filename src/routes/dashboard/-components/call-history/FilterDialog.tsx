@@ -14,7 +14,7 @@ import * as s from './call-history.css';
 /** The Select value meaning "no filter" (the listbox needs a value for its first option). */
 const ANY = 'any';
 
-/** The 'Filter Call History' dialog: phone number, call type, call status; Apply and Clear (spec 2, 3). */
+/** The 'Filter Call History' dialog: phone number, call type, call status; Apply and Clear (the specification). */
 export function FilterDialog({ actor }: { actor: ActorRefFrom<typeof callFiltersMachine> }) {
   const open = useSelector(actor, (snap) => snap.hasTag('open'));
   const loading = useSelector(actor, (snap) => snap.hasTag('loading'));

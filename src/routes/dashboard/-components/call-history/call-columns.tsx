@@ -19,7 +19,7 @@ import * as s from './call-history.css';
 /** Words for a status ('No answer'); an unknown one is shown as sent. */
 export const callStatusLabel = (status: string) => (CALL_STATUS_LABELS as Record<string, string>)[status] ?? status;
 
-/** The status as a coloured badge (spec 4 'Call status colours'); the text is always there, not colour alone. */
+/** The status as a coloured badge (the specification's 'Call status colours'); the text is always there, not colour alone. */
 export function CallStatusBadge({ status }: { status: string }) {
   return <Badge tone={callStatusTone(status)}>{callStatusLabel(status)}</Badge>;
 }
@@ -39,15 +39,15 @@ export function SuccessMark({ successful }: { successful: boolean }) {
 }
 
 /**
- * The Call History table's columns (spec section 2), in their default order. Ids are the API's sort
- * fields where the column sorts (time, from, duration, cost, status); formats of spec section 9.
+ * The Call History table's columns, in their default order. Ids are the API's sort
+ * fields where the column sorts (time, from, duration, cost, status); formats of the specification.
  */
 export const callColumns: ColumnDef<Call, unknown>[] = [
   {
     id: 'time',
     accessorKey: 'time',
     header: 'Time',
-    // the call's detail opens from its time (issue 18)
+    // the call's detail opens from its time
     cell: ({ row }) => (
       <Link to="/dashboard/call-history/$callId" params={{ callId: row.original._id }} className={s.timeLink}>
         <time dateTime={row.original.time}>{formatCallTime(row.original.time)}</time>

@@ -1,5 +1,5 @@
 /**
- * The Call History URL (spec sections 2 and 3): the table's state plus the call filters, so a filtered
+ * The Call History URL: the table's state plus the call filters, so a filtered
  * view can be bookmarked, shared and reloaded:
  *
  *   /dashboard/call-history?dateFrom=2026-11-01&dateTo=2026-11-30&status=failed&phoneNumber=%2B14155550100

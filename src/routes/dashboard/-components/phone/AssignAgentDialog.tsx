@@ -24,7 +24,7 @@ function offered(agents: AgentOption[], chosen: AgentOption | undefined): AgentO
   return chosen?._id && !agents.some((a) => a._id === chosen._id) ? [chosen, ...agents] : agents;
 }
 
-/** 'Assign Agent to Phone Number' (spec sections 2, 4 and 5), driven by the assignAgent machine. */
+/** 'Assign Agent to Phone Number', driven by the assignAgent machine. */
 export function AssignAgentDialog({ actor }: { actor: AssignAgentActor }) {
   const formId = useId();
   const open = useSelector(actor, (snap) => snap.hasTag('open'));

@@ -6,7 +6,7 @@ import { AlertDialog } from '../../../../ui/alert-dialog/alert-dialog';
 
 export type PhoneNumberDeleteActor = ActorRefFrom<typeof phoneNumberDeleteMachine>;
 
-/** 'Confirm Deletion' (spec sections 2 and 4): an outside click does not close it; Delete reads 'Deleting...' in flight. */
+/** 'Confirm Deletion': an outside click does not close it; Delete reads 'Deleting...' in flight. */
 export function DeletePhoneNumberDialog({ actor }: { actor: PhoneNumberDeleteActor }) {
   const open = useSelector(actor, (snap) => snap.hasTag('open'));
   const busy = useSelector(actor, (snap) => snap.hasTag('busy'));

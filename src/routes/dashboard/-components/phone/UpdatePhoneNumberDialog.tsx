@@ -28,7 +28,7 @@ const TEXT_FIELDS: Record<TextFieldName, { label: string; placeholder: string; r
   area_code: { label: 'Area code', placeholder: 'e.g. 415' },
 };
 
-/** 'Update Phone Number' (spec sections 3, 4 and 5), driven by the phoneNumberUpdate machine. */
+/** 'Update Phone Number', driven by the phoneNumberUpdate machine. */
 export function UpdatePhoneNumberDialog({ actor }: { actor: PhoneNumberUpdateActor }) {
   const formId = useId();
   const open = useSelector(actor, (snap) => snap.hasTag('open'));

@@ -48,7 +48,7 @@ export interface AssignedRowActions {
   onDelete: (n: PhoneNumber) => void;
 }
 
-/** The Assigned Numbers table (spec section 2): Phone Number, Provider, Actions. */
+/** The Assigned Numbers table: Phone Number, Provider, Actions. */
 export function assignedColumns({ onAssign, onEdit, onDelete }: AssignedRowActions): ColumnDef<PhoneNumber, string>[] {
   return [
     phoneColumn<PhoneNumber>(assignmentNote),
@@ -81,7 +81,7 @@ export interface AvailableRowState {
   onRequest: (phone: string) => void;
 }
 
-/** The Available Numbers table (spec section 2): Phone Number, Provider and 'Request' (or a green 'Requested'). */
+/** The Available Numbers table: Phone Number, Provider and 'Request' (or a green 'Requested'). */
 export function availableColumns({ requested, requesting, onRequest }: AvailableRowState): ColumnDef<FreeNumber, string>[] {
   return [
     phoneColumn<FreeNumber>(),

@@ -36,7 +36,7 @@ const STATUS_LABEL: Record<Delivery['status'], string> = {
 };
 
 /**
- * 'Webhooks' on the Providers screen (issue 20): the company-wide webhook URL, the signing secret (shown
+ * 'Webhooks' on the Providers screen: the company-wide webhook URL, the signing secret (shown
  * once in a dialog when it is made or rotated), and the delivery log with each delivery's bodies and
  * 'Resend'.
  */

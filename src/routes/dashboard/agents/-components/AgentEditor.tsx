@@ -32,7 +32,7 @@ import { KnowledgeBaseSection } from './KnowledgeBaseSection';
 /** Whether tokens are still stored (the session clears them before it leaves the page at sign-out). */
 export const hasStoredSession = () => readTokens(browserStorage()).accessToken !== '';
 
-/** Display name of a new agent whose name is blank (spec 9). */
+/** Display name of a new agent whose name is blank. */
 export const UNNAMED_AGENT = 'Single-Prompt Agent';
 
 export interface AgentEditorProps {
@@ -146,7 +146,7 @@ export function AgentEditor({ agentId, whenHydrated, signedIn }: AgentEditorProp
   );
 }
 
-/** Back link, the name with its pencil, Save, and the subtitle (spec 2 'Agent editor' header). */
+/** Back link, the name with its pencil, Save, and the subtitle (the specification's 'Agent editor' header). */
 const EditorHeader = memo(function EditorHeader() {
   const actor = useEditor();
   const name = useSelector(actor, (snap) => snap.context.form.agentName);

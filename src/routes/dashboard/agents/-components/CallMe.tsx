@@ -8,7 +8,7 @@ import * as s from './editor.css';
 import { useEditor } from './editor-context';
 
 /**
- * Call me (issue 19), in the editor's right column: a phone number and a button; the agent being edited
+ * Call me, in the editor's right column: a phone number and a button; the agent being edited
  * calls that number from one of the company's numbers (its own first).
  */
 export const CallMe = memo(function CallMe() {

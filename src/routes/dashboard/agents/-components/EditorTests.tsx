@@ -33,7 +33,7 @@ export function conversationRequest(editor: EditorActor): StartConversationBody 
   };
 }
 
-/** The three ways to try the agent (issue 18): Test Audio, Test LLM (chat) and Test (a web call). */
+/** The three ways to try the agent: Test Audio, Test LLM (chat) and Test (a web call). */
 export const TestButtons = memo(function TestButtons() {
   const editor = useEditor();
   const [audioOpen, setAudioOpen] = useState(false);

@@ -1,0 +1,164 @@
+/**
+ * Twilio, as Parley uses it, written from Twilio's documentation:
+ * - Webhook security (https://www.twilio.com/docs/usage/webhooks/webhooks-security): `X-Twilio-Signature`
+ *   is base64(HMAC-SHA1(auth token, full URL + each POST parameter's name and value, sorted by name)).
+ *   The WebSocket handshake of a Media Stream is signed the same way, over the Stream's URL with no
+ *   parameters (https://www.twilio.com/docs/voice/media-streams#secure-websocket).
+ * - Calls resource (https://www.twilio.com/docs/voice/api/call-resource): `POST
+ *   /2010-04-01/Accounts/{AccountSid}/Calls.json` (form-encoded, HTTP Basic auth with the Account SID and
+ *   Auth Token) with To, From, Twiml, StatusCallback, StatusCallbackEvent, StatusCallbackMethod,
+ *   MachineDetection; `POST .../Calls/{Sid}.json` with `Twiml` (redirect a live call) or `Status=completed`;
+ *   `GET .../Calls/{Sid}.json` (fetch: `status` queued | ringing | in-progress | completed | busy | no-answer |
+ *   failed | canceled, `duration` in seconds as a string once ended; 404 with code 20404 for an unknown Sid).
+ * - TwiML <Connect><Stream> (https://www.twilio.com/docs/voice/twiml/stream): a bidirectional media stream;
+ *   Twilio drops a query string from the Stream URL, so what identifies the call goes in its path;
+ *   <Parameter> values come back in the `start` message's customParameters.
+ *
+ * The REST origin is TWILIO_API_URL (tests point it at tests/fakes/twilio.ts); keys are read per call and
+ * never logged.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { connectionByProvider } from '../../modules/providers/provider.repo.js';
+import { openField } from '../../modules/providers/provider.store.js';
+import type { AppDeps } from '../../platform/deps.js';
+import { realHttpClient } from '../../platform/deps.js';
+
+export const TWILIO_API_URL = 'https://api.twilio.com';
+
+export interface TwilioAccount {
+  accountSid: string;
+  authToken: string;
+}
+
+/** The company's Twilio credentials, or undefined when Twilio is not connected (or cannot be opened). */
+export async function twilioAccount(deps: AppDeps, companyId: string): Promise<TwilioAccount | undefined> {
+  const row = await connectionByProvider(deps, companyId, 'twilio');
+  if (!row) return undefined;
+  const accountSid = openField(deps, row, 'Account SID');
+  const authToken = openField(deps, row, 'Auth Token');
+  return accountSid && authToken ? { accountSid, authToken } : undefined;
+}
+
+/** Twilio's signature of a request to `url` with form `params` (sorted by name, then value). */
+export function twilioSignature(authToken: string, url: string, params: Iterable<[string, string]> = []): string {
+  const sorted = [...params].sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  let data = url;
+  for (const [k, v] of sorted) data += k + v;
+  return createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
+}
+
+export function validTwilioSignature(
+  authToken: string,
+  url: string,
+  params: Iterable<[string, string]>,
+  header: string | undefined,
+): boolean {
+  if (!header) return false;
+  const expected = Buffer.from(twilioSignature(authToken, url, params));
+  const given = Buffer.from(header);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+// ---------------------------------------------------------------------------------------------
+// TwiML
+
+export const xmlEscape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
+const XML = '<?xml version="1.0" encoding="UTF-8"?>';
+
+/** <Connect><Stream>: a bidirectional media stream to `url`, with custom parameters. */
+export function streamTwiml(url: string, parameters: Record<string, string> = {}): string {
+  const params = Object.entries(parameters)
+    .map(([name, value]) => `<Parameter name="${xmlEscape(name)}" value="${xmlEscape(value)}"/>`)
+    .join('');
+  return `${XML}<Response><Connect><Stream url="${xmlEscape(url)}">${params}</Stream></Connect></Response>`;
+}
+
+/** A short spoken message, then the call ends. */
+export const sayAndHangUpTwiml = (text: string) => `${XML}<Response><Say>${xmlEscape(text)}</Say><Hangup/></Response>`;
+
+/** Moves the caller to `number`. */
+export const dialTwiml = (number: string, callerId?: string) =>
+  `${XML}<Response><Dial${callerId ? ` callerId="${xmlEscape(callerId)}"` : ''}><Number>${xmlEscape(number)}</Number></Dial></Response>`;
+
+// ---------------------------------------------------------------------------------------------
+// REST
+
+export class TwilioApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TwilioApiError';
+  }
+}
+
+export interface TwilioCall {
+  sid: string;
+  /** queued, ringing, in-progress, completed, busy, no-answer, failed, canceled */
+  status: string;
+  /** seconds, once the call has ended (Twilio sends it as a string; null before) */
+  duration: number | null;
+}
+
+export class TwilioRest {
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly account: TwilioAccount,
+  ) {}
+
+  private get base() {
+    return this.deps.config.telephonyUrls?.twilio ?? TWILIO_API_URL;
+  }
+
+  /** A POST with `form`, or a GET without. */
+  private async request(path: string, form?: [string, string][]): Promise<TwilioCall> {
+    const http = this.deps.http ?? realHttpClient;
+    const auth = Buffer.from(`${this.account.accountSid}:${this.account.authToken}`).toString('base64');
+    const res = await http.fetch(`${this.base}/2010-04-01/Accounts/${encodeURIComponent(this.account.accountSid)}${path}`, {
+      method: form ? 'POST' : 'GET',
+      headers: {
+        Authorization: `Basic ${auth}`,
+        ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+    });
+    const text = await res.text();
+    let body: { sid?: unknown; status?: unknown; duration?: unknown; message?: unknown } = {};
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {}
+    if (!res.ok) {
+      const why = res.status === 401 ? 'Twilio refused the Account SID or Auth Token.' : `Twilio answered ${res.status}.`;
+      throw new TwilioApiError(res.status, typeof body.message === 'string' ? `${why} ${body.message}` : why);
+    }
+    if (typeof body.sid !== 'string') throw new TwilioApiError(502, 'Twilio answered without a call.');
+    return {
+      sid: body.sid,
+      status: typeof body.status === 'string' ? body.status : '',
+      duration: typeof body.duration === 'string' && /^\d+$/.test(body.duration) ? Number(body.duration) : null,
+    };
+  }
+
+  /** Places a call (Calls resource, create). */
+  createCall(form: [string, string][]): Promise<TwilioCall> {
+    return this.request('/Calls.json', form);
+  }
+
+  /** The call as Twilio knows it now (Calls resource, fetch): its status, and its duration once ended. */
+  fetchCall(callSid: string): Promise<TwilioCall> {
+    return this.request(`/Calls/${encodeURIComponent(callSid)}.json`);
+  }
+
+  /** Redirects a live call to new TwiML. */
+  updateTwiml(callSid: string, twiml: string): Promise<TwilioCall> {
+    return this.request(`/Calls/${encodeURIComponent(callSid)}.json`, [['Twiml', twiml]]);
+  }
+
+  /** Ends a live call. */
+  hangUp(callSid: string): Promise<TwilioCall> {
+    return this.request(`/Calls/${encodeURIComponent(callSid)}.json`, [['Status', 'completed']]);
+  }
+}

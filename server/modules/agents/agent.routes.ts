@@ -1,0 +1,129 @@
+import { AgentUpdateBodySchema, applyDialogPatch } from '@contract/agent/dialog.js';
+import { AGENT_MESSAGES } from '@contract/agent/messages.js';
+import { AgentListQuerySchema } from '@contract/agent/query.js';
+import { type AgentDoc, AgentSavePayloadSchema } from '@contract/agent/save.js';
+import { Hono } from 'hono';
+import { isId } from '../../platform/crypto/ids.js';
+import type { AppDeps } from '../../platform/deps.js';
+import { limitBody } from '../../platform/http/body-limit.js';
+import { HttpError, jsonBody, ok } from '../../platform/http/http.js';
+import { idempotent } from '../../platform/http/idempotency.js';
+import { listQuery } from '../../platform/http/list-query.js';
+import type { AppEnv } from '../../platform/http/types.js';
+import { requireAuth } from '../auth/middleware.js';
+import { onCompanyCreated } from '../company/company-hooks.js';
+import { ownKnowledgeBaseIds } from '../knowledge/kb.repo.js';
+import { checkWebhookUrl } from '../webhooks/webhook.routes.js';
+import { deleteAgent, docOf, findAgent, insertAgent, listAgents, updateAgent } from './agent.repo.js';
+import { createSampleAgent } from './sample-agent.js';
+
+if (!onCompanyCreated.includes(createSampleAgent)) onCompanyCreated.push(createSampleAgent);
+
+/** Agent bodies carry long prompts and knowledge-base selections. */
+const AGENT_BODY_MAX = 2 * 1024 * 1024;
+
+const notFound = () => new HttpError(404, AGENT_MESSAGES.notFound);
+/** A malformed id answers 404 like a missing or foreign one. */
+const agentId = (id: string) => {
+  if (!isId(id)) throw notFound();
+  return id;
+};
+
+/**
+ * The document with every knowledge-base link that is not one of the company's taken out: the selection
+ * keeps its name and sources (the caller's own copy), but an id of the server's form that is not the
+ * company's (another company's, or a deleted one) is dropped, so an agent never points at another
+ * company's knowledge. Every such id is dropped alike, so the answer tells nothing about other companies.
+ * Ids of another form can name no knowledge base at all and are kept as the client sent them.
+ */
+async function ownKnowledgeBases(db: AppDeps['db']['db'], companyId: string, doc: AgentDoc): Promise<AgentDoc> {
+  const selected = doc.editor.selectedKnowledgeBases;
+  const wanted = [
+    ...new Set(selected.flatMap((k) => (k.knowledge_base_id && isId(k.knowledge_base_id) ? [k.knowledge_base_id] : []))),
+  ];
+  if (wanted.length === 0) return doc;
+  const own = await ownKnowledgeBaseIds(db, companyId, wanted);
+  if (own.size === wanted.length) return doc;
+  const unlink = ({ knowledge_base_id: _, ...rest }: (typeof selected)[number]) => rest;
+  return {
+    ...doc,
+    editor: {
+      ...doc.editor,
+      selectedKnowledgeBases: selected.map((k) =>
+        k.knowledge_base_id && isId(k.knowledge_base_id) && !own.has(k.knowledge_base_id) ? unlink(k) : k,
+      ),
+    },
+  };
+}
+
+/**
+ * The agent's two webhook URLs (Agent Level Webhook, Inbound Call Webhook) checked like the company's: a
+ * private or loopback address is refused when saved (400 naming the field), and again when sent.
+ */
+async function checkAgentWebhooks(deps: AppDeps, doc: AgentDoc): Promise<void> {
+  await checkWebhookUrl(deps, doc.editor.agentLevelWebhook, 'agentLevelWebhook');
+  await checkWebhookUrl(deps, doc.editor.inboundCallWebhook, 'inboundCallWebhook');
+}
+
+/** /agent: the company's agents (list, read, create, update, delete). Company and account come from the token. */
+export function agentRoutes(deps: AppDeps) {
+  const db = deps.db.db;
+  const r = new Hono<AppEnv>();
+  r.use('*', requireAuth(deps));
+  r.on(['POST', 'PUT'], '*', limitBody(AGENT_BODY_MAX, 'Agent is too large'));
+
+  r.get('/', async (c) => {
+    return ok(c, { data: await listAgents(db, c.get('auth').companyId, listQuery(c, AgentListQuerySchema)) });
+  });
+
+  r.get('/:id', async (c) => {
+    const agent = await findAgent(db, c.get('auth').companyId, agentId(c.req.param('id')));
+    if (!agent) throw notFound();
+    return ok(c, { data: { agent } });
+  });
+
+  r.post('/', idempotent(deps), async (c) => {
+    const payload = await jsonBody(c, AgentSavePayloadSchema);
+    const { companyId, accountId } = c.get('auth');
+    // the agent and the stored answer of its Idempotency-Key commit together (docs/reliability.md)
+    const doc = await ownKnowledgeBases(db, companyId, docOf(payload));
+    await checkAgentWebhooks(deps, doc);
+    const answer = await db.transaction().execute(async (trx) => {
+      const agent = await insertAgent(trx, { companyId, accountId, doc, now: deps.clock.now() });
+      const body = { success: true, msg: AGENT_MESSAGES.created, data: { agent } };
+      await c.get('idempotency').storeWith(trx, 201, body);
+      return body;
+    });
+    return c.json(answer, 201);
+  });
+
+  // a versioned update retried after a lost answer gets that answer again instead of 409
+  r.put('/:id', idempotent(deps), async (c) => {
+    const id = agentId(c.req.param('id'));
+    const body = await jsonBody(c, AgentUpdateBodySchema);
+    const { version, ...fields } = body;
+    const { companyId } = c.get('auth');
+    // the full save payload replaces the document; a dialog patch is applied onto it
+    let change: (doc: AgentDoc) => AgentDoc;
+    if ('settings' in fields) {
+      const full = await ownKnowledgeBases(db, companyId, docOf(fields));
+      await checkAgentWebhooks(deps, full);
+      change = () => full;
+    } else change = (doc) => applyDialogPatch(doc, fields);
+    const result = await updateAgent(db, companyId, id, change, {
+      expectedVersion: version,
+      now: deps.clock.now(),
+    });
+    if (result.kind === 'not_found') throw notFound();
+    if (result.kind === 'conflict') throw new HttpError(409, AGENT_MESSAGES.conflict);
+    return ok(c, { msg: AGENT_MESSAGES.updated, data: { agent: result.agent } });
+  });
+
+  r.delete('/:id', async (c) => {
+    const id = agentId(c.req.param('id'));
+    if (!(await deleteAgent(db, c.get('auth').companyId, id))) throw notFound();
+    return ok(c, { msg: AGENT_MESSAGES.deleted, data: { _id: id } });
+  });
+
+  return r;
+}

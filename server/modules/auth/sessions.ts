@@ -1,0 +1,177 @@
+import { ACCOUNT_MESSAGES, type LoginResponse, type RefreshResponse } from '@contract/account.js';
+import type { Kysely } from 'kysely';
+import { newId } from '../../platform/crypto/ids.js';
+import type { DB } from '../../platform/db/schema.js';
+import type { AppDeps } from '../../platform/deps.js';
+import { HttpError } from '../../platform/http/http.js';
+import { newOpaqueToken, sha256, signAccessToken, successorToken } from './tokens.js';
+
+/** A refresh token lives 30 days from its issue (sliding with each rotation). */
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
+/** A session (one login) lasts at most 90 days, however often it is refreshed. */
+export const SESSION_MAX_AGE_MS = 90 * 24 * 3600 * 1000;
+/** A rotated refresh token presented again within this grace gets the same successor (concurrent tabs). */
+export const REUSE_GRACE_MS = 10_000;
+
+const iso = (d: Date) => d.toISOString();
+const plus = (d: Date, ms: number) => new Date(d.getTime() + ms);
+
+export const sessionExpired = () =>
+  new HttpError(401, ACCOUNT_MESSAGES.sessionExpired, undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+
+export interface SessionOwner {
+  accountId: string;
+  companyId: string;
+}
+
+/** Starts a session (a refresh-token family) and answers the login/register body. */
+export async function startSession(
+  deps: AppDeps,
+  owner: SessionOwner,
+  meta: { ip?: string | undefined; userAgent?: string | undefined },
+  db: Kysely<DB> = deps.db.db,
+): Promise<Omit<LoginResponse, 'success' | 'msg'>> {
+  const now = deps.clock.now();
+  const sessionId = newId(now);
+  const refresh = newOpaqueToken();
+  await db
+    .insertInto('sessions')
+    .values({
+      id: sessionId,
+      account_id: owner.accountId,
+      company_id: owner.companyId,
+      created_at: iso(now),
+      expires_at: iso(plus(now, SESSION_MAX_AGE_MS)),
+      revoked_at: null,
+      revoked_reason: null,
+      ip: meta.ip ?? null,
+      user_agent: meta.userAgent?.slice(0, 512) ?? null,
+    })
+    .execute();
+  await db
+    .insertInto('refresh_tokens')
+    .values({
+      id: newId(now),
+      session_id: sessionId,
+      token_hash: sha256(refresh),
+      parent_id: null,
+      created_at: iso(now),
+      expires_at: iso(plus(now, REFRESH_TOKEN_TTL_MS)),
+      used_at: null,
+    })
+    .execute();
+  const token = await signAccessToken(deps.secrets.jwtKey, { ...owner, sessionId }, now);
+  return { token, refresh_token: refresh, account: { _id: owner.accountId, companyId: owner.companyId } };
+}
+
+/**
+ * Rotates a refresh token.
+ * - unused and valid: atomically marks it used (UPDATE ... WHERE used_at IS NULL, one winner) and
+ *   inserts its successor, the next member of the family;
+ * - already used, within REUSE_GRACE_MS of its rotation: answers the SAME successor (derived, not
+ *   stored) with a fresh access token, creating nothing — concurrent tabs/requests stay signed in;
+ * - already used after the grace: reuse of a stolen token is assumed, the whole family is revoked.
+ */
+export async function rotateRefreshToken(deps: AppDeps, presented: string): Promise<RefreshResponse> {
+  const db = deps.db.db;
+  const now = deps.clock.now();
+  const row = await db
+    .selectFrom('refresh_tokens as r')
+    .innerJoin('sessions as s', 's.id', 'r.session_id')
+    .select([
+      'r.id',
+      'r.session_id',
+      'r.expires_at',
+      's.account_id',
+      's.company_id',
+      's.revoked_at',
+      's.expires_at as session_expires_at',
+    ])
+    .where('r.token_hash', '=', sha256(presented))
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null || row.session_expires_at <= iso(now) || row.expires_at <= iso(now)) {
+    throw sessionExpired();
+  }
+  const owner = { accountId: row.account_id, companyId: row.company_id, sessionId: row.session_id };
+  const successor = successorToken(deps.secrets.jwtKey, presented);
+
+  const won = await db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable('refresh_tokens')
+      .set({ used_at: iso(now) })
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return false;
+    await trx
+      .insertInto('refresh_tokens')
+      .values({
+        id: newId(now),
+        session_id: row.session_id,
+        token_hash: sha256(successor),
+        parent_id: row.id,
+        created_at: iso(now),
+        expires_at: iso(plus(now, REFRESH_TOKEN_TTL_MS)),
+        used_at: null,
+      })
+      .execute();
+    return true;
+  });
+
+  if (!won) {
+    const used = await db
+      .selectFrom('refresh_tokens as r')
+      .innerJoin('sessions as s', 's.id', 'r.session_id')
+      .select(['r.used_at', 's.revoked_at'])
+      .where('r.id', '=', row.id)
+      .executeTakeFirst();
+    const usedAt = used?.used_at ? new Date(used.used_at).getTime() : 0;
+    const withinGrace = used && used.revoked_at === null && now.getTime() - usedAt <= REUSE_GRACE_MS;
+    if (!withinGrace) {
+      await revokeSession(db, row.session_id, 'refresh_token_reuse', now);
+      deps.logger.warn('refresh token reused after rotation; session revoked', {
+        sessionId: row.session_id,
+        accountId: row.account_id,
+      });
+      throw sessionExpired();
+    }
+  }
+  const access = await signAccessToken(deps.secrets.jwtKey, owner, now);
+  return { access_token: access, refresh_token: successor };
+}
+
+export async function revokeSession(db: Kysely<DB>, sessionId: string, reason: string, now: Date): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: iso(now), revoked_reason: reason })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Revokes every live session of an account, except `keep` (the caller's own, on password change). */
+export async function revokeAccountSessions(
+  db: Kysely<DB>,
+  accountId: string,
+  reason: string,
+  now: Date,
+  keep?: string,
+): Promise<void> {
+  let q = db
+    .updateTable('sessions')
+    .set({ revoked_at: iso(now), revoked_reason: reason })
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null);
+  if (keep) q = q.where('id', '!=', keep);
+  await q.execute();
+}
+
+/** True when the session exists, belongs to the account, is not revoked and has not expired. */
+export async function isSessionLive(db: Kysely<DB>, sessionId: string, accountId: string, now: Date): Promise<boolean> {
+  const s = await db
+    .selectFrom('sessions')
+    .select(['account_id', 'revoked_at', 'expires_at'])
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  return !!s && s.account_id === accountId && s.revoked_at === null && s.expires_at > iso(now);
+}

@@ -1,0 +1,326 @@
+/**
+ * Post-call analysis. When a call ends, a `call_analyses` row is queued (migration 014); the
+ * analysis worker (started with the server, like the webhook worker) asks the agent's LLM, with the
+ * company's key, for a summary, the caller's sentiment, whether the call achieved its goal, and the agent's
+ * custom fields ('Post Call Analysis'), as one JSON object. The answer is validated against the fields'
+ * types; a malformed answer or a provider failure is retried (MAX_ATTEMPTS in all, RETRY_DELAYS_MS apart),
+ * then the analysis is marked failed. The call record never waits for it: the call is stored first, and
+ * the analysis fills its 'Successful' column and is sent as `call_analyzed` when it is done.
+ *
+ * Analyses run concurrently and fairly across companies (server/platform/jobs/fair-jobs.ts): at most
+ * `analysisConcurrency` at once per server, at most `analysisPerCompany` of one company at once across
+ * servers, claimed each company's oldest first; and each attempt as a whole ends at `analysisDeadlineMs`
+ * (AnalysisDeadlineError), so an LLM that drips a token every few seconds holds one slot of its own
+ * company for that long at most (docs/webhooks.md, "Fairness").
+ */
+
+import type { AnalysisField } from '@contract/agent/records.js';
+import type { AgentDoc } from '@contract/agent/save.js';
+import { type CallAnalysis, SENTIMENTS, type TranscriptTurn } from '@contract/call-runtime.js';
+import { modelPurpose } from '@contract/provider-keys.js';
+import type { Selectable } from 'kysely';
+import { newId } from '../../platform/crypto/ids.js';
+import type { CallAnalysesTable } from '../../platform/db/schema.js';
+import type { AppDeps } from '../../platform/deps.js';
+import { claimFairly, JobPool, jobLimitsOf, jobLoop } from '../../platform/jobs/fair-jobs.js';
+import { pipelineOf } from '../../voice/engine/pipeline.js';
+import { createProviderSet } from '../../voice/providers/index.js';
+import { ProviderError } from '../../voice/providers/types.js';
+import { parseJson } from '../conversations/session.repo.js';
+import { ProviderKeyMissingError, providerAccess } from '../providers/call-keys.js';
+import { queueCallEvent } from '../webhooks/outbox.js';
+import { setCallSuccessful } from './call-analytics.repo.js';
+
+export const MAX_ATTEMPTS = 3;
+export const RETRY_DELAYS_MS = [30_000, 120_000] as const;
+export const LEASE_MS = 120_000;
+export const POLL_MS = 2000;
+/** the transcript given to the LLM is cut to its last this many characters */
+const TRANSCRIPT_MAX = 40_000;
+
+type Row = Selectable<CallAnalysesTable>;
+
+/** A wrong answer of the LLM (not JSON, a field of the wrong type): retried like a provider failure. */
+export class AnalysisFormatError extends Error {}
+
+/** Queues the analysis of an ended call (once per call). */
+export async function queueAnalysis(deps: AppDeps, call: { companyId: string; callId: string }): Promise<void> {
+  const now = deps.clock.now().toISOString();
+  await deps.db.db
+    .insertInto('call_analyses')
+    .values({
+      call_id: call.callId,
+      company_id: call.companyId,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      lease_until: null,
+      worker: null,
+      result: null,
+      error: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.column('call_id').doNothing())
+    .execute();
+  for (const wake of wakers) wake();
+}
+
+const wakers = new Set<() => void>();
+
+// ---------------------------------------------------------------------------------------------
+// The question and the answer
+
+function fieldLine(f: AnalysisField): string {
+  const type =
+    f.type === 'enum' ? `one of ${f.choices.map((c) => JSON.stringify(c)).join(', ')}` : f.type === 'text' ? 'string' : f.type;
+  return `- "${f.name}" (${type}, or null when the call does not say)${f.description ? `: ${f.description}` : ''}`;
+}
+
+export function analysisMessages(agent: AgentDoc, transcript: TranscriptTurn[]) {
+  const fields = agent.editor.postCallAnalysisFields ?? [];
+  const lines = transcript.map((t) => `${t.role === 'agent' ? 'Agent' : 'Caller'}: ${t.text}`).join('\n');
+  const text = lines.length > TRANSCRIPT_MAX ? lines.slice(-TRANSCRIPT_MAX) : lines;
+  const system = [
+    'You analyse a finished phone call between an AI agent and a caller. Answer with one JSON object only, no prose, with these keys:',
+    '- "summary" (string): two or three sentences on what happened in the call.',
+    `- "sentiment" (one of ${SENTIMENTS.map((s) => `"${s}"`).join(', ')}): the caller's sentiment.`,
+    '- "goal_achieved" (boolean): whether the call achieved the goal the agent was given.',
+    `- "custom" (object)${fields.length ? ' with exactly these keys:' : ': {}'}`,
+    ...fields.map(fieldLine),
+    agent.editor.postCallAnalysisData?.trim() ? `What else to look for: ${agent.editor.postCallAnalysisData.trim()}` : '',
+    `The agent's goal and instructions were:\n${agent.prompt.slice(0, 8000)}`,
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return [
+    { role: 'system' as const, content: system },
+    { role: 'user' as const, content: `Transcript:\n${text || '(nobody spoke)'}` },
+  ];
+}
+
+/** Parses and checks the LLM's answer; throws AnalysisFormatError naming what is wrong. */
+export function parseAnalysis(answer: string, fields: AnalysisField[]): Omit<CallAnalysis, 'status' | 'error'> {
+  const body = answer
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
+  let o: Record<string, unknown>;
+  try {
+    o = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    throw new AnalysisFormatError('The analysis was not valid JSON');
+  }
+  if (!o || typeof o !== 'object' || Array.isArray(o)) throw new AnalysisFormatError('The analysis was not a JSON object');
+  if (typeof o.summary !== 'string') throw new AnalysisFormatError('summary must be a string');
+  if (!SENTIMENTS.includes(o.sentiment as (typeof SENTIMENTS)[number]))
+    throw new AnalysisFormatError(`sentiment must be one of ${SENTIMENTS.join(', ')}`);
+  if (typeof o.goal_achieved !== 'boolean') throw new AnalysisFormatError('goal_achieved must be true or false');
+  const given = (o.custom && typeof o.custom === 'object' ? o.custom : {}) as Record<string, unknown>;
+  const custom: Record<string, string | number | boolean | null> = {};
+  for (const f of fields) {
+    const value = given[f.name];
+    if (value === null || value === undefined) {
+      custom[f.name] = null;
+      continue;
+    }
+    const ok =
+      (f.type === 'text' && typeof value === 'string') ||
+      (f.type === 'number' && typeof value === 'number' && Number.isFinite(value)) ||
+      (f.type === 'boolean' && typeof value === 'boolean') ||
+      (f.type === 'enum' && typeof value === 'string' && f.choices.includes(value));
+    if (!ok)
+      throw new AnalysisFormatError(
+        f.type === 'enum'
+          ? `${f.name} must be one of ${f.choices.join(', ')}`
+          : `${f.name} must be a ${f.type === 'text' ? 'string' : f.type}`,
+      );
+    custom[f.name] = typeof value === 'string' ? value.slice(0, 2000) : (value as number | boolean);
+  }
+  return {
+    summary: o.summary.slice(0, 4000),
+    sentiment: o.sentiment as (typeof SENTIMENTS)[number],
+    successful: o.goal_achieved,
+    custom,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The worker
+
+export interface AnalysisWorkerOptions {
+  workerId?: string;
+  pollMs?: number;
+  leaseMs?: number;
+}
+
+export interface AnalysisWorker {
+  /**
+   * Claims due analyses fairly across companies, as many as the free slots allow, and runs them at once;
+   * true when it ran any.
+   */
+  runOnce(): Promise<boolean>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** An attempt that outlived its deadline (JobLimits.analysisDeadlineMs): retried like a provider failure. */
+export class AnalysisDeadlineError extends Error {
+  constructor(ms: number) {
+    const s = Math.round(ms / 100) / 10;
+    super(`The LLM did not finish the analysis within ${s} ${s === 1 ? 'second' : 'seconds'}.`);
+  }
+}
+
+/** Resolves with `work`, or rejects with the signal's reason once it aborts (the work is left to end). */
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => {});
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions = {}): AnalysisWorker {
+  const db = deps.db.db;
+  const id = opts.workerId ?? `anw-${newId()}`;
+  const pollMs = opts.pollMs ?? POLL_MS;
+  const iso = (ms = 0) => new Date(deps.clock.now().getTime() + ms).toISOString();
+  let providers = deps.calls?.providers;
+
+  async function analyse(row: Row, signal: AbortSignal) {
+    const session = await db
+      .selectFrom('call_sessions')
+      .select(['agent', 'transcript'])
+      .where('company_id', '=', row.company_id)
+      .where('id', '=', row.call_id)
+      .executeTakeFirst();
+    if (!session) throw new Error('The call is gone');
+    const agent = parseJson<AgentDoc>(session.agent, {} as AgentDoc);
+    const transcript = parseJson<TranscriptTurn[]>(session.transcript, []);
+    const pipeline = pipelineOf(agent);
+    // a speech-to-speech agent's model only talks: its analysis is written by GPT 4o with the same key
+    const llm = pipeline.mode === 'realtime' ? { provider: 'openai' as const, model: 'gpt-4o' } : pipeline.llm;
+    const access = await providerAccess(deps, row.company_id, llm.provider, modelPurpose(agent.settings.llm.options.model));
+    providers ??= createProviderSet();
+    let text = '';
+    for await (const e of providers.llm[llm.provider].stream({
+      apiKey: access.apiKey,
+      baseUrl: access.baseUrl,
+      publicOnly: access.publicOnly,
+      model: llm.model,
+      messages: analysisMessages(agent, transcript),
+      tools: [],
+      temperature: 0,
+      maxTokens: 1000,
+      signal,
+    })) {
+      if (e.type === 'delta') text += e.text;
+      if (text.length > 64_000) throw new AnalysisFormatError('The analysis was too long');
+    }
+    return parseAnalysis(text, agent.editor.postCallAnalysisFields ?? []);
+  }
+
+  /**
+   * One attempt, ended at its deadline whatever it is waiting for (the company's key, the LLM's first byte
+   * or a token dripping every few seconds): the LLM's stream is aborted and the attempt fails.
+   */
+  async function attempt(row: Row) {
+    const deadlineMs = jobLimitsOf(deps.config).analysisDeadlineMs;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new AnalysisDeadlineError(deadlineMs)), deadlineMs);
+    try {
+      return await raceAbort(analyse(row, deadline.signal), deadline.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function run(row: Row): Promise<void> {
+    try {
+      const result = await attempt(row);
+      const done = await db.transaction().execute(async (trx) => {
+        const res = await trx
+          .updateTable('call_analyses')
+          .set({ status: 'done', result: JSON.stringify(result), error: null, lease_until: null, updated_at: iso() })
+          .where('call_id', '=', row.call_id)
+          .where('worker', '=', id)
+          .where('status', '=', 'running')
+          .executeTakeFirst();
+        if (Number(res.numUpdatedRows) !== 1) return false;
+        await setCallSuccessful(trx, row.company_id, row.call_id, result.successful === true);
+        return true;
+      });
+      if (done) await queueCallEvent(deps, 'call_analyzed', { companyId: row.company_id, callId: row.call_id });
+    } catch (e) {
+      const known =
+        e instanceof AnalysisFormatError ||
+        e instanceof AnalysisDeadlineError ||
+        e instanceof ProviderError ||
+        e instanceof ProviderKeyMissingError;
+      const message = known ? e.message : 'The analysis failed';
+      if (!known)
+        deps.logger.warn('call analysis failed', { callId: row.call_id, reason: e instanceof Error ? e.message : String(e) });
+      const last = row.attempts >= MAX_ATTEMPTS;
+      const delay = RETRY_DELAYS_MS[Math.min(row.attempts, RETRY_DELAYS_MS.length) - 1] ?? 0;
+      await db
+        .updateTable('call_analyses')
+        .set({
+          status: last ? 'failed' : 'pending',
+          next_attempt_at: last ? row.next_attempt_at : iso(delay),
+          error: message,
+          lease_until: null,
+          updated_at: iso(),
+        })
+        .where('call_id', '=', row.call_id)
+        .where('worker', '=', id)
+        .where('status', '=', 'running')
+        .execute();
+    }
+  }
+
+  const pool = new JobPool<Row>({
+    slots: () => jobLimitsOf(deps.config).analysisConcurrency,
+    claim: (take) => {
+      const limits = jobLimitsOf(deps.config);
+      return claimFairly<Row>(db, {
+        table: 'call_analyses',
+        key: 'call_id',
+        busy: 'running',
+        worker: id,
+        now: deps.clock.now(),
+        // the lease outlasts the attempt's deadline, so no other server takes a row still being analysed
+        leaseMs: opts.leaseMs ?? Math.max(LEASE_MS, limits.analysisDeadlineMs + 60_000),
+        take,
+        perCompany: limits.analysisPerCompany,
+      });
+    },
+    run,
+    onError: (e) => deps.logger.error('call analysis failed', { error: e instanceof Error ? e.message : String(e) }),
+    onFree: () => loop.wake(),
+  });
+  const loop = jobLoop({
+    round: () => pool.round(),
+    pollMs,
+    onError: (e) => deps.logger.error('analysis worker failed', { error: e instanceof Error ? e.message : String(e) }),
+  });
+
+  return {
+    async runOnce() {
+      const runs = await pool.round();
+      await Promise.all(runs);
+      return runs.length > 0;
+    },
+    start() {
+      wakers.add(loop.wake);
+      loop.start();
+    },
+    async stop() {
+      wakers.delete(loop.wake);
+      await loop.stop();
+      await pool.idle();
+    },
+  };
+}

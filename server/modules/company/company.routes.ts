@@ -1,0 +1,57 @@
+import { COMPANY_MESSAGES, DeleteCompanyBodySchema, UpdateCompanyBodySchema } from '@contract/company.js';
+import { Hono } from 'hono';
+import type { AppDeps } from '../../platform/deps.js';
+import { JSON_BODY_MAX, limitBody } from '../../platform/http/body-limit.js';
+import { HttpError, jsonBody, notFound, ok } from '../../platform/http/http.js';
+import type { AppEnv } from '../../platform/http/types.js';
+import { requireAuth } from '../auth/middleware.js';
+import { verifyCallerPassword } from '../auth/password-guard.js';
+import { companyAccountPasswordHash, deleteCompany, loadCompany, renameCompany } from './company.repo.js';
+
+const toCompany = (row: { id: string; name: string; created_at: string }) => ({
+  _id: row.id,
+  name: row.name,
+  createdAt: row.created_at,
+});
+
+/** /company: the caller's own company only (an account belongs to exactly one). */
+export function companyRoutes(deps: AppDeps) {
+  const r = new Hono<AppEnv>();
+  r.use('*', requireAuth(deps), limitBody(JSON_BODY_MAX));
+
+  const db = deps.db.db;
+
+  r.get('/', async (c) => {
+    const row = await loadCompany(db, c.get('auth').companyId);
+    const companies = row ? [toCompany(row)] : [];
+    return ok(c, { data: { companies, total: companies.length } });
+  });
+
+  /** Updates the caller's company profile (name). */
+  r.post('/', async (c) => {
+    const { name } = await jsonBody(c, UpdateCompanyBodySchema);
+    const { companyId } = c.get('auth');
+    await renameCompany(db, companyId, name);
+    const row = await loadCompany(db, companyId);
+    if (!row) throw notFound(COMPANY_MESSAGES.notFound);
+    return ok(c, { msg: COMPANY_MESSAGES.updated, company: toCompany(row) });
+  });
+
+  r.delete('/:id', async (c) => {
+    const { companyId, accountId } = c.get('auth');
+    if (c.req.param('id') !== companyId) throw notFound(COMPANY_MESSAGES.notFound);
+    const { password } = await jsonBody(c, DeleteCompanyBodySchema);
+    const passwordHash = await companyAccountPasswordHash(db, companyId, accountId);
+    if (!passwordHash) throw notFound(COMPANY_MESSAGES.notFound);
+    // the throttle every password check shares (per account and per IP: 429 past it)
+    // 403, not 401: a wrong password must not look like an expired session to the client
+    if (!(await verifyCallerPassword(deps, c, accountId, passwordHash, password))) {
+      throw new HttpError(403, COMPANY_MESSAGES.passwordWrong, { errors: { password: COMPANY_MESSAGES.passwordWrong } });
+    }
+    await deleteCompany(deps, companyId);
+    deps.logger.info('company deleted', { companyId, accountId });
+    return ok(c, { msg: COMPANY_MESSAGES.deleted });
+  });
+
+  return r;
+}

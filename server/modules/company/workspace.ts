@@ -1,0 +1,229 @@
+import { randomBytes } from 'node:crypto';
+import { agentCostPerMinute } from '@contract/models.js';
+import { areaCodeOf, type PhoneProvider } from '@contract/phone.js';
+import type { Kysely } from 'kysely';
+import { newId } from '../../platform/crypto/ids.js';
+import type { DB } from '../../platform/db/schema.js';
+import type { Env } from '../../platform/env.js';
+import type { Logger } from '../../platform/log/logger.js';
+import { type CallRow, insertCalls, storedCallCount, withCallIndexesDeferred } from '../calls/call.repo.js';
+// loads every resource, so their onCompanyCreated hooks (the sample agent...) run for seeded companies
+import '../index.js';
+import { insertCompanyWithAccount } from '../auth/accounts.js';
+import { hashPassword } from '../auth/passwords.js';
+import { insertNumberRows, poolNumberRow } from '../numbers/number.repo.js';
+import { AREA_CODES, type CallLine, fictionalNumber, generateCalls, type Rng, TOLL_FREE_CODES } from './call-generator.js';
+
+/**
+ * Workspaces with realistic data: used by `npm run seed` (server/cli/seed.ts) and by the demo workspace
+ * created on the first start (createDemoWorkspace).
+ */
+
+export interface Workspace {
+  companyId: string;
+  accountId: string;
+  email: string;
+  /** the account was created now; `password` is its generated password (shown once, never stored) */
+  created: boolean;
+  password?: string;
+}
+
+/** A password for a generated account: 16 URL-safe characters (96 random bits). */
+export const generatedPassword = () => randomBytes(12).toString('base64url');
+
+/** The company of the account `email`, created (with a generated password) when there is none. */
+export async function ensureWorkspace(
+  db: Kysely<DB>,
+  p: { email: string; name: string; companyName: string; now: Date },
+): Promise<Workspace> {
+  const email = p.email.toLowerCase();
+  const existing = await db.selectFrom('accounts').select(['id', 'company_id']).where('email', '=', email).executeTakeFirst();
+  if (existing) return { companyId: existing.company_id, accountId: existing.id, email, created: false };
+  const password = generatedPassword();
+  const passwordHash = await hashPassword(password);
+  const companyId = newId(p.now);
+  const accountId = newId(p.now);
+  await db.transaction().execute((trx) =>
+    insertCompanyWithAccount(trx, {
+      companyId,
+      accountId,
+      companyName: p.companyName,
+      name: p.name,
+      email,
+      passwordHash,
+      now: p.now,
+    }),
+  );
+  return { companyId, accountId, email, created: true, password };
+}
+
+/**
+ * Adds `count` new numbers to the pool (fictional +1 AAA 555 XXXX numbers, one in ten toll-free, 70%
+ * Twilio), free, or assigned to `owner` when given. Answers their ids and numbers.
+ */
+export async function addPoolNumbers(
+  db: Kysely<DB>,
+  p: { count: number; now: Date; rng: Rng; owner?: { companyId: string; accountId: string } },
+): Promise<{ id: string; phone: string }[]> {
+  const added: { id: string; phone: string }[] = [];
+  for (let attempt = 0; added.length < p.count && attempt < 50; attempt++) {
+    const wanted = new Map<string, ReturnType<typeof poolNumberRow>>();
+    while (wanted.size < (p.count - added.length) * 2) {
+      const tollFree = p.rng() < 0.1;
+      const codes = tollFree ? TOLL_FREE_CODES : AREA_CODES;
+      const phone = fictionalNumber(codes[Math.floor(p.rng() * codes.length)]!, Math.floor(p.rng() * 10_000));
+      const provider: PhoneProvider = p.rng() < 0.7 ? 'twilio' : 'plivo';
+      wanted.set(
+        phone,
+        poolNumberRow({ phone, provider, type: tollFree ? 'toll-free' : 'local', areaCode: areaCodeOf(phone), now: p.now }),
+      );
+    }
+    const taken = new Set(
+      (
+        await db
+          .selectFrom('phone_numbers')
+          .select('phone_number')
+          .where('phone_number', 'in', [...wanted.keys()])
+          .execute()
+      ).map((r) => r.phone_number),
+    );
+    const rows = [...wanted.values()].filter((r) => !taken.has(r.phone_number)).slice(0, p.count - added.length);
+    if (p.owner) {
+      for (const r of rows) {
+        r.company_id = p.owner.companyId;
+        r.account_id = p.owner.accountId;
+        r.assigned_at = p.now.toISOString();
+      }
+    }
+    await insertNumberRows(db, rows);
+    added.push(...rows.map((r) => ({ id: r.id, phone: r.phone_number })));
+  }
+  return added;
+}
+
+/**
+ * The company's numbers as call lines: each with its agent (inbound, else outbound, else the company's
+ * first agent) and that agent's price per minute.
+ */
+export async function companyLines(db: Kysely<DB>, companyId: string): Promise<CallLine[]> {
+  const [numbers, agents] = await Promise.all([
+    db
+      .selectFrom('phone_numbers')
+      .select(['phone_number', 'inbound_agent_id', 'outbound_agent_id'])
+      .where('company_id', '=', companyId)
+      .orderBy('assigned_at')
+      .orderBy('phone_number')
+      .execute(),
+    db.selectFrom('agents').select(['id', 'llm_model']).where('company_id', '=', companyId).orderBy('created_at').execute(),
+  ]);
+  const model = new Map(agents.map((a) => [a.id, a.llm_model]));
+  return numbers.map((n) => {
+    const agentId = n.inbound_agent_id ?? n.outbound_agent_id ?? agents[0]?.id ?? null;
+    return { phone: n.phone_number, agentId, costPerMinute: agentCostPerMinute((agentId && model.get(agentId)) || '') };
+  });
+}
+
+/** From this many calls on, seedCalls rebuilds the call indexes after the load instead of during it. */
+export const BULK_CALLS = 100_000;
+
+/**
+ * Generates `count` calls of the company over the `days` before `now` (see call-generator.ts) and
+ * stores them in batches of `batchSize`, one transaction each, reporting progress after each batch.
+ * Answers how many calls were stored.
+ */
+export async function seedCalls(
+  db: Kysely<DB>,
+  p: {
+    companyId: string;
+    count: number;
+    days: number;
+    now: Date;
+    rng: Rng;
+    batchSize?: number;
+    onProgress?: (done: number, total: number) => void;
+    /** asked between batches: true stops the seeding there (the calls stored so far stay) */
+    shouldStop?: () => boolean;
+    /** told when the indexes are being rebuilt after a bulk load (it takes a while) */
+    onRebuild?: (indexes: number) => void;
+  },
+): Promise<number> {
+  const lines = await companyLines(db, p.companyId);
+  const batchSize = p.batchSize ?? 10_000;
+  const start = new Date(p.now.getTime() - p.days * 86_400_000);
+  let buffer: CallRow[] = [];
+  let done = 0;
+  const flush = async () => {
+    await insertCalls(db, buffer);
+    done += buffer.length;
+    buffer = [];
+    p.onProgress?.(done, p.count);
+  };
+  const load = async () => {
+    for (const day of generateCalls({ companyId: p.companyId, lines, count: p.count, start, end: p.now, rng: p.rng })) {
+      for (const row of day) buffer.push(row);
+      if (buffer.length >= batchSize) await flush();
+      if (p.shouldStop?.()) return;
+    }
+    if (buffer.length > 0) await flush();
+  };
+  // a load at least as large as everything stored goes faster with the indexes rebuilt once at the end
+  if (p.count >= BULK_CALLS && p.count >= (await storedCallCount(db))) await withCallIndexesDeferred(db, load, p.onRebuild);
+  else await load();
+  return done;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The demo workspace
+
+export const DEMO_EMAIL = 'demo@parley.test';
+export const DEMO = { freeNumbers: 30, assignedNumbers: 2, calls: 2000, days: 60 } as const;
+
+/** DEMO=on/off decides; unset = on with the embedded SQLite database, off with DATABASE_URL. */
+export const demoEnabled = (env: Pick<Env, 'DEMO' | 'DATABASE_URL'>) => (env.DEMO ? env.DEMO === 'on' : !env.DATABASE_URL);
+
+/**
+ * On an empty database (no company yet), creates the demo workspace: the account demo@parley.test with
+ * a generated password (printed once through `print`, never logged or stored in clear), its sample
+ * agent, 2 numbers assigned to it (one answering inbound calls with the sample agent, one placing
+ * outbound calls), 30 free numbers in the pool and 2,000 calls over the last 60 days. Answers whether
+ * it did. Safe when several instances start at once: only one creates the account.
+ */
+export async function createDemoWorkspace(
+  db: Kysely<DB>,
+  p: { now: Date; print: (text: string) => void; logger?: Logger; rng?: Rng },
+): Promise<boolean> {
+  const any = await db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
+  if (any) return false;
+  const rng = p.rng ?? Math.random;
+  let ws: Workspace;
+  try {
+    ws = await ensureWorkspace(db, { email: DEMO_EMAIL, name: 'Demo User', companyName: 'Parley Demo Clinic', now: p.now });
+  } catch (e) {
+    // another instance created it a moment ago (unique email)
+    if (await db.selectFrom('accounts').select('id').where('email', '=', DEMO_EMAIL).executeTakeFirst()) return false;
+    throw e;
+  }
+  if (!ws.created) return false;
+  const owner = { companyId: ws.companyId, accountId: ws.accountId };
+  const numbers = await addPoolNumbers(db, { count: DEMO.assignedNumbers, now: p.now, rng, owner });
+  const agent =
+    (await db.selectFrom('agents').select('id').where('company_id', '=', ws.companyId).executeTakeFirst())?.id ?? null;
+  // the sample agent answers the front desk and places the reminder calls
+  const roles = [
+    { nickname: 'Front desk', inbound_agent_id: agent },
+    { nickname: 'Reminders', outbound_agent_id: agent },
+  ];
+  for (const [i, number] of numbers.entries())
+    await db
+      .updateTable('phone_numbers')
+      .set(roles[i % roles.length]!)
+      .where('id', '=', number.id)
+      .execute();
+  await addPoolNumbers(db, { count: DEMO.freeNumbers, now: p.now, rng });
+  await seedCalls(db, { companyId: ws.companyId, count: DEMO.calls, days: DEMO.days, now: p.now, rng });
+  p.logger?.info('demo workspace created', { email: DEMO_EMAIL, calls: DEMO.calls });
+  p.print(
+    `\n  Demo workspace created. Sign in as ${DEMO_EMAIL} with the password ${ws.password}\n  (shown only this once; set DEMO=off to start with an empty database)\n`,
+  );
+  return true;
+}

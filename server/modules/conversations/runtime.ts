@@ -1,0 +1,606 @@
+/**
+ * The three ways to try an agent (Test LLM, Test, Test Audio) on the server: which agent runs (the saved
+ * one, or the editor's unsaved payload), which keys it needs, and the conversations themselves.
+ *
+ * - Chats are stateless between messages: each message loads the chat's transcript, runs one turn of a
+ *   callSession actor with a text line, and saves the transcript again; so any server behind a load
+ *   balancer can answer the next message. A chat's row is locked while a reply is written.
+ * - A web call lives on the server whose socket took its one-time token: its actor runs there until the
+ *   call ends, then the call is stored (call_sessions + calls).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AgentDoc } from '@contract/agent/save.js';
+import {
+  CALL_RUNTIME_MESSAGES,
+  type ChatStreamEvent,
+  NEW_AGENT_ID,
+  type StartConversationBody,
+  type TranscriptTurn,
+  type TurnLatency,
+  WEB_CALL_TOKEN_TTL_MS,
+} from '@contract/call-runtime.js';
+import { modelPurpose, PROVIDER_PURPOSES } from '@contract/provider-keys.js';
+import type WebSocket from 'ws';
+import type { CallEndReason } from '../../../src/machines/callSession.machine.js';
+import { isId, newId } from '../../platform/crypto/ids.js';
+import type { AppDeps } from '../../platform/deps.js';
+import { HttpError } from '../../platform/http/http.js';
+import { type WavSummary, wavHeader } from '../../voice/audio/wav.js';
+import { Conversation, type ProviderKeys, voiceOptions } from '../../voice/engine/conversation.js';
+import { PROVIDER_LABELS, providerMessage } from '../../voice/engine/failures.js';
+import { type ProviderSet, pipelineOf, requiredProviders } from '../../voice/engine/pipeline.js';
+import { sessionInput } from '../../voice/engine/settings.js';
+import { fillVariables } from '../../voice/engine/text.js';
+import type { CallerAudioStats } from '../../voice/lines/audio-gate.js';
+import type { Playout } from '../../voice/lines/playout.js';
+import { TextTransport } from '../../voice/lines/text.js';
+import type { Transport } from '../../voice/lines/types.js';
+import { WebTransport } from '../../voice/lines/web.js';
+import { BROWSER_AUDIO, ProviderError, type ProviderName } from '../../voice/providers/types.js';
+import { docOf, findAgent } from '../agents/agent.repo.js';
+import { ProviderKeyMissingError, providerAccess } from '../providers/call-keys.js';
+import { emitCallEvent } from '../webhooks/events.js';
+import { refuseOverSpend, takeLine } from './limits.js';
+import { CallRecording } from './recording.js';
+import {
+  type CallSessionRow,
+  claimCallToken,
+  createCallSession,
+  finishCallSession,
+  getCallSession,
+  newToken,
+  parseJson,
+  saveProgress,
+} from './session.repo.js';
+
+export interface CallRuntime {
+  providers: ProviderSet;
+  /** this server's id (which server holds a live call) */
+  serverId: string;
+  /** live conversations of this server, by call id */
+  live: Map<string, Conversation>;
+  /** web calls running here until they are stored (shutdown waits for them) */
+  running: Set<Promise<void>>;
+  /** chat turns running here, by chat id (a turn the tester stopped is put away before the next one starts) */
+  chats: Map<string, ChatTurn>;
+  /** call sockets (browsers, carrier streams) open on this server, by company (server/modules/conversations/ws.ts caps them) */
+  openSockets: Map<string, number>;
+}
+
+export interface ChatTurn {
+  /** the tester stopped the reply: the turn is being put away */
+  stopped: boolean;
+  /** resolves once the turn is stored and the chat unlocked */
+  finished: Promise<void>;
+}
+
+/** `serverId`: the id this server keeps across restarts (server/modules/conversations/recovery.ts serverIdOf), else a new one. */
+export function createCallRuntime(providers: ProviderSet, serverId = `srv-${newId()}`): CallRuntime {
+  return { providers, serverId, live: new Map(), running: new Set(), chats: new Map(), openSockets: new Map() };
+}
+
+export interface Caller {
+  companyId: string;
+  accountId: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agent and keys
+
+/** The agent a test runs: the editor's payload when sent (unsaved edits), else the saved agent. */
+export async function agentForTest(
+  deps: AppDeps,
+  caller: Caller,
+  body: Pick<StartConversationBody, 'agent_id' | 'agent'>,
+): Promise<{ agentId: string | null; doc: AgentDoc }> {
+  const isNew = body.agent_id === NEW_AGENT_ID;
+  let saved: Awaited<ReturnType<typeof findAgent>>;
+  if (!isNew) {
+    saved = isId(body.agent_id) ? await findAgent(deps.db.db, caller.companyId, body.agent_id) : undefined;
+    if (!saved) throw new HttpError(404, CALL_RUNTIME_MESSAGES.agentNotFound);
+  }
+  if (body.agent) return { agentId: isNew ? null : body.agent_id, doc: docOf(body.agent) };
+  if (!saved) throw new HttpError(400, CALL_RUNTIME_MESSAGES.agentRequired);
+  return {
+    agentId: saved._id,
+    doc: docOf({ ...saved, settings: saved.settings, editor: saved.editor } as Parameters<typeof docOf>[0]),
+  };
+}
+
+/** What each provider is for, in the message naming a missing one. */
+function purposeOf(provider: ProviderName, agent: AgentDoc): string {
+  if (provider === 'openai' || provider === 'anthropic') return modelPurpose(agent.settings.llm.options.model);
+  return PROVIDER_PURPOSES[provider];
+}
+
+/**
+ * The company's access to `providers` (keys decrypted in memory only); a missing one answers 400 with a
+ * message naming the provider to connect, and the link to the Providers page.
+ */
+export async function keysFor(
+  deps: AppDeps,
+  companyId: string,
+  agent: AgentDoc,
+  providers: ProviderName[],
+): Promise<ProviderKeys> {
+  const keys: ProviderKeys = {};
+  for (const p of providers) {
+    try {
+      keys[p] = await providerAccess(deps, companyId, p, purposeOf(p, agent));
+    } catch (e) {
+      if (e instanceof ProviderKeyMissingError) throw new HttpError(400, e.message, { problem: e.toProblem() });
+      throw e;
+    }
+  }
+  return keys;
+}
+
+const now = (deps: AppDeps) => deps.clock.now();
+
+/** Built-in variables every prompt may use, under the caller's own. */
+function variablesOf(deps: AppDeps, given: Record<string, string>, extra: Record<string, string> = {}) {
+  return { current_time: now(deps).toISOString(), ...extra, ...given };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chat (Test LLM)
+
+export async function startChat(deps: AppDeps, rt: CallRuntime, caller: Caller, body: StartConversationBody) {
+  const { agentId, doc } = await agentForTest(deps, caller, body);
+  const pipeline = pipelineOf(doc);
+  if (pipeline.mode === 'realtime') throw new HttpError(400, CALL_RUNTIME_MESSAGES.realtimeNoText);
+  await keysFor(deps, caller.companyId, doc, requiredProviders(pipeline, 'text'));
+  await refuseOverSpend(deps, caller.companyId);
+  const variables = variablesOf(deps, body.dynamic_variables, { call_type: 'chat' });
+  const greeting = fillVariables(doc.message, variables).trim();
+  const row = await createCallSession(deps.db.db, {
+    companyId: caller.companyId,
+    accountId: caller.accountId,
+    agentId,
+    agent: doc,
+    type: 'chat',
+    from: '',
+    to: '',
+    phoneNumber: '',
+    variables,
+    transcript: greeting ? [{ role: 'agent', text: greeting, start_ms: 0, end_ms: 0 }] : [],
+    now: now(deps),
+  });
+  void rt;
+  return { chat_id: row.id };
+}
+
+/** A chat's row, or 404 (another company's chat, a web call, or nothing). */
+export async function chatRow(deps: AppDeps, caller: Caller, chatId: string): Promise<CallSessionRow> {
+  const row = isId(chatId) ? await getCallSession(deps.db.db, caller.companyId, chatId) : undefined;
+  if (row?.type !== 'chat') throw new HttpError(404, CALL_RUNTIME_MESSAGES.chatNotFound);
+  return row as CallSessionRow;
+}
+
+const CHAT_LOCK_MS = 120_000;
+
+/**
+ * Prepares one chat turn: the chat must be the caller's and still going, and is locked for this turn
+ * (409 while another reply is being written; a reply the tester stopped on this server is waited for, since
+ * it only has to be stored); the keys are checked. Errors here are plain HTTP answers.
+ * The returned `run` streams the turn's events to `emit` and always releases the lock; aborting its
+ * `signal` (the tester stopped the reply) stops the turn and its LLM request at once, and keeps the
+ * caller's message and the part of the reply already sent (interrupted).
+ */
+export async function prepareChatMessage(
+  deps: AppDeps,
+  rt: CallRuntime,
+  caller: Caller,
+  chatId: string,
+): Promise<{ run: (content: string, emit: (e: ChatStreamEvent) => void, signal?: AbortSignal) => Promise<void> }> {
+  const before = await chatRow(deps, caller, chatId);
+  if (before.status !== 'ongoing') throw new HttpError(409, CALL_RUNTIME_MESSAGES.chatEnded);
+  const agent = parseJson<AgentDoc>(before.agent, {} as AgentDoc);
+  const keys = await keysFor(deps, caller.companyId, agent, requiredProviders(pipelineOf(agent), 'text'));
+  await refuseOverSpend(deps, caller.companyId);
+  const at = now(deps);
+  const lock = await deps.db.db
+    .updateTable('call_sessions')
+    .set({ heartbeat_at: at.toISOString(), server_id: rt.serverId })
+    .where('id', '=', before.id)
+    .where('company_id', '=', caller.companyId)
+    .where('status', '=', 'ongoing')
+    .where((eb) =>
+      eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', new Date(at.getTime() - CHAT_LOCK_MS).toISOString())]),
+    )
+    .executeTakeFirst();
+  if (Number(lock.numUpdatedRows) !== 1) {
+    const stopped = rt.chats.get(before.id);
+    if (!stopped?.stopped) throw new HttpError(409, CALL_RUNTIME_MESSAGES.chatBusy);
+    await stopped.finished;
+    return prepareChatMessage(deps, rt, caller, chatId);
+  }
+  let finish = () => {};
+  const turn: ChatTurn = { stopped: false, finished: new Promise<void>((resolve) => (finish = resolve)) };
+  rt.chats.set(before.id, turn);
+  const release = async () => {
+    try {
+      await deps.db.db
+        .updateTable('call_sessions')
+        .set({ heartbeat_at: null })
+        .where('id', '=', before.id)
+        .where('company_id', '=', caller.companyId)
+        .where('server_id', '=', rt.serverId)
+        .execute();
+    } finally {
+      if (rt.chats.get(before.id) === turn) rt.chats.delete(before.id);
+      finish();
+    }
+  };
+  try {
+    // the transcript as it is now that the chat is ours (a turn may have ended since it was first read)
+    const row = await chatRow(deps, caller, chatId);
+    return {
+      run: async (content, emit, signal = new AbortController().signal) => {
+        const onStop = () => {
+          turn.stopped = true;
+        };
+        signal.addEventListener('abort', onStop, { once: true });
+        try {
+          await runChatTurn(deps, rt, row, agent, keys, content, emit, signal);
+        } finally {
+          signal.removeEventListener('abort', onStop);
+          await release();
+        }
+      },
+    };
+  } catch (e) {
+    await release();
+    throw e;
+  }
+}
+
+async function runChatTurn(
+  deps: AppDeps,
+  rt: CallRuntime,
+  row: CallSessionRow,
+  agent: AgentDoc,
+  keys: ProviderKeys,
+  content: string,
+  emit: (e: ChatStreamEvent) => void,
+  signal: AbortSignal,
+) {
+  const variables = parseJson<Record<string, string>>(row.dynamic_variables, {});
+  const transcript = parseJson<TranscriptTurn[]>(row.transcript, []);
+  const latency = parseJson<TurnLatency[]>(row.latency, []);
+  /** the reply as far as it was sent, its start in ms of the turn's time line */
+  const sent: { text: string; startMs?: number } = { text: '' };
+  const msNow = () => Math.max(0, Math.round(performance.now() - conversation.t0));
+  const conversation = new Conversation({
+    deps,
+    providers: rt.providers,
+    companyId: row.company_id,
+    agent,
+    variables,
+    keys,
+    transport: new TextTransport({
+      delta: (text) => {
+        sent.startMs ??= msNow();
+        sent.text += text;
+        emit({ type: 'delta', text });
+      },
+      toolCall: (name, args) => emit({ type: 'tool_call', name, arguments: args }),
+    }),
+    input: sessionInput(agent, 'text', ''),
+    transcript,
+  });
+  conversation.start();
+  const stopped = await Promise.race([
+    conversation.message(content).then(() => false),
+    new Promise<true>((resolve) => {
+      if (signal.aborted) resolve(true);
+      else signal.addEventListener('abort', () => resolve(true), { once: true });
+    }),
+  ]);
+  const ended = !stopped && conversation.actor.getSnapshot().status === 'done';
+  const outcome = ended ? await conversation.ended : undefined;
+  // stopping the actor stops the reply actor: its signal aborts the LLM request
+  conversation.actor.stop();
+  if (stopped && sent.text.trim())
+    conversation.transcript.push({
+      role: 'agent',
+      text: sent.text,
+      start_ms: sent.startMs ?? 0,
+      end_ms: msNow(),
+      interrupted: true,
+    });
+  if (outcome && outcome.reason !== 'agent_hangup')
+    emit({ type: 'error', message: outcome.errorMessage ?? 'The chat failed.', reason: outcome.reason });
+  const allLatency = [...latency, ...conversation.latency];
+  const usage = mergeUsage(row, conversation);
+  const cost = roundCost(row.cost + conversation.cost().total);
+  if (outcome) {
+    await finishCallSession(deps.db.db, row, {
+      status: outcome.reason.startsWith('error_') ? 'error' : 'ended',
+      reason: outcome.reason,
+      errorMessage: outcome.errorMessage,
+      transcript: conversation.transcript,
+      latency: allLatency,
+      usage,
+      cost,
+      recording: null,
+      endedAt: now(deps),
+    });
+  } else {
+    await deps.db.db
+      .updateTable('call_sessions')
+      .set({
+        transcript: JSON.stringify(conversation.transcript),
+        latency: JSON.stringify(allLatency),
+        usage: JSON.stringify(usage),
+        cost,
+        updated_at: now(deps).toISOString(),
+      })
+      .where('id', '=', row.id)
+      .where('company_id', '=', row.company_id)
+      .execute();
+  }
+  emit({ type: 'done', ended: outcome !== undefined });
+}
+
+const roundCost = (usd: number) => Math.round(usd * 10_000) / 10_000;
+
+function mergeUsage(row: CallSessionRow, c: Conversation) {
+  const before = parseJson<Partial<typeof c.usage>>(row.usage, {});
+  return {
+    ...c.usage,
+    llm_input_tokens: (before.llm_input_tokens ?? 0) + c.usage.llm_input_tokens,
+    llm_output_tokens: (before.llm_output_tokens ?? 0) + c.usage.llm_output_tokens,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Web call (Test)
+
+/**
+ * `POST /call/web`: a web call holds a line like a phone call, so it is admitted the same way (spend 402,
+ * concurrency 429 under the company lock: server/modules/conversations/limits.ts).
+ */
+export async function startWebCall(deps: AppDeps, caller: Caller, body: StartConversationBody) {
+  const { agentId, doc } = await agentForTest(deps, caller, body);
+  await keysFor(deps, caller.companyId, doc, requiredProviders(pipelineOf(doc), 'voice'));
+  await refuseOverSpend(deps, caller.companyId);
+  const token = newToken();
+  const row = await takeLine(deps, caller.companyId, (trx) =>
+    createCallSession(trx, {
+      companyId: caller.companyId,
+      accountId: caller.accountId,
+      agentId,
+      agent: doc,
+      type: 'web',
+      from: '',
+      to: '',
+      phoneNumber: '',
+      variables: variablesOf(deps, body.dynamic_variables, { call_type: 'web' }),
+      token: { value: token, expiresAt: new Date(now(deps).getTime() + WEB_CALL_TOKEN_TTL_MS) },
+      now: now(deps),
+    }),
+  );
+  return { call_id: row.id, access_token: token };
+}
+
+/** Waits (at most `ms`) for the web calls of this server to be stored: at shutdown, after their sockets closed. */
+export async function settleCalls(rt: CallRuntime, ms = 5000): Promise<void> {
+  await Promise.race([Promise.allSettled([...rt.running]), new Promise((r) => setTimeout(r, ms).unref())]);
+}
+
+/** Where a company's recordings are kept. */
+export const recordingsDir = (dataDir: string, companyId: string) => path.join(dataDir, 'recordings', companyId);
+
+/**
+ * A browser's socket for `callId` with its one-time token: the call runs on this server until it ends.
+ * Answers false (the caller closes the socket with a policy error) when the token is not valid.
+ */
+export async function takeWebCall(deps: AppDeps, rt: CallRuntime, callId: string, token: string) {
+  if (!isId(callId)) return undefined;
+  return claimCallToken(deps.db.db, callId, token, now(deps), rt.serverId);
+}
+
+export function runWebCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRow, socket: WebSocket): void {
+  runLineCall(deps, rt, row, new WebTransport(socket), { label: 'web call' });
+}
+
+export interface LineCallOptions {
+  /** for the log lines: 'web call', 'phone call' */
+  label: string;
+  /** waits for the line to be ready (a phone stream's start message) before the conversation starts */
+  ready?: Promise<unknown>;
+  /** phone calls: the end's reason and status as the carrier knows it (a voicemail reached, a transfer) */
+  endOf?: (c: Conversation, end: { reason: string }) => Promise<{ reason?: string } | undefined>;
+  /** minutes on a phone line are counted in the usage */
+  phone?: boolean;
+}
+
+/**
+ * Runs a conversation on a line (a browser's socket, a phone carrier's media stream) until it ends, with
+ * Parley's own recording of both directions, then stores the call.
+ */
+export function runLineCall(
+  deps: AppDeps,
+  rt: CallRuntime,
+  row: CallSessionRow,
+  transport: Transport & { agentPlayout: Playout },
+  options: LineCallOptions,
+): void {
+  const agent = parseJson<AgentDoc>(row.agent, {} as AgentDoc);
+  const variables = parseJson<Record<string, string>>(row.dynamic_variables, {});
+  const dir = recordingsDir(deps.config.dataDir, row.company_id);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const recordingName = `${row.id}.wav`;
+  const keysPromise = keysFor(deps, row.company_id, agent, requiredProviders(pipelineOf(agent), 'voice'));
+  const startedAt = performance.now();
+  const minutesOnLine = () => Math.round(((performance.now() - startedAt) / 60_000) * 100) / 100;
+  const run = async () => {
+    let keys: ProviderKeys;
+    try {
+      keys = await keysPromise;
+      await options.ready;
+    } catch (e) {
+      transport.hangUp('error_unknown', e instanceof Error ? e.message : undefined);
+      await finishCallSession(deps.db.db, row, {
+        status: 'error',
+        reason: 'error_unknown',
+        errorMessage: e instanceof Error ? e.message : null,
+        transcript: [],
+        latency: [],
+        usage: emptyUsage(agent),
+        cost: 0,
+        recording: null,
+        endedAt: now(deps),
+      });
+      return;
+    }
+    const greeting = fillVariables(agent.message, variables).trim();
+    const recorder = await CallRecording.open(path.join(dir, recordingName), transport.format ?? BROWSER_AUDIO);
+    transport.agentPlayout.onFrameSent = (frame, at) => recorder.agent(frame, at);
+    const c = new Conversation({
+      deps,
+      providers: rt.providers,
+      companyId: row.company_id,
+      agent,
+      variables,
+      keys,
+      transport,
+      input: sessionInput(agent, 'voice', greeting, pipelineOf(agent).mode === 'realtime'),
+      recorder,
+      onTurn: (conv) => {
+        if (options.phone) conv.usage.telephony_minutes = minutesOnLine();
+        void saveProgress(deps.db.db, row.company_id, row.id, {
+          transcript: conv.transcript,
+          latency: conv.latency,
+          usage: conv.usage,
+          cost: conv.cost().total,
+          now: now(deps),
+        }).catch((err) => deps.logger.warn('call progress not saved', { callId: row.id, reason: String(err) }));
+      },
+    });
+    rt.live.set(row.id, c);
+    emitCallEvent(deps, 'call_started', { companyId: row.company_id, callId: row.id });
+    c.start();
+    const end = await c.ended;
+    rt.live.delete(row.id);
+    const recording = await recorder.close().catch((e) => {
+      deps.logger.warn('call recording failed', { callId: row.id, reason: e instanceof Error ? e.message : String(e) });
+      return undefined;
+    });
+    if (options.phone) c.usage.telephony_minutes = minutesOnLine();
+    const carrier = await options.endOf?.(c, end).catch(() => undefined);
+    const reason = (carrier?.reason ?? end.reason) as CallEndReason;
+    const stored = await finishCallSession(deps.db.db, row, {
+      status: reason.startsWith('error_') ? 'error' : 'ended',
+      reason,
+      errorMessage: end.errorMessage,
+      transcript: c.transcript,
+      latency: c.latency,
+      usage: c.usage,
+      cost: c.cost().total,
+      recording: recording && recording.durationMs > 0 ? recordingName : null,
+      endedAt: now(deps),
+    });
+    if (stored) emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id });
+    deps.logger.info(`${options.label} ended`, {
+      callId: row.id,
+      reason,
+      turns: c.transcript.length,
+      ...lineAudioFields(transport.callerAudio, recording),
+    });
+  };
+  const running = run().catch((e) =>
+    deps.logger.error(`${options.label} failed`, { callId: row.id, reason: e instanceof Error ? e.message : String(e) }),
+  );
+  rt.running.add(running);
+  void running.finally(() => rt.running.delete(running));
+}
+
+/** The caller's audio the line dropped (faster than real time) and what the recording cut, for the end's log line. */
+function lineAudioFields(audio: CallerAudioStats | undefined, recording: WavSummary | undefined) {
+  return {
+    ...(audio
+      ? {
+          caller_audio_received_bytes: audio.receivedBytes,
+          caller_audio_dropped_bytes: audio.droppedBytes,
+          caller_audio_dropped_frames: audio.droppedFrames,
+        }
+      : {}),
+    ...(recording
+      ? { recording_dropped_ms: Math.round(recording.droppedMs), recording_unwritten_bytes: recording.unwrittenBytes }
+      : {}),
+  };
+}
+
+export function emptyUsage(agent: AgentDoc) {
+  return {
+    stt_seconds: 0,
+    llm_input_tokens: 0,
+    llm_output_tokens: 0,
+    tts_characters: 0,
+    telephony_minutes: 0,
+    llm_model: agent.settings?.llm?.options?.model ?? '',
+    stt_provider: '',
+    tts_provider: '',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test Audio
+
+/** The longest preview kept (seconds of audio); a longer one is cut. */
+export const PREVIEW_MAX_SECONDS = 60;
+
+/**
+ * The agent's voice saying `text` (else its welcome message), as a 16 kHz mono WAV: the same voice
+ * provider, voice, model and settings a call uses.
+ */
+export async function previewVoice(
+  deps: AppDeps,
+  rt: CallRuntime,
+  caller: Caller,
+  body: { agent_id?: string | undefined; agent?: StartConversationBody['agent']; text?: string | undefined },
+): Promise<Buffer> {
+  const { doc } = await agentForTest(deps, caller, { agent_id: body.agent_id ?? NEW_AGENT_ID, agent: body.agent });
+  const text = (body.text?.trim() || fillVariables(doc.message, variablesOf(deps, {})).trim()).slice(0, 500);
+  if (!text) throw new HttpError(400, CALL_RUNTIME_MESSAGES.previewTextRequired);
+  const tts = pipelineOf(doc).tts;
+  const keys = await keysFor(deps, caller.companyId, doc, [tts]);
+  const format = { encoding: 'pcm16' as const, sampleRate: 16000 as const };
+  const max = PREVIEW_MAX_SECONDS * format.sampleRate * 2;
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 30_000);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      controller.signal.addEventListener('abort', () =>
+        reject(new HttpError(504, `${PROVIDER_LABELS[tts]} did not answer in time.`)),
+      );
+      rt.providers.tts[tts]
+        .connect(
+          voiceOptions({ agent: doc, keys, deps }, tts, format),
+          (e) => {
+            if (e.type === 'audio') {
+              if (bytes < max) chunks.push(e.chunk);
+              bytes += e.chunk.byteLength;
+            } else if (e.type === 'done') resolve();
+            else reject(new HttpError(502, providerMessage(e.error)));
+          },
+          controller.signal,
+        )
+        .then((s) => {
+          s.sendText(text);
+          s.end();
+        })
+        .catch((e) => reject(e instanceof ProviderError ? new HttpError(502, providerMessage(e)) : e));
+    });
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  const pcm = Buffer.concat(chunks).subarray(0, max);
+  return Buffer.concat([wavHeader(pcm.length, format.sampleRate, 1), pcm]);
+}

@@ -1,0 +1,218 @@
+/**
+ * Storage of the conversations the engine runs (table call_sessions, migration 012). Every query is scoped
+ * by company. When a conversation ends, its summary is appended to `calls` through insertCalls in the same
+ * transaction, so Call History lists it (with exact counts) as soon as its row says it ended.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { AgentDoc } from '@contract/agent/save.js';
+import type { CallUsage, TranscriptTurn, TurnLatency } from '@contract/call-runtime.js';
+import type { CallStatus, CallType } from '@contract/call-values.js';
+import type { Kysely, Selectable } from 'kysely';
+import { newId } from '../../platform/crypto/ids.js';
+import type { CallSessionsTable, DB } from '../../platform/db/schema.js';
+import { insertCalls } from '../calls/call.repo.js';
+
+export type CallSessionRow = Selectable<CallSessionsTable>;
+
+export interface NewCallSession {
+  /** the row's id when the caller needs it first (a carrier call's stream token is derived from it) */
+  id?: string;
+  companyId: string;
+  accountId: string | null;
+  agentId: string | null;
+  agent: AgentDoc;
+  type: CallType;
+  /** phone calls: the carrier and its id of the call (a status callback finds the call by it) */
+  provider?: 'twilio' | 'plivo';
+  providerCallId?: string | null;
+  from: string;
+  to: string;
+  phoneNumber: string;
+  variables: Record<string, string>;
+  /** a web call's one-time socket token (only its hash is stored) */
+  token?: { value: string; expiresAt: Date };
+  transcript?: TranscriptTurn[];
+  now: Date;
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const newToken = () => randomBytes(32).toString('base64url');
+
+export async function createCallSession(db: Kysely<DB>, s: NewCallSession): Promise<CallSessionRow> {
+  const now = s.now.toISOString();
+  const row: CallSessionRow = {
+    id: s.id ?? newId(s.now),
+    company_id: s.companyId,
+    account_id: s.accountId,
+    agent_id: s.agentId,
+    agent_name: s.agent.name,
+    agent: JSON.stringify(s.agent),
+    type: s.type,
+    from_number: s.from,
+    to_number: s.to,
+    phone_number: s.phoneNumber,
+    status: s.type === 'chat' ? 'ongoing' : 'registered',
+    dynamic_variables: JSON.stringify(s.variables),
+    started_at: s.type === 'chat' ? now : null,
+    ended_at: null,
+    disconnection_reason: '',
+    error_message: null,
+    transcript: JSON.stringify(s.transcript ?? []),
+    latency: '[]',
+    usage: '{}',
+    cost: 0,
+    recording: null,
+    token_hash: s.token ? hashToken(s.token.value) : null,
+    token_expires_at: s.token ? s.token.expiresAt.toISOString() : null,
+    server_id: null,
+    heartbeat_at: null,
+    created_at: now,
+    updated_at: now,
+    provider: s.provider ?? '',
+    provider_call_id: s.providerCallId ?? null,
+    provider_status: null,
+    answered_by: null,
+  };
+  await db.insertInto('call_sessions').values(row).execute();
+  return row;
+}
+
+export function getCallSession(db: Kysely<DB>, companyId: string, id: string) {
+  return db.selectFrom('call_sessions').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Takes a web call's one-time token: true once, for the right token before it expires (the hash is
+ * cleared in the same conditional update, so two sockets racing with one token cannot both win).
+ */
+export async function claimCallToken(db: Kysely<DB>, id: string, token: string, now: Date, serverId: string) {
+  const row = await db
+    .selectFrom('call_sessions')
+    .select(['token_hash', 'token_expires_at', 'company_id', 'status'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row?.token_hash || !row.token_expires_at || row.status !== 'registered') return undefined;
+  const given = Buffer.from(hashToken(token), 'hex');
+  const stored = Buffer.from(row.token_hash, 'hex');
+  if (given.length !== stored.length || !timingSafeEqual(given, stored)) return undefined;
+  if (Date.parse(row.token_expires_at) <= now.getTime()) return undefined;
+  const res = await db
+    .updateTable('call_sessions')
+    .set({
+      token_hash: null,
+      token_expires_at: null,
+      status: 'ongoing',
+      started_at: now.toISOString(),
+      server_id: serverId,
+      heartbeat_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', id)
+    .where('token_hash', '=', row.token_hash)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) return undefined;
+  return getCallSession(db, row.company_id, id);
+}
+
+/**
+ * A live call's progress, saved after each turn: the transcript and latency, the usage and cost measured so
+ * far, and the heartbeat (the last moment the call was known alive). A server that dies mid-call leaves
+ * these, and the call is stored from them (server/modules/conversations/recovery.ts).
+ */
+export async function saveProgress(
+  db: Kysely<DB>,
+  companyId: string,
+  id: string,
+  p: { transcript: TranscriptTurn[]; latency: TurnLatency[]; usage: CallUsage; cost: number; now: Date },
+) {
+  await db
+    .updateTable('call_sessions')
+    .set({
+      transcript: JSON.stringify(p.transcript),
+      latency: JSON.stringify(p.latency),
+      usage: JSON.stringify(p.usage),
+      cost: p.cost,
+      heartbeat_at: p.now.toISOString(),
+      updated_at: p.now.toISOString(),
+    })
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('status', '=', 'ongoing')
+    .execute();
+}
+
+export interface CallEnd {
+  /** ended | error; a phone call never connected: busy | no-answer | failed | canceled */
+  status: Extract<CallStatus, 'ended' | 'error' | 'busy' | 'no-answer' | 'failed' | 'canceled'>;
+  reason: string;
+  errorMessage: string | null;
+  transcript: TranscriptTurn[];
+  latency: TurnLatency[];
+  usage: CallUsage;
+  cost: number;
+  recording: string | null;
+  endedAt: Date;
+}
+
+/** Ends a conversation once: its row, and its summary appended to `calls`. False if it had already ended. */
+export async function finishCallSession(db: Kysely<DB>, row: CallSessionRow, end: CallEnd): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const endedAt = end.endedAt.toISOString();
+    const res = await trx
+      .updateTable('call_sessions')
+      .set({
+        status: end.status,
+        ended_at: endedAt,
+        disconnection_reason: end.reason,
+        error_message: end.errorMessage,
+        transcript: JSON.stringify(end.transcript),
+        latency: JSON.stringify(end.latency),
+        usage: JSON.stringify(end.usage),
+        cost: end.cost,
+        recording: end.recording,
+        token_hash: null,
+        updated_at: endedAt,
+      })
+      .where('company_id', '=', row.company_id)
+      .where('id', '=', row.id)
+      .where('status', 'in', ['registered', 'ongoing'])
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    const started = row.started_at ? Date.parse(row.started_at) : end.endedAt.getTime();
+    await insertCalls(trx, [
+      {
+        id: row.id,
+        company_id: row.company_id,
+        agent_id: row.agent_id,
+        time: row.started_at ?? endedAt,
+        from_number: row.from_number,
+        to_number: row.to_number,
+        phone_number: row.phone_number,
+        duration: Math.max(0, Math.round((end.endedAt.getTime() - started) / 1000)),
+        type: row.type,
+        cost: end.cost,
+        disconnection_reason: end.reason,
+        status: end.status,
+        call_successful: 0,
+        latency_ms: medianLatency(end.latency),
+      },
+    ]);
+    return true;
+  });
+}
+
+/** A call's typical response latency: the median of its agent turns' latency (ms), null without one. */
+export function medianLatency(latency: readonly TurnLatency[]): number | null {
+  const totals = latency.map((l) => l.total_ms).sort((a, b) => a - b);
+  if (totals.length === 0) return null;
+  const mid = totals.length >> 1;
+  return Math.round(totals.length % 2 ? totals[mid]! : (totals[mid - 1]! + totals[mid]!) / 2);
+}
+
+export const parseJson = <T>(text: string, fallback: T): T => {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+};

@@ -1,0 +1,111 @@
+import {
+  ConnectProviderBodySchema,
+  DisconnectProviderBodySchema,
+  isProviderName,
+  PROVIDER_MESSAGES,
+  PROVIDERS,
+  ProviderFieldsQuerySchema,
+  type ProviderInfo,
+  ProviderStatusQuerySchema,
+  providerInfo,
+  UpdateProviderBodySchema,
+} from '@contract/provider.js';
+import { Hono } from 'hono';
+import { newId } from '../../platform/crypto/ids.js';
+import type { AppDeps } from '../../platform/deps.js';
+import { JSON_BODY_MAX, limitBody } from '../../platform/http/body-limit.js';
+import { isUniqueViolation } from '../../platform/http/db-errors.js';
+import { HttpError, jsonBody, notFound, ok, query } from '../../platform/http/http.js';
+import { idempotent } from '../../platform/http/idempotency.js';
+import type { AppEnv } from '../../platform/http/types.js';
+import { requireAuth } from '../auth/middleware.js';
+import {
+  connectionById,
+  connectionByProvider,
+  connectionsOf,
+  deleteConnection,
+  insertConnection,
+  updateConnectionSecrets,
+} from './provider.repo.js';
+import { checkUrlFields, listItem, maskedKeys, sealKeys } from './provider.store.js';
+
+/** Resolves a provider slug; unknown names answer `status` (404 for look-ups, 400 in bodies). */
+function known(name: string, status: 400 | 404): ProviderInfo {
+  if (!isProviderName(name)) throw new HttpError(status, PROVIDER_MESSAGES.unknownProvider);
+  return providerInfo(name);
+}
+
+/** /provider: status, fields (masked), connect, update, disconnect. Plain values never leave the server. */
+export function providerRoutes(deps: AppDeps) {
+  const r = new Hono<AppEnv>();
+  r.use('*', requireAuth(deps));
+
+  r.get('/', async (c) => {
+    const { name } = query(c, ProviderStatusQuerySchema);
+    const { companyId } = c.get('auth');
+    const infos = name ? [known(name, 404)] : PROVIDERS;
+    const connections = await connectionsOf(deps, companyId);
+    return ok(c, { data: infos.map((p) => ({ name: p.name, connected: connections.has(p.name) })) });
+  });
+
+  r.get('/fields', async (c) => {
+    const info = known(query(c, ProviderFieldsQuerySchema).name, 404);
+    const row = await connectionByProvider(deps, c.get('auth').companyId, info.name);
+    return ok(c, {
+      name: info.name,
+      label: info.label,
+      _id: row?.id ?? null,
+      connected: row !== undefined,
+      keys: maskedKeys(deps, info, row),
+    });
+  });
+
+  r.post('/values', limitBody(JSON_BODY_MAX), idempotent(deps), async (c) => {
+    const body = await jsonBody(c, ConnectProviderBodySchema);
+    const info = known(body.name, 400);
+    const { companyId } = c.get('auth');
+    if (await connectionByProvider(deps, companyId, info.name))
+      throw new HttpError(409, PROVIDER_MESSAGES.alreadyConnected(info.label));
+    const secrets = sealKeys(deps, companyId, info, await checkUrlFields(deps, info, body.keys));
+    const now = deps.clock.now();
+    const row = {
+      id: newId(now),
+      company_id: companyId,
+      provider: info.name,
+      secrets: JSON.stringify(secrets),
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    };
+    try {
+      await insertConnection(deps, row);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new HttpError(409, PROVIDER_MESSAGES.alreadyConnected(info.label));
+      throw e;
+    }
+    deps.logger.info('provider connected', { companyId, provider: info.name });
+    return ok(c, { msg: PROVIDER_MESSAGES.connected(info.label), provider: listItem(info, row) }, 201);
+  });
+
+  r.delete('/disconnect', async (c) => {
+    const info = known((await jsonBody(c, DisconnectProviderBodySchema)).name, 400);
+    const { companyId } = c.get('auth');
+    if (!(await deleteConnection(deps, companyId, info.name))) throw notFound(PROVIDER_MESSAGES.notConnected(info.label));
+    deps.logger.info('provider disconnected', { companyId, provider: info.name });
+    return ok(c, { msg: PROVIDER_MESSAGES.disconnected(info.label) });
+  });
+
+  r.put('/:id', async (c) => {
+    const { keys } = await jsonBody(c, UpdateProviderBodySchema);
+    const { companyId } = c.get('auth');
+    const row = await connectionById(deps, companyId, c.req.param('id'));
+    if (!row || !isProviderName(row.provider)) throw notFound('Provider connection not found');
+    const info = providerInfo(row.provider);
+    const secrets = JSON.stringify(sealKeys(deps, companyId, info, await checkUrlFields(deps, info, keys, row), row));
+    const updated = { ...row, secrets, updated_at: deps.clock.now().toISOString() };
+    await updateConnectionSecrets(deps, companyId, row.id, secrets, updated.updated_at);
+    deps.logger.info('provider updated', { companyId, provider: info.name });
+    return ok(c, { msg: PROVIDER_MESSAGES.updated(info.label), provider: listItem(info, updated) });
+  });
+
+  return r;
+}

@@ -1,0 +1,95 @@
+import type { CallRuntime } from '../modules/conversations/runtime.js';
+import type { ProviderUrls } from '../voice/providers/types.js';
+import type { AppDatabase } from './db/index.js';
+import type { JobLimits } from './jobs/fair-jobs.js';
+import type { EventLoopMonitor } from './log/event-loop.js';
+import type { Logger } from './log/logger.js';
+
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+/**
+ * Outbound HTTP (provider APIs such as ElevenLabs' voice list). Injected so tests answer with a local fake;
+ * `realHttpClient` (the default when a deps object has none) is the platform fetch with a 10 s time limit.
+ */
+export interface HttpClient {
+  fetch(url: string, init?: RequestInit): Promise<Response>;
+}
+export const OUTBOUND_TIMEOUT_MS = 10_000;
+export const realHttpClient: HttpClient = {
+  fetch: (url, init) => fetch(url, { ...init, signal: init?.signal ?? AbortSignal.timeout(OUTBOUND_TIMEOUT_MS) }),
+};
+
+export interface Secrets {
+  /** 32-byte HS256 key for access tokens */
+  jwtKey: Uint8Array;
+  /** 32-byte master key wrapping per-secret data keys (AES-256-GCM) */
+  masterKey: Uint8Array;
+}
+
+export interface AppConfig {
+  dataDir: string;
+  publicUrl: string;
+  /** directory of the built SPA (dist/client); undefined = API only */
+  staticDir?: string | undefined;
+  requestAutoGrant?: boolean;
+  /**
+   * Number of reverse proxies in front of the server whose X-Forwarded-For is trusted (TRUST_PROXY).
+   * 0 / undefined: the client IP is the socket's peer address.
+   */
+  trustProxy?: number;
+  /**
+   * How long a login refused with 429 waits before its answer (a tarpit: a client flooding wrong
+   * passwords past its limit gets one cheap answer per connection and delay, not thousands a second).
+   * main.ts sets REFUSED_LOGIN_DELAY_MS; undefined = answer at once (tests).
+   */
+  refusedLoginDelayMs?: number;
+  /** the providers' API bases (OPENAI_BASE_URL, ...; DEFAULT_PROVIDER_URLS for what is unset) */
+  providerUrls: ProviderUrls;
+  /** the phone carriers' REST origins (TWILIO_API_URL, PLIVO_API_URL); unset = the carriers' own */
+  telephonyUrls?: { twilio?: string | undefined; plivo?: string | undefined };
+  /** ALLOW_PRIVATE_PROVIDER_URLS: a company's own Base URL may resolve to a private address (default false) */
+  allowPrivateProviderUrls?: boolean;
+  /** ALLOW_PRIVATE_WEBHOOK_URLS: a webhook URL may resolve to a private address (default false) */
+  allowPrivateWebhookUrls?: boolean;
+  /** Sign-up attempts allowed per client IP in a sliding hour (SIGNUPS_PER_HOUR); undefined = LIMITS.signUpPerIp.max (20). */
+  signUpsPerHour?: number;
+  /** An upload answered 408 after this long without a byte; undefined = UPLOAD_IDLE_MS (30 s). */
+  uploadIdleMs?: number;
+  /** New batch calls per second per company, across all servers (BATCH_DIALS_PER_SECOND); undefined = 1. */
+  batchDialsPerSecond?: number | undefined;
+  /** Call sockets are pinged this often; a peer silent until the next ping is dropped (CALL_PING_SECONDS). */
+  callPingMs?: number | undefined;
+  /** Call sockets one company may hold open on this server (CALL_SOCKETS_PER_COMPANY). */
+  callSocketsPerCompany?: number | undefined;
+  /** The background jobs' concurrency, fairness, deadline and Resend limits (server/platform/jobs/fair-jobs.ts); unset = defaults. */
+  jobLimits?: JobLimits;
+}
+
+/** Everything the app needs from the outside world, injected so tests build one app per test. */
+export interface AppDeps {
+  db: AppDatabase;
+  clock: Clock;
+  mailer: Mailer;
+  secrets: Secrets;
+  config: AppConfig;
+  logger: Logger;
+  /** outbound HTTP; `realHttpClient` when absent */
+  http?: HttpClient;
+  /** the call engine (providers, their URLs, this server's live calls); absent = the call API answers 503 */
+  calls?: CallRuntime;
+  /** event-loop delay over the last minute, reported by GET /health (main.ts starts one; absent: not reported) */
+  eventLoop?: EventLoopMonitor;
+}

@@ -1,0 +1,246 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { deleteUploadRecipients } from '../../modules/batches/batch-call.repo.js';
+import { kbDir } from '../../modules/knowledge/kb.repo.js';
+import type { DB, PendingUploadsTable } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
+import { HttpError } from '../http/http.js';
+import { uploadsDir } from './uploads.js';
+
+/**
+ * Mark and sweep for uploads, so a request killed half-way (SIGKILL, out-of-memory, power) leaves nothing
+ * behind for good. An upload writes outside any transaction — a recipients list streams its rows in
+ * chunks, a knowledge base its files into a directory, a photo its file — because one transaction for a
+ * whole upload would hold SQLite's only writer (or a PostgreSQL connection) for as long as the client
+ * takes to send. Instead:
+ *
+ * 1. mark: before writing anything the request takes a lease on its upload (a `pending_uploads` row:
+ *    kind, id, owner token, lease_until), renewed every RENEW_MS while it runs;
+ * 2. the transaction that makes the upload part of the data (the batch swaps to the list, the knowledge
+ *    base row is inserted, the account gets its photo) ends the lease in the same commit (`settle`); a
+ *    request that refuses its upload removes what it wrote and ends the lease (`end`);
+ * 3. sweep: a lease that ran out belongs to a request that died. `sweepExpiredUploads` (at start and every
+ *    UPLOAD_LEASE_MS, server/startup.ts) takes the lease over with a compare-and-set, removes what the
+ *    upload left — never anything that is part of the data: the list of a batch, the directory of a
+ *    knowledge base row, the file of a `files` row stay — and then deletes the row. A sweep that dies
+ *    half-way leaves its own lease, which runs out and is swept again.
+ *
+ * A request slower than its lease (the process stalled a minute) finds at `settle` that a sweep took
+ * its upload: the transaction rolls back and the client is asked to upload again (409).
+ *
+ * `sweepOrphanFiles` (at start) also removes the files no lease covers: knowledge-base directories and
+ * uploaded files without their row, left by crashes before this existed or between a row's deletion and
+ * the removal of its files. Every step is safe while other instances upload: a lease is taken before the
+ * first byte is written and ends in the commit of the row, so "no row and no lease" is never a live upload.
+ */
+
+export const UPLOAD_LEASE_MS = 60_000;
+const RENEW_MS = 20_000;
+const SWEEP_BATCH = 100;
+const SCAN_BATCH = 500;
+
+export type PendingKind = PendingUploadsTable['kind'];
+
+export const UPLOAD_LOST_MESSAGE = 'The upload took too long and was discarded. Please upload it again.';
+
+export interface PendingUpload {
+  readonly id: string;
+  /** Ends the lease inside the transaction that makes the upload part of the data; 409 when a sweep took it. */
+  settle(trx: Kysely<DB>): Promise<void>;
+  /** Ends the lease (idempotent): after `settle`, or once the request removed what it wrote. */
+  end(): Promise<void>;
+}
+
+const iso = (deps: AppDeps, plusMs = 0) => new Date(deps.clock.now().getTime() + plusMs).toISOString();
+const token = () => randomBytes(12).toString('base64url');
+
+/** Takes the lease of a new upload; call before its first byte is written. */
+export async function beginUpload(
+  deps: AppDeps,
+  kind: PendingKind,
+  id: string,
+  companyId: string | null,
+): Promise<PendingUpload> {
+  const db = deps.db.db;
+  const owner = token();
+  await db
+    .insertInto('pending_uploads')
+    .values({ id, kind, company_id: companyId, owner, lease_until: iso(deps, UPLOAD_LEASE_MS), created_at: iso(deps) })
+    .execute();
+  const mine = (on: Kysely<DB>) => on.deleteFrom('pending_uploads').where('id', '=', id).where('owner', '=', owner);
+  const renew = setInterval(() => {
+    db.updateTable('pending_uploads')
+      .set({ lease_until: iso(deps, UPLOAD_LEASE_MS) })
+      .where('id', '=', id)
+      .where('owner', '=', owner)
+      .execute()
+      .catch((e: unknown) =>
+        deps.logger.warn('upload lease renewal failed', { kind, error: e instanceof Error ? e.message : String(e) }),
+      );
+  }, RENEW_MS);
+  renew.unref();
+  return {
+    id,
+    async settle(trx) {
+      const res = await mine(trx).executeTakeFirst();
+      if (Number(res.numDeletedRows) !== 1) throw new HttpError(409, UPLOAD_LOST_MESSAGE);
+    },
+    async end() {
+      clearInterval(renew);
+      await mine(db).execute();
+    },
+  };
+}
+
+/**
+ * Inside the transaction that replaced an upload (a batch swapped to a new list): marks the old one for
+ * removal. `remove()` after the commit removes it at once; if the process dies first, the sweep does.
+ */
+export async function retireUpload(
+  deps: AppDeps,
+  trx: Kysely<DB>,
+  kind: PendingKind,
+  id: string,
+  companyId: string | null,
+): Promise<{ remove(): Promise<void> }> {
+  const owner = token();
+  const row = { id, kind, company_id: companyId, owner, lease_until: iso(deps), created_at: iso(deps) };
+  await trx
+    .insertInto('pending_uploads')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+  return {
+    async remove() {
+      await removeLeftovers(deps, row);
+      await deps.db.db.deleteFrom('pending_uploads').where('id', '=', id).where('owner', '=', owner).execute();
+    },
+  };
+}
+
+/** Removes what an upload that is not part of the data left behind (never what a row refers to). */
+async function removeLeftovers(deps: AppDeps, row: Pick<PendingUploadsTable, 'id' | 'kind' | 'company_id'>): Promise<void> {
+  const db = deps.db.db;
+  if (row.kind === 'recipients') {
+    const live = await db.selectFrom('batch_calls').select('id').where('upload_id', '=', row.id).executeTakeFirst();
+    if (!live) await deleteUploadRecipients(db, row.id);
+  } else if (row.kind === 'knowledge-base') {
+    const live = await db.selectFrom('knowledge_bases').select('id').where('id', '=', row.id).executeTakeFirst();
+    if (!live && row.company_id && safeName(row.id) && safeName(row.company_id))
+      await fs.promises.rm(kbDir(deps.config.dataDir, row.company_id, row.id), { recursive: true, force: true });
+  } else if (row.kind === 'photo') {
+    const live = await db.selectFrom('files').select('id').where('name', '=', row.id).executeTakeFirst();
+    if (!live && safeName(row.id)) await fs.promises.rm(path.join(uploadsDir(deps.config.dataDir), row.id), { force: true });
+  }
+}
+
+/** One path segment of ours: no separators, no dot names. */
+const safeName = (s: string) => /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/.test(s) && !s.includes('..');
+
+/** Sweeps every upload whose lease ran out; answers how many it removed. */
+export async function sweepExpiredUploads(deps: AppDeps): Promise<number> {
+  const db = deps.db.db;
+  let swept = 0;
+  for (;;) {
+    const expired = await db
+      .selectFrom('pending_uploads')
+      .selectAll()
+      .where('lease_until', '<', iso(deps))
+      .orderBy('lease_until')
+      .limit(SWEEP_BATCH)
+      .execute();
+    for (const row of expired) {
+      // take the lease over (compare-and-set): one sweeper per upload, and never a lease renewed meanwhile
+      const owner = token();
+      const claimed = await db
+        .updateTable('pending_uploads')
+        .set({ owner, lease_until: iso(deps, UPLOAD_LEASE_MS) })
+        .where('id', '=', row.id)
+        .where('owner', '=', row.owner)
+        .where('lease_until', '=', row.lease_until)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) continue;
+      await removeLeftovers(deps, row);
+      await db.deleteFrom('pending_uploads').where('id', '=', row.id).where('owner', '=', owner).execute();
+      swept++;
+    }
+    if (expired.length < SWEEP_BATCH) return swept;
+  }
+}
+
+async function entries(dir: string, want: 'dir' | 'file'): Promise<string[]> {
+  try {
+    const list = await fs.promises.readdir(dir, { withFileTypes: true });
+    return list.filter((e) => (want === 'dir' ? e.isDirectory() : e.isFile())).map((e) => e.name);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+}
+
+/** The names of `names` that neither a row (`known`) nor a lease claims. */
+async function unclaimed(db: Kysely<DB>, names: string[], known: (batch: string[]) => Promise<string[]>): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < names.length; i += SCAN_BATCH) {
+    const batch = names.slice(i, i + SCAN_BATCH);
+    const [rows, leases] = await Promise.all([
+      known(batch),
+      db.selectFrom('pending_uploads').select('id').where('id', 'in', batch).execute(),
+    ]);
+    const claimed = new Set([...rows, ...leases.map((l) => l.id)]);
+    out.push(...batch.filter((n) => !claimed.has(n)));
+  }
+  return out;
+}
+
+/** Removes knowledge-base directories and uploaded files that no row and no lease claims. */
+export async function sweepOrphanFiles(deps: AppDeps): Promise<{ directories: number; files: number }> {
+  const db = deps.db.db;
+  let directories = 0;
+  const kbRoot = path.join(deps.config.dataDir, 'knowledge-base');
+  for (const company of await entries(kbRoot, 'dir')) {
+    const ids = await entries(path.join(kbRoot, company), 'dir');
+    const known = async (batch: string[]) =>
+      (await db.selectFrom('knowledge_bases').select('id').where('id', 'in', batch).execute()).map((r) => r.id);
+    for (const id of await unclaimed(db, ids, known)) {
+      await fs.promises.rm(path.join(kbRoot, company, id), { recursive: true, force: true });
+      directories++;
+    }
+  }
+  const uploads = uploadsDir(deps.config.dataDir);
+  const names = await entries(uploads, 'file');
+  const knownFiles = async (batch: string[]) =>
+    (await db.selectFrom('files').select('name').where('name', 'in', batch).execute()).map((r) => r.name);
+  const orphans = await unclaimed(db, names, knownFiles);
+  for (const name of orphans) await fs.promises.rm(path.join(uploads, name), { force: true });
+  return { directories, files: orphans.length };
+}
+
+/**
+ * At start: sweeps run-out leases and orphaned files once, then the leases every UPLOAD_LEASE_MS (a
+ * request killed just before this start still holds a live lease for up to a minute). In the
+ * background: the server listens meanwhile. `stop()` ends the timer and waits for a sweep in flight.
+ */
+export function startUploadSweeper(deps: AppDeps, everyMs = UPLOAD_LEASE_MS): { stop(): Promise<void>; idle(): Promise<void> } {
+  let running: Promise<void> = Promise.resolve();
+  const run = (what: () => Promise<Record<string, number>>) => {
+    running = running
+      .then(what)
+      .then((counts) => {
+        if (Object.values(counts).some((n) => n > 0)) deps.logger.info('swept what interrupted uploads left', counts);
+      })
+      .catch((e: unknown) => deps.logger.error('upload sweep failed', { error: e instanceof Error ? e.message : String(e) }));
+  };
+  run(async () => ({ uploads: await sweepExpiredUploads(deps), ...(await sweepOrphanFiles(deps)) }));
+  const timer = setInterval(() => run(async () => ({ uploads: await sweepExpiredUploads(deps) })), everyMs);
+  timer.unref();
+  return {
+    idle: () => running,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
