@@ -1,6 +1,6 @@
 /** What a provider descriptor holds (the registry: registry.ts; the recipe: docs/call-providers.md). */
 import { LLM_MODELS } from '@contract/models.js';
-import { type ProviderField, type ProviderKind, type ProviderName, providerInfo } from '@contract/provider.js';
+import { PROVIDERS, type ProviderField, type ProviderKind, type ProviderName } from '@contract/provider.js';
 import type { LlmProvider, ProviderId, RealtimeProvider, SttProvider, TtsProvider } from './types.js';
 
 /** The kinds of provider the call engine runs. */
@@ -56,7 +56,8 @@ export type ServerPart = Omit<ProviderDescriptor, 'id' | 'label' | 'kinds' | 'fi
 
 /** A catalogue provider's descriptor: its name, label, kinds, fields and editor models come from the contract. */
 export function defineProvider<const N extends ProviderName>(name: N, server: ServerPart): ProviderDescriptor & { id: N } {
-  const info = providerInfo(name);
+  const info = PROVIDERS.find((p) => p.name === name);
+  if (!info) throw new Error(`${name} is not in the provider catalogue (src/api/contract/provider.ts)`);
   const models = LLM_MODELS.filter((m) => m.provider === name).map((m) => ({
     id: m.id,
     kind: m.kind,
