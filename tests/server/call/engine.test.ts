@@ -342,6 +342,44 @@ describeEachDb('call engine', (kind) => {
     expect(p.llmRequests ?? []).toHaveLength(0);
   });
 
+  it("Test Audio: the agent's voice says the text as a 16 kHz WAV; a refused voice key answers 502 naming the provider", async () => {
+    const s = server();
+    await connectProvider(s, 'elevenlabs');
+    const agent = await sampleAgent(s);
+    const settings = agent.settings as { tts: { options: Record<string, unknown> } };
+    const payload = savePayload(agent, {
+      settings: { ...settings, tts: { ...settings.tts, options: { ...settings.tts.options, voice_id: 'voice-9', speed: 1.1 } } },
+    });
+    const res = await s.t.req('POST', '/api/v1/voices/preview', {
+      token: s.user.token,
+      body: { agent_id: agent._id, agent: payload, text: 'Hello there.' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/wav');
+    const wav = Buffer.from(await res.arrayBuffer());
+    expect(wav.subarray(0, 4).toString()).toBe('RIFF');
+    expect(wav.readUInt32LE(24)).toBe(16000);
+    // 10 ms of audio per character at 16 kHz PCM16, all of it
+    expect(wav.readUInt32LE(40)).toBe('Hello there.'.length * 10 * 32);
+    expect(wav.length).toBe(44 + 'Hello there.'.length * 10 * 32);
+    expect(p.ttsTexts).toHaveLength(1);
+    expect(p.ttsTexts[0]?.text).toBe('Hello there.');
+    expect(p.ttsTexts[0]?.options).toMatchObject({
+      voiceId: 'voice-9',
+      speed: 1.1,
+      apiKey: 'elevenlabs-test-key',
+      format: { encoding: 'pcm16', sampleRate: 16000 },
+    });
+
+    p.ttsError = new ProviderError('elevenlabs', 'auth', 'invalid api key', 401);
+    const refused = await s.t.req('POST', '/api/v1/voices/preview', {
+      token: s.user.token,
+      body: { agent_id: agent._id, agent: payload, text: 'Hello there.' },
+    });
+    expect(refused.status).toBe(502);
+    expect(await refused.text()).toContain('ElevenLabs refused the API key. Check it on the Providers page.');
+  });
+
   it('a refused speech key ends the call at once (error_stt_provider)', async () => {
     p.sttError = new ProviderError('deepgram', 'auth', 'Invalid credentials', 401);
     const { browser } = await startWebCall({ message: '' });
