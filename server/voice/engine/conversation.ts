@@ -26,25 +26,22 @@ import {
   type ReplyInput,
   type Turn,
 } from '../../../src/machines/callSession.machine.js';
-import type { ProviderAccess } from '../../modules/providers/call-keys.js';
-import type { AppDeps } from '../../platform/deps.js';
 import { rmsLevel } from '../audio/level.js';
 import { toSamples } from '../audio/pcm16.js';
 import { type AudioLine, isAudioLine, type Line, type TextLine } from '../lines/types.js';
-import type { ProviderName } from '../providers/types.js';
 import { Backchannel } from './backchannel.js';
-import { CallerAudio, listen } from './listen.js';
-import type { Pipeline, ProviderSet } from './pipeline.js';
-import { type CallPlan, voiceOptions } from './plan.js';
+import { CallerAudio } from './caller-audio.js';
+import type { CallContext, CallOptions } from './context.js';
+import { listen } from './listen.js';
+import type { Pipeline } from './pipeline.js';
+import { voiceOptions } from './plan.js';
 import { RealtimeBridge } from './realtime.js';
 import { reply } from './reply.js';
 import { Acknowledgements, type Speaker, type Voice } from './speaker.js';
 import { TurnClock } from './turn-clock.js';
 
+export type { ProviderKeys } from './context.js';
 export { GOODBYE } from './reply.js';
-
-/** The company's access to each provider a call needs: key, API base, and whether the base is its own. */
-export type ProviderKeys = Partial<Record<ProviderName, ProviderAccess>>;
 
 /** Receives both sides of the call's audio for the recording. */
 export interface CallRecorder {
@@ -52,13 +49,7 @@ export interface CallRecorder {
   agent(frame: Uint8Array, at: number): void;
 }
 
-export interface ConversationOptions {
-  deps: AppDeps;
-  providers: ProviderSet;
-  companyId: string;
-  /** what the conversation does (plan.ts); its mode matches the line's kind */
-  plan: CallPlan;
-  keys: ProviderKeys;
+export interface ConversationOptions extends CallOptions {
   line: Line;
   /** the transcript so far (a chat's next message) */
   transcript?: TranscriptTurn[];
@@ -75,7 +66,7 @@ export interface ConversationEnd {
 /** A caller frame this loud (RMS, 0..1) counts as voice for the end-of-speech time of latency. */
 const VOICE_LEVEL = 0.02;
 
-export class Conversation {
+export class Conversation implements CallContext {
   readonly actor: Actor<typeof callSessionMachine>;
   /** resolves when the call has ended, with its reason */
   readonly ended: Promise<ConversationEnd>;

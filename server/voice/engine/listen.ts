@@ -2,43 +2,15 @@
  * listen: the caller's side of a cascaded voice call. The speech-to-text stream hears the caller's audio
  * and its events become the machine's caller.* events (speech started, transcripts, utterance ended);
  * interim words also drive the backchannel. The speech-to-speech path listens in realtime.ts instead.
- *
- * CallerAudio routes the line's frames: to the speech stream (or the speech-to-speech session) once it is
- * connected, kept meanwhile (lines/early-audio.ts).
  */
 import type { CallSessionRef } from '../../../src/machines/callSession.machine.js';
-import { EarlyAudio } from '../lines/early-audio.js';
 import type { SttStream } from '../providers/types.js';
-import type { Conversation } from './conversation.js';
+import { type CallContext, untilAborted } from './context.js';
 import { failureOf } from './failures.js';
 import { STT_ENDPOINTING_MS, STT_UTTERANCE_END_MS } from './settings.js';
 
-/** Where the caller's audio goes: the connected stream, else kept until one connects. */
-export class CallerAudio {
-  private sink: ((frame: Uint8Array) => void) | undefined;
-  /** audio that arrived before the stream was connected (sent to it once it is); none after the first */
-  private early: EarlyAudio | undefined = new EarlyAudio();
-
-  push(frame: Uint8Array, at: number): void {
-    if (this.sink) this.sink(frame);
-    else this.early?.keep(frame, at);
-  }
-
-  /** The stream is connected: it gets the audio kept so far, then every frame. */
-  connect(sink: (frame: Uint8Array) => void): void {
-    this.early?.drain((frame) => sink(frame));
-    this.early = undefined;
-    this.sink = sink;
-  }
-
-  /** The stream is gone: frames are dropped from now on. */
-  disconnect(): void {
-    this.sink = undefined;
-  }
-}
-
 /** The listen actor of a cascaded voice call: the speech stream, until the machine stops it or it fails. */
-export async function listen(c: Conversation, parent: CallSessionRef, signal: AbortSignal): Promise<void> {
+export async function listen(c: CallContext, parent: CallSessionRef, signal: AbortSignal): Promise<void> {
   const { deps, providers, keys, plan } = c.options;
   const line = c.audio;
   if (!line) {
@@ -100,11 +72,4 @@ export async function listen(c: Conversation, parent: CallSessionRef, signal: Ab
     c.usage.stt_seconds = Math.round(heard * 100) / 100;
     void stream.close().catch(() => {});
   }
-}
-
-export function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
-  });
 }

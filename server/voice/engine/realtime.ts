@@ -12,9 +12,8 @@
 import type { CallSessionRef, ReplyInput } from '../../../src/machines/callSession.machine.js';
 import type { AudioLine } from '../lines/types.js';
 import type { RealtimeEvent, RealtimeSession } from '../providers/types.js';
-import type { Conversation } from './conversation.js';
+import { type CallContext, type RealtimeTurns, untilAborted } from './context.js';
 import { failureOf } from './failures.js';
-import { untilAborted } from './listen.js';
 import type { CallPlan } from './plan.js';
 import { buildMessages } from './prompt.js';
 
@@ -23,7 +22,7 @@ const NO_RESPONSE_MS = 15_000;
 
 type ResponseEvent = Extract<RealtimeEvent, { type: 'audio' | 'agent_transcript' | 'tool_call' | 'response_done' }>;
 
-export class RealtimeBridge {
+export class RealtimeBridge implements RealtimeTurns {
   private session: RealtimeSession | undefined;
   /** the reply actor taking the session's response events, if any */
   private sink: ((e: ResponseEvent) => void) | undefined;
@@ -35,7 +34,7 @@ export class RealtimeBridge {
   private draining = false;
 
   constructor(
-    private readonly c: Conversation,
+    private readonly c: CallContext,
     private readonly line: AudioLine,
     private readonly settings: NonNullable<CallPlan['realtime']>,
   ) {}

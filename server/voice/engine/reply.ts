@@ -7,7 +7,7 @@
  */
 import type { ReplyInput } from '../../../src/machines/callSession.machine.js';
 import type { LlmEvent } from '../providers/types.js';
-import type { Conversation } from './conversation.js';
+import type { CallContext } from './context.js';
 import { failureOf } from './failures.js';
 import { searchKnowledge } from './knowledge.js';
 import { buildMessages } from './prompt.js';
@@ -23,7 +23,7 @@ const LLM_MAX_TOKENS = 512;
  * The reply actor: one agent turn (the cascaded answer below, or the speech-to-speech session's response),
  * timed by the turn clock; an answer's latency is recorded once it has been heard.
  */
-export async function reply(c: Conversation, input: ReplyInput, signal: AbortSignal): Promise<void> {
+export async function reply(c: CallContext, input: ReplyInput, signal: AbortSignal): Promise<void> {
   const parent = input.parent;
   const clock = c.clock;
   const times = clock.beginReply();
@@ -56,7 +56,7 @@ export async function reply(c: Conversation, input: ReplyInput, signal: AbortSig
 
 /** The cascaded turn: the greeting, or the LLM's answer (or reminder), spoken or written as it streams. */
 async function answer(
-  c: Conversation,
+  c: CallContext,
   input: ReplyInput,
   signal: AbortSignal,
   speaker: Speaker | undefined,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CallerAudio } from '../../../server/voice/engine/listen.js';
+import { CallerAudio } from '../../../server/voice/engine/caller-audio.js';
 import { EARLY_FRAMES_MAX, EarlyAudio } from '../../../server/voice/lines/early-audio.js';
 
 const frame = (n: number) => new Uint8Array([n & 0xff, n >> 8]);
