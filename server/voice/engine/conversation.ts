@@ -12,7 +12,8 @@
  * - reply.ts: the reply actor (one agent turn): knowledge search, then the LLM stream, spoken sentence by
  *   sentence (speaker.ts) or written to the chat;
  * - realtime.ts: both actors for a speech-to-speech agent (one Realtime session per call);
- * - turn-clock.ts: the times of each turn, and an answer's latency.
+ * - turn-clock.ts: the times of each turn, and an answer's latency;
+ * - context.ts: what the parts see of the conversation (they never import this file).
  */
 
 import type { CallUsage, TranscriptTurn, TurnLatency } from '@contract/call-runtime.js';
