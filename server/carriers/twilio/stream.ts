@@ -20,7 +20,7 @@
 import type { WebCallServerEvent } from '@contract/call-runtime.js';
 import type WebSocket from 'ws';
 import { SocketLine } from '../../voice/lines/socket-line.js';
-import type { Transport } from '../../voice/lines/types.js';
+import type { AudioLine } from '../../voice/lines/types.js';
 import { PHONE_AUDIO } from '../../voice/providers/types.js';
 
 /** a media payload larger than this (bytes of mu-law) is dropped: Twilio sends 160-byte (20 ms) chunks */
@@ -121,7 +121,7 @@ export const TWILIO_DIALECT: StreamDialect = {
  * A carrier's bidirectional media stream as a call's line; the carrier's protocol is its dialect
  * (TWILIO_DIALECT here, PLIVO_DIALECT in plivo.ts).
  */
-export class CarrierStreamTransport extends SocketLine implements Transport {
+export class CarrierStreamTransport extends SocketLine implements AudioLine {
   readonly kind = 'phone' as const;
   readonly format = PHONE_AUDIO;
   private streamSid = '';

@@ -24,6 +24,7 @@ import type { CallAnalysesTable } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { claimFairly, JobPool, jobLimitsOf, jobLoop } from '../../platform/jobs/fair-jobs.js';
 import { pipelineOf } from '../../voice/engine/pipeline.js';
+import { parseAgentDoc } from '../../voice/engine/plan.js';
 import { ProviderError } from '../../voice/providers/types.js';
 import { parseJson } from '../conversations/session.repo.js';
 import { ProviderKeyMissingError, providerAccess } from '../providers/call-keys.js';
@@ -196,7 +197,8 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
       .where('id', '=', row.call_id)
       .executeTakeFirst();
     if (!session) throw new Error('The call is gone');
-    const agent = parseJson<AgentDoc>(session.agent, {} as AgentDoc);
+    // the stored agent, validated (an invalid one fails the attempt, naming the fields)
+    const agent = parseAgentDoc(session.agent);
     const transcript = parseJson<TranscriptTurn[]>(session.transcript, []);
     // the providers come with the call engine, as the engine's own do (server/main.ts composes them)
     const providers = deps.calls?.providers;

@@ -12,11 +12,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentDoc } from '@contract/agent/save.js';
 import type { TranscriptTurn, TurnLatency } from '@contract/call-runtime.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { repairWav } from '../../voice/audio/wav.js';
+import { agentDocOrUndefined } from '../../voice/engine/plan.js';
 import { emitCallEvent } from '../webhooks/events.js';
 import { emptyUsage, recordingsDir } from './runtime.js';
 import { type CallSessionRow, finishCallSession, parseJson } from './session.repo.js';
@@ -67,7 +67,7 @@ async function recoveredRecording(deps: AppDeps, row: CallSessionRow): Promise<s
  * at its last heartbeat. False when it had already ended (another server stored it).
  */
 export async function endDeadCall(deps: AppDeps, row: CallSessionRow): Promise<boolean> {
-  const agent = parseJson<AgentDoc>(row.agent, {} as AgentDoc);
+  const agent = agentDocOrUndefined(row.agent);
   const lastAlive = row.heartbeat_at ?? row.started_at ?? row.updated_at;
   const done = await finishCallSession(deps.db.db, row, {
     status: 'error',

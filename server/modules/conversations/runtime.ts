@@ -28,15 +28,16 @@ import { isId, newId } from '../../platform/crypto/ids.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/http.js';
 import { type WavSummary, wavHeader } from '../../voice/audio/wav.js';
-import { Conversation, type ProviderKeys, voiceOptions } from '../../voice/engine/conversation.js';
+import { Conversation, type ProviderKeys } from '../../voice/engine/conversation.js';
 import { providerMessage } from '../../voice/engine/failures.js';
 import { pipelineOf, requiredProviders } from '../../voice/engine/pipeline.js';
-import { sessionInput } from '../../voice/engine/settings.js';
+import { type CallPlan, compileCallPlan, InvalidAgentError, planCall, voiceOptions } from '../../voice/engine/plan.js';
+import { collectSpeech, SpeechTimeoutError } from '../../voice/engine/speaker.js';
 import { fillVariables } from '../../voice/engine/text.js';
 import type { CallerAudioStats } from '../../voice/lines/audio-gate.js';
 import type { Playout } from '../../voice/lines/playout.js';
-import { TextTransport } from '../../voice/lines/text.js';
-import type { Transport } from '../../voice/lines/types.js';
+import { ChatLine } from '../../voice/lines/text.js';
+import type { AudioLine } from '../../voice/lines/types.js';
 import { WebTransport } from '../../voice/lines/web.js';
 import type { ProviderRegistry } from '../../voice/providers/registry.js';
 import { BROWSER_AUDIO, ProviderError, type ProviderId } from '../../voice/providers/types.js';
@@ -196,13 +197,21 @@ export async function prepareChatMessage(
 ): Promise<{ run: (content: string, emit: (e: ChatStreamEvent) => void, signal?: AbortSignal) => Promise<void> }> {
   const before = await chatRow(deps, caller, chatId);
   if (before.status !== 'ongoing') throw new HttpError(409, CALL_RUNTIME_MESSAGES.chatEnded);
-  const agent = parseJson<AgentDoc>(before.agent, {} as AgentDoc);
-  const keys = await keysFor(
-    deps,
-    caller.companyId,
-    agent,
-    requiredProviders(pipelineOf(agent, callRuntime(deps).providers), 'text'),
-  );
+  let planned: { agent: AgentDoc; plan: CallPlan };
+  try {
+    planned = planCall(
+      before.agent,
+      'text',
+      parseJson<Record<string, string>>(before.dynamic_variables, {}),
+      callRuntime(deps).providers,
+    );
+  } catch (e) {
+    if (!(e instanceof InvalidAgentError)) throw e;
+    deps.logger.warn('chat message refused: the stored agent is not valid', { callId: before.id, reason: e.message });
+    throw new HttpError(409, e.message);
+  }
+  const { agent, plan } = planned;
+  const keys = await keysFor(deps, caller.companyId, agent, requiredProviders(plan.pipeline, 'text'));
   await refuseOverSpend(deps, caller.companyId);
   const at = now(deps);
   const lock = await deps.db.db
@@ -248,7 +257,7 @@ export async function prepareChatMessage(
         };
         signal.addEventListener('abort', onStop, { once: true });
         try {
-          await runChatTurn(deps, rt, row, agent, keys, content, emit, signal);
+          await runChatTurn(deps, rt, row, plan, keys, content, emit, signal);
         } finally {
           signal.removeEventListener('abort', onStop);
           await release();
@@ -265,13 +274,12 @@ async function runChatTurn(
   deps: AppDeps,
   rt: CallRuntime,
   row: CallSessionRow,
-  agent: AgentDoc,
+  plan: CallPlan,
   keys: ProviderKeys,
   content: string,
   emit: (e: ChatStreamEvent) => void,
   signal: AbortSignal,
 ) {
-  const variables = parseJson<Record<string, string>>(row.dynamic_variables, {});
   const transcript = parseJson<TranscriptTurn[]>(row.transcript, []);
   const latency = parseJson<TurnLatency[]>(row.latency, []);
   /** the reply as far as it was sent, its start in ms of the turn's time line */
@@ -281,10 +289,9 @@ async function runChatTurn(
     deps,
     providers: rt.providers,
     companyId: row.company_id,
-    agent,
-    variables,
+    plan,
     keys,
-    transport: new TextTransport({
+    line: new ChatLine({
       delta: (text) => {
         sent.startMs ??= msNow();
         sent.text += text;
@@ -292,7 +299,6 @@ async function runChatTurn(
       },
       toolCall: (name, args) => emit({ type: 'tool_call', name, arguments: args }),
     }),
-    input: sessionInput(agent, 'text', ''),
     transcript,
   });
   conversation.start();
@@ -430,15 +436,25 @@ export function runLineCall(
   deps: AppDeps,
   rt: CallRuntime,
   row: CallSessionRow,
-  transport: Transport & { agentPlayout: Playout },
+  transport: AudioLine & { agentPlayout: Playout },
   options: LineCallOptions,
 ): void {
-  const agent = parseJson<AgentDoc>(row.agent, {} as AgentDoc);
   const variables = parseJson<Record<string, string>>(row.dynamic_variables, {});
   const dir = recordingsDir(deps.config.dataDir, row.company_id);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const recordingName = `${row.id}.wav`;
-  const keysPromise = keysFor(deps, row.company_id, agent, requiredProviders(pipelineOf(agent, rt.providers), 'voice'));
+  // the stored agent is validated and compiled once, here; an invalid one fails the call's start
+  let planned: { agent: AgentDoc; plan: CallPlan } | undefined;
+  let keysPromise: Promise<ProviderKeys>;
+  try {
+    planned = planCall(row.agent, 'voice', variables, rt.providers);
+    keysPromise = keysFor(deps, row.company_id, planned.agent, requiredProviders(planned.plan.pipeline, 'voice'));
+  } catch (e) {
+    if (!(e instanceof InvalidAgentError)) throw e;
+    deps.logger.warn(`${options.label} refused: the stored agent is not valid`, { callId: row.id, reason: e.message });
+    keysPromise = Promise.reject(e);
+    keysPromise.catch(() => {});
+  }
   const startedAt = performance.now();
   const minutesOnLine = () => Math.round(((performance.now() - startedAt) / 60_000) * 100) / 100;
   const run = async () => {
@@ -454,25 +470,24 @@ export function runLineCall(
         errorMessage: e instanceof Error ? e.message : null,
         transcript: [],
         latency: [],
-        usage: emptyUsage(agent),
+        usage: emptyUsage(planned?.agent),
         cost: 0,
         recording: null,
         endedAt: now(deps),
       });
       return;
     }
-    const greeting = fillVariables(agent.message, variables).trim();
+    if (!planned) return;
+    const { plan } = planned;
     const recorder = await CallRecording.open(path.join(dir, recordingName), transport.format ?? BROWSER_AUDIO);
     transport.agentPlayout.onFrameSent = (frame, at) => recorder.agent(frame, at);
     const c = new Conversation({
       deps,
       providers: rt.providers,
       companyId: row.company_id,
-      agent,
-      variables,
+      plan,
       keys,
-      transport,
-      input: sessionInput(agent, 'voice', greeting, pipelineOf(agent, rt.providers).mode === 'realtime'),
+      line: transport,
       recorder,
       onTurn: (conv) => {
         if (options.phone) conv.usage.telephony_minutes = minutesOnLine();
@@ -539,14 +554,15 @@ function lineAudioFields(audio: CallerAudioStats | undefined, recording: WavSumm
   };
 }
 
-export function emptyUsage(agent: AgentDoc) {
+/** The usage of a call that never ran (`agent`: its stored document, when it is valid). */
+export function emptyUsage(agent: AgentDoc | undefined) {
   return {
     stt_seconds: 0,
     llm_input_tokens: 0,
     llm_output_tokens: 0,
     tts_characters: 0,
     telephony_minutes: 0,
-    llm_model: agent.settings?.llm?.options?.model ?? '',
+    llm_model: agent?.settings.llm.options.model ?? '',
     stt_provider: '',
     tts_provider: '',
   };
@@ -571,42 +587,20 @@ export async function previewVoice(
   const { doc } = await agentForTest(deps, caller, { agent_id: body.agent_id ?? NEW_AGENT_ID, agent: body.agent });
   const text = (body.text?.trim() || fillVariables(doc.message, variablesOf(deps, {})).trim()).slice(0, 500);
   if (!text) throw new HttpError(400, CALL_RUNTIME_MESSAGES.previewTextRequired);
-  const tts = pipelineOf(doc, rt.providers).tts;
+  const plan = compileCallPlan(doc, 'voice', variablesOf(deps, {}), rt.providers);
+  const tts = plan.pipeline.tts;
   const keys = await keysFor(deps, caller.companyId, doc, [tts]);
   const format = { encoding: 'pcm16' as const, sampleRate: 16000 as const };
   const max = PREVIEW_MAX_SECONDS * format.sampleRate * 2;
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), 30_000);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      controller.signal.addEventListener('abort', () =>
-        reject(new HttpError(504, `${providerLabel(tts)} did not answer in time.`)),
-      );
-      rt.providers
-        .tts(tts)
-        .connect(
-          voiceOptions({ agent: doc, keys, deps, providers: rt.providers }, tts, format),
-          (e) => {
-            if (e.type === 'audio') {
-              if (bytes < max) chunks.push(e.chunk);
-              bytes += e.chunk.byteLength;
-            } else if (e.type === 'done') resolve();
-            else reject(new HttpError(502, providerMessage(e.error)));
-          },
-          controller.signal,
-        )
-        .then((s) => {
-          s.sendText(text);
-          s.end();
-        })
-        .catch((e) => reject(e instanceof ProviderError ? new HttpError(502, providerMessage(e)) : e));
-    });
-  } finally {
-    clearTimeout(timer);
-    controller.abort();
-  }
+  const chunks = await collectSpeech(
+    rt.providers.tts(tts),
+    voiceOptions(plan.voice, keys[tts], deps.config.providerUrls[tts], format),
+    text,
+    { timeoutMs: 30_000, maxBytes: max },
+  ).catch((e) => {
+    if (e instanceof SpeechTimeoutError) throw new HttpError(504, `${providerLabel(tts)} did not answer in time.`);
+    throw e instanceof ProviderError ? new HttpError(502, providerMessage(e)) : e;
+  });
   const pcm = Buffer.concat(chunks).subarray(0, max);
   return Buffer.concat([wavHeader(pcm.length, format.sampleRate, 1), pcm]);
 }

@@ -20,7 +20,8 @@ export interface NewCallSession {
   companyId: string;
   accountId: string | null;
   agentId: string | null;
-  agent: AgentDoc;
+  /** the agent's document the call runs (none for a call refused before it had an agent) */
+  agent: AgentDoc | null;
   type: CallType;
   /** phone calls: the carrier and its id of the call (a status callback finds the call by it) */
   provider?: 'twilio' | 'plivo';
@@ -45,8 +46,8 @@ export async function createCallSession(db: Kysely<DB>, s: NewCallSession): Prom
     company_id: s.companyId,
     account_id: s.accountId,
     agent_id: s.agentId,
-    agent_name: s.agent.name,
-    agent: JSON.stringify(s.agent),
+    agent_name: s.agent?.name ?? '',
+    agent: JSON.stringify(s.agent ?? {}),
     type: s.type,
     from_number: s.from,
     to_number: s.to,

@@ -14,6 +14,7 @@
  */
 import type { TranscriptTurn, TurnLatency } from '@contract/call-runtime.js';
 import type { AppDeps } from '../../platform/deps.js';
+import { agentDocOrUndefined } from '../../voice/engine/plan.js';
 import { endDeadCall } from './recovery.js';
 import { emptyUsage } from './runtime.js';
 import { finishCallSession, parseJson } from './session.repo.js';
@@ -58,7 +59,7 @@ export async function sweepCalls(deps: AppDeps): Promise<{ removed: number; ende
     .execute();
   let ended = 0;
   for (const row of unreached) {
-    const agent = parseJson<Parameters<typeof emptyUsage>[0]>(row.agent, {} as Parameters<typeof emptyUsage>[0]);
+    const agent = agentDocOrUndefined(row.agent);
     const done = await finishCallSession(db, row, {
       status: 'error',
       reason: 'error_transport',
@@ -78,7 +79,7 @@ export async function sweepCalls(deps: AppDeps): Promise<{ removed: number; ende
       if (await endDeadCall(deps, row)) ended++;
       continue;
     }
-    const agent = parseJson<Parameters<typeof emptyUsage>[0]>(row.agent, {} as Parameters<typeof emptyUsage>[0]);
+    const agent = agentDocOrUndefined(row.agent);
     const done = await finishCallSession(db, row, {
       status: 'ended',
       reason: 'inactivity',

@@ -14,17 +14,17 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AgentDoc } from '@contract/agent/save.js';
 import { CONCURRENCY_LIMIT_MAX } from '@contract/billing.js';
 import { CALL_RUNTIME_MESSAGES } from '@contract/call-runtime.js';
 import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
 import type { AppDeps } from '../../platform/deps.js';
+import { agentDocOrUndefined } from '../../voice/engine/plan.js';
 import { WEB_FRAME_MAX_BYTES } from '../../voice/lines/web.js';
 import { acceptPlivoStream, runPlivoCall } from '../telephony/plivo-service.js';
 import { acceptTwilioStream, endUnanswered, runTwilioCall } from '../telephony/service.js';
 import { type CallRuntime, runWebCall, takeWebCall } from './runtime.js';
-import { type CallSessionRow, parseJson } from './session.repo.js';
+import type { CallSessionRow } from './session.repo.js';
 
 const WEB_CALL_PATH = /^\/api\/v1\/call\/web\/([^/]+)\/stream$/;
 const TWILIO_STREAM_PATH = /^\/api\/v1\/telephony\/twilio\/stream\/([^/]+)\/([^/]+)$/;
@@ -103,7 +103,7 @@ export function attachCallSockets(server: Server, deps: AppDeps): () => void {
     if (!release) {
       deps.logger.warn('call socket refused: the company holds its most call sockets on this server', { callId: row.id });
       refuse(socket, 429, CALL_RUNTIME_MESSAGES.tooManySockets);
-      void endUnanswered(deps, row, parseJson<AgentDoc>(row.agent, {} as AgentDoc), {
+      void endUnanswered(deps, row, agentDocOrUndefined(row.agent), {
         status: 'ended',
         reason: 'concurrency_limit_reached',
       }).catch((e) => deps.logger.error('refused call not stored', { callId: row.id, reason: String(e) }));

@@ -15,7 +15,6 @@
  *   call per CallUUID (admitInbound), and the same stream XML when Plivo asks again for a call.
  */
 
-import type { AgentDoc } from '@contract/agent/save.js';
 import type { CallStatus } from '@contract/call-values.js';
 import { INBOUND_STREAM_TOKEN_TTL_MS } from '@contract/telephony.js';
 import type WebSocket from 'ws';
@@ -31,6 +30,7 @@ import {
 import { PlivoTransport } from '../../carriers/plivo/stream.js';
 import { isId } from '../../platform/crypto/ids.js';
 import type { AppDeps } from '../../platform/deps.js';
+import { agentDocOrUndefined } from '../../voice/engine/plan.js';
 import { fillVariables } from '../../voice/engine/text.js';
 import type { CallRuntime } from '../conversations/runtime.js';
 import { type CallSessionRow, claimCallToken, hashToken, parseJson } from '../conversations/session.repo.js';
@@ -194,9 +194,9 @@ export async function plivoStatus(deps: AppDeps, callId: string, rawBody: string
     .where('company_id', '=', row.company_id)
     .execute();
   if (machine && row.status !== 'ended' && row.status !== 'error' && uuid) {
-    const agent = parseJson<AgentDoc>(row.agent, {} as AgentDoc);
-    const message = fillVariables(agent.editor?.voicemailMessage ?? '', parseJson(row.dynamic_variables, {})).trim();
-    const leave = agent.editor?.voicemailAction === 'leave' && message !== '';
+    const agent = agentDocOrUndefined(row.agent);
+    const message = fillVariables(agent?.editor.voicemailMessage ?? '', parseJson(row.dynamic_variables, {})).trim();
+    const leave = agent?.editor.voicemailAction === 'leave' && message !== '';
     const rest = new PlivoRest(deps, account);
     deps.logger.info('voicemail reached', { callId, action: leave ? 'leave' : 'hang' });
     await (leave
@@ -220,8 +220,8 @@ export async function plivoXml(deps: AppDeps, callId: string, rawBody: string, q
   const q = new URLSearchParams(query.slice(1));
   if (q.get('do') === 'transfer' && /^\+[1-9]\d{7,14}$/.test(q.get('to') ?? ''))
     return xml(plivoDialXml(q.get('to') as string, row.phone_number || undefined));
-  const agent = parseJson<AgentDoc>(row.agent, {} as AgentDoc);
-  const message = fillVariables(agent.editor?.voicemailMessage ?? '', parseJson(row.dynamic_variables, {})).trim();
+  const agent = agentDocOrUndefined(row.agent);
+  const message = fillVariables(agent?.editor.voicemailMessage ?? '', parseJson(row.dynamic_variables, {})).trim();
   return xml(plivoSpeakAndHangUpXml(message));
 }
 

@@ -44,6 +44,7 @@ import { isUniqueViolation } from '../../platform/http/db-errors.js';
 import { HttpError } from '../../platform/http/http.js';
 import { guardedFetch } from '../../platform/net/net-guard.js';
 import { pipelineOf, requiredProviders } from '../../voice/engine/pipeline.js';
+import { agentDocOrUndefined } from '../../voice/engine/plan.js';
 import { fillVariables } from '../../voice/engine/text.js';
 import { docOf, findAgent } from '../agents/agent.repo.js';
 import { allowedCountries } from '../billing/billing.service.js';
@@ -203,12 +204,11 @@ async function storeRefusedCall(
   p: { from: string; to: string; callSid: string; reason: string; provider?: 'twilio' | 'plivo' },
 ) {
   const companyId = number.company_id as string;
-  const doc = agent?.doc ?? ({ name: '', settings: { llm: { options: { model: '' } } } } as unknown as AgentDoc);
   const row = await createCallSession(deps.db.db, {
     companyId,
     accountId: null,
     agentId: agent?.agentId ?? null,
-    agent: doc,
+    agent: agent?.doc ?? null,
     type: 'inbound',
     from: p.from,
     to: p.to,
@@ -218,7 +218,7 @@ async function storeRefusedCall(
     providerCallId: p.callSid,
     now: now(deps),
   });
-  await endUnanswered(deps, row, doc, { status: 'ended', reason: p.reason });
+  await endUnanswered(deps, row, agent?.doc, { status: 'ended', reason: p.reason });
 }
 
 /**
@@ -228,7 +228,7 @@ async function storeRefusedCall(
 export async function endUnanswered(
   deps: AppDeps,
   row: CallSessionRow,
-  agent: AgentDoc,
+  agent: AgentDoc | undefined,
   end: { status: Extract<CallStatus, 'ended' | 'busy' | 'no-answer' | 'failed' | 'canceled'>; reason: string },
 ) {
   const stored = await finishCallSession(deps.db.db, row, {
@@ -692,7 +692,7 @@ export async function dialEnded(
   answeredBy: string,
 ) {
   if (!(end || completed) || found.status !== 'registered') return;
-  const agent = parseJson<AgentDoc>(found.agent, {} as AgentDoc);
+  const agent = agentDocOrUndefined(found.agent);
   const machine = (answeredBy || found.answered_by || '').startsWith('machine');
   await endUnanswered(deps, found, agent, {
     status: end?.status ?? 'ended',
@@ -729,12 +729,12 @@ export async function twilioStatus(deps: AppDeps, callId: string, rawBody: strin
     .where('id', '=', callId)
     .where('company_id', '=', found.company_id)
     .execute();
-  const agent = parseJson<AgentDoc>(found.agent, {} as AgentDoc);
+  const agent = agentDocOrUndefined(found.agent);
   if (answeredBy.startsWith('machine_end') && found.status !== 'ended' && found.status !== 'error') {
     const rest = new TwilioRest(deps, account);
     const sid = callSid || found.provider_call_id || '';
-    const message = fillVariables(agent.editor?.voicemailMessage ?? '', parseJson(found.dynamic_variables, {})).trim();
-    const leave = agent.editor?.voicemailAction === 'leave' && message !== '';
+    const message = fillVariables(agent?.editor.voicemailMessage ?? '', parseJson(found.dynamic_variables, {})).trim();
+    const leave = agent?.editor.voicemailAction === 'leave' && message !== '';
     deps.logger.info('voicemail reached', { callId, action: leave ? 'leave' : 'hang' });
     await (leave ? rest.updateTwiml(sid, sayAndHangUpTwiml(message)) : rest.hangUp(sid)).catch((e) =>
       deps.logger.warn('voicemail action failed', { callId, reason: e instanceof Error ? e.message : String(e) }),

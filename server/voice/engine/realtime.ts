@@ -10,23 +10,19 @@
  * are held until the turn takes them. Knowledge search and reminders belong to the cascaded path only.
  */
 import type { CallSessionRef, ReplyInput } from '../../../src/machines/callSession.machine.js';
+import type { AudioLine } from '../lines/types.js';
 import type { RealtimeEvent, RealtimeSession } from '../providers/types.js';
-import type { Conversation } from './conversation.js';
+import { type CallContext, type RealtimeTurns, untilAborted } from './context.js';
 import { failureOf } from './failures.js';
+import type { CallPlan } from './plan.js';
 import { buildMessages } from './prompt.js';
-import { agentTools } from './settings.js';
-import { fillVariables } from './text.js';
-
-/** The editor's voices are ElevenLabs voices: a Realtime agent speaks with this OpenAI voice. */
-export const REALTIME_VOICE = 'alloy';
-const OPENAI_VOICES = new Set(['alloy', 'ash', 'ballad', 'coral', 'echo', 'sage', 'shimmer', 'verse', 'marin', 'cedar']);
 
 /** A turn the provider does not start answering within this time ends with nothing said. */
 const NO_RESPONSE_MS = 15_000;
 
 type ResponseEvent = Extract<RealtimeEvent, { type: 'audio' | 'agent_transcript' | 'tool_call' | 'response_done' }>;
 
-export class RealtimeBridge {
+export class RealtimeBridge implements RealtimeTurns {
   private session: RealtimeSession | undefined;
   /** the reply actor taking the session's response events, if any */
   private sink: ((e: ResponseEvent) => void) | undefined;
@@ -37,44 +33,46 @@ export class RealtimeBridge {
   /** a response was cancelled (barge-in): its late events are dropped until its response_done */
   private draining = false;
 
-  constructor(private readonly c: Conversation) {}
+  constructor(
+    private readonly c: CallContext,
+    private readonly line: AudioLine,
+    private readonly settings: NonNullable<CallPlan['realtime']>,
+  ) {}
 
   async listen(parent: CallSessionRef, signal: AbortSignal): Promise<void> {
     const o = this.c.options;
-    const format = o.transport.format;
-    if (!format) throw { reason: 'error_transport', message: 'A Realtime agent needs a voice line.' };
-    const agent = o.agent;
+    const { plan } = o;
+    const settings = this.settings;
     const instructions = buildMessages({
-      prompt: fillVariables(agent.prompt, o.variables),
+      prompt: plan.prompt,
       mode: 'voice',
       history: [],
       knowledge: [],
       reminder: false,
       facts: `The current time is ${o.deps.clock.now().toISOString()}.`,
     })[0]?.content as string;
-    const voiceId = agent.settings.tts.options.voice_id;
     let fail: (e: unknown) => void = () => {};
     const failed = new Promise<never>((_, reject) => {
       fail = reject;
     });
     failed.catch(() => {});
     try {
-      const provider = this.c.pipeline.llm.provider;
+      const provider = plan.pipeline.llm.provider;
       const access = o.keys[provider];
       this.session = await o.providers.realtime(provider).connect(
         {
           apiKey: access?.apiKey ?? '',
           baseUrl: access?.baseUrl ?? o.deps.config.providerUrls[provider] ?? '',
           ...(access?.publicOnly ? { publicOnly: true } : {}),
-          model: this.c.pipeline.llm.model,
+          model: plan.pipeline.llm.model,
           instructions,
-          voice: OPENAI_VOICES.has(voiceId) ? voiceId : REALTIME_VOICE,
-          format,
-          tools: agentTools(agent).map((t) => t.spec),
-          temperature: Math.max(0.6, agent.editor.llmSettings.temperature),
-          silenceMs: this.c.realtimeSilenceMs,
+          voice: settings.voice,
+          format: this.line.format,
+          tools: plan.tools.map((t) => t.spec),
+          temperature: settings.temperature,
+          silenceMs: settings.silenceMs,
           vadThreshold: 0.5,
-          ...(o.input.greeting ? { greeting: o.input.greeting } : {}),
+          ...(plan.session.greeting ? { greeting: plan.session.greeting } : {}),
         },
         (e) => {
           if (e.type === 'speech_started') parent.send({ type: 'caller.speech_started' });
@@ -92,23 +90,20 @@ export class RealtimeBridge {
       throw failureOf(e, 'error_llm_provider');
     }
     const session = this.session;
-    this.c.feedCallerAudio((frame) => session.sendAudio(frame));
+    this.c.callerAudio.connect((frame) => session.sendAudio(frame));
     try {
       await Promise.race([untilAborted(signal), failed]);
     } finally {
+      this.c.callerAudio.disconnect();
       void session.close().catch(() => {});
     }
   }
 
   /** One agent turn: the session's next response, played to the caller. */
   reply(input: ReplyInput, signal: AbortSignal, onOutput: () => void): Promise<void> {
-    const o = this.c.options;
+    const line = this.line;
     const parent = input.parent;
-    const endCallNames = new Set(
-      agentTools(o.agent)
-        .filter((t) => t.type === 'end_call')
-        .map((t) => t.spec.name),
-    );
+    const endCallNames = new Set(this.c.options.plan.tools.filter((t) => t.type === 'end_call').map((t) => t.spec.name));
     let text = '';
     return new Promise<void>((resolve, reject) => {
       let finished = false;
@@ -117,7 +112,7 @@ export class RealtimeBridge {
         finished = true;
         this.sink = undefined;
         if (text) parent.send({ type: 'reply.sentence', text: text.trim() });
-        o.transport.mark(() => resolve());
+        line.mark(() => resolve());
       };
       signal.addEventListener(
         'abort',
@@ -127,7 +122,7 @@ export class RealtimeBridge {
           if (item && this.session && !finished) {
             this.draining = true;
             this.held = [];
-            this.session.interrupt(item.id, Math.max(0, o.transport.heardMs() - item.startMs));
+            this.session.interrupt(item.id, Math.max(0, line.heardMs() - item.startMs));
           }
           this.item = undefined;
           resolve();
@@ -137,8 +132,8 @@ export class RealtimeBridge {
       this.sink = (e) => {
         if (signal.aborted) return;
         if (e.type === 'audio') {
-          if (this.item?.id !== e.itemId) this.item = { id: e.itemId, startMs: o.transport.queuedEndMs(), text: '' };
-          o.transport.play(e.chunk);
+          if (this.item?.id !== e.itemId) this.item = { id: e.itemId, startMs: line.queuedEndMs(), text: '' };
+          line.play(e.chunk);
           onOutput();
         } else if (e.type === 'agent_transcript') {
           text += e.text;
@@ -168,15 +163,8 @@ export class RealtimeBridge {
     const item = this.item;
     if (!item) return '';
     const played = Math.max(0, heardMs - item.startMs);
-    const total = Math.max(1, this.c.options.transport.queuedEndMs() - item.startMs);
+    const total = Math.max(1, this.line.queuedEndMs() - item.startMs);
     const words = item.text.trim().split(/\s+/).filter(Boolean);
     return words.slice(0, Math.round(words.length * Math.min(1, played / total))).join(' ');
   }
-}
-
-function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
-  });
 }

@@ -1,6 +1,6 @@
 /**
  * How an agent's settings drive a conversation ("the agent's settings all act"). Pure functions
- * of the stored agent document; unit-tested value by value.
+ * of the stored agent document, compiled into the call plan (plan.ts); unit-tested value by value.
  *
  * | editor setting              | effect                                                                  |
  * |-----------------------------|-------------------------------------------------------------------------|

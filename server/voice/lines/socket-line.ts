@@ -9,18 +9,16 @@
 import type WebSocket from 'ws';
 import type { AudioFormat } from '../providers/types.js';
 import { AudioGate, type AudioGateOptions, LINE_FLOOD_MESSAGE, LINE_FLOOD_REASON } from './audio-gate.js';
+import { EarlyAudio } from './early-audio.js';
 import { Playout } from './playout.js';
-import type { TransportHandlers } from './types.js';
-
-/** Caller frames kept until the call starts (about 3 s of 20 ms frames). */
-const EARLY_FRAMES_MAX = 150;
+import type { AudioLineHandlers } from './types.js';
 
 /** How long a flooding line's socket stays up after our close frame, before it is cut. */
 export const FLOOD_CLOSE_GRACE_MS = 500;
 
 export abstract class SocketLine {
   protected readonly playout: Playout;
-  protected handlers: TransportHandlers | undefined;
+  protected handlers: AudioLineHandlers | undefined;
   protected closed = false;
   private closedEarly = false;
   /** the caller's audio, held to real time */
@@ -28,7 +26,7 @@ export abstract class SocketLine {
   /** the line flooded before the engine started: it hears so on start() */
   private floodedEarly = false;
   /** caller frames that came before start() (the call's keys and recording were being prepared) */
-  private early: { frame: Uint8Array; at: number }[] = [];
+  private readonly early = new EarlyAudio();
 
   constructor(
     protected readonly socket: WebSocket,
@@ -55,10 +53,9 @@ export abstract class SocketLine {
     return this.gate.stats;
   }
 
-  start(handlers: TransportHandlers): void {
+  start(handlers: AudioLineHandlers): void {
     this.handlers = handlers;
-    for (const { frame, at } of this.early) handlers.audio(frame, at);
-    this.early = [];
+    this.early.drain((frame, at) => handlers.audio(frame, at));
     if (this.floodedEarly) handlers.failed?.({ reason: LINE_FLOOD_REASON, message: LINE_FLOOD_MESSAGE });
     if (this.closedEarly) handlers.closed();
   }
@@ -71,8 +68,6 @@ export abstract class SocketLine {
     return this.playout.queuedEndMs();
   }
 
-  text(): void {}
-
   /**
    * A frame of the caller's audio: what real time allows of it goes to the engine, or is kept until it
    * starts; the rest is dropped. A line that floods is hung up by the engine (once).
@@ -83,7 +78,7 @@ export abstract class SocketLine {
     if (this.gate.flooding) return this.flooded();
     if (!admitted) return;
     if (this.handlers) this.handlers.audio(admitted, at);
-    else if (this.early.length < EARLY_FRAMES_MAX) this.early.push({ frame: admitted, at });
+    else this.early.keep(admitted, at);
   }
 
   /** A caller frame refused outright (malformed, oversized): counted as dropped, and it may flood the line. */
@@ -94,7 +89,7 @@ export abstract class SocketLine {
   }
 
   private flooded() {
-    this.early = [];
+    this.early.drop();
     // read nothing more from a line that floods: ws would otherwise unmask every frame still on its way
     // (tens of MiB a second) until the close handshake ends
     this.socket.pause();

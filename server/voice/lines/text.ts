@@ -1,50 +1,23 @@
 /**
  * The chat's line (Test LLM): no audio. The agent's reply goes out as text deltas to a sink (the message
- * request's event stream); there is nothing to pace, so everything sent is heard at once.
+ * request's event stream), and its tool calls as events.
  */
-import type { Transport, TransportHandlers } from './types.js';
+import type { TextLine, TextLineHandlers } from './types.js';
 
 export interface TextSink {
   delta(text: string): void;
   toolCall(name: string, args: Record<string, unknown>): void;
 }
 
-export class TextTransport implements Transport {
+export class ChatLine implements TextLine {
   readonly kind = 'chat' as const;
-  readonly format = null;
-  readonly lateFrames = 0;
-  private handlers: TransportHandlers | undefined;
+  private handlers: TextLineHandlers | undefined;
   private closed = false;
 
-  constructor(private sink: TextSink) {}
+  constructor(private readonly sink: TextSink) {}
 
-  /** The sink of the current message request. */
-  setSink(sink: TextSink) {
-    this.sink = sink;
-  }
-
-  start(handlers: TransportHandlers): void {
+  start(handlers: TextLineHandlers): void {
     this.handlers = handlers;
-  }
-
-  play(): void {}
-
-  mark(onHeard: () => void): void {
-    onHeard();
-  }
-
-  clear(): void {}
-
-  heardMs(): number {
-    return 0;
-  }
-
-  sentMs(): number {
-    return 0;
-  }
-
-  queuedEndMs(): number {
-    return 0;
   }
 
   toolCall(name: string, args: Record<string, unknown>): void {
@@ -54,8 +27,6 @@ export class TextTransport implements Transport {
   text(delta: string): void {
     if (!this.closed) this.sink.delta(delta);
   }
-
-  notify(): void {}
 
   hangUp(): void {
     if (this.closed) return;

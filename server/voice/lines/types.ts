@@ -1,31 +1,31 @@
 /**
- * A transport carries one call's line: the caller's audio in, the agent's audio out (paced), and the
- * control a carrier offers (clear, marks, hang-up). One implementation per carrier: the browser's
- * WebSocket (web.ts), the chat's text stream (text.ts), and the phone providers' media streams next.
- * The engine asks the providers for `format`, so no audio is transcoded on the way.
+ * A line carries one conversation. There are two kinds, and the engine treats them apart:
+ * - an AudioLine (a voice call): the caller's audio in, the agent's audio out (paced), and the control a
+ *   carrier offers (clear, marks, transfer, hang-up). The browser's WebSocket (web.ts) and the carriers'
+ *   media streams (server/carriers/*) are audio lines; the engine asks the providers for the line's
+ *   `format`, so no audio is transcoded on the way.
+ * - a TextLine (a chat, Test LLM): the agent's reply goes out as text deltas and tool calls (text.ts).
  */
 import type { WebCallServerEvent } from '@contract/call-runtime.js';
 import type { CallFailure } from '../../../src/machines/callSession.machine.js';
 import type { AudioFormat } from '../providers/types.js';
 import type { CallerAudioStats } from './audio-gate.js';
 
-export interface TransportHandlers {
-  /** a frame of the caller's audio (transport format), with its arrival time (performance.now) */
+export interface AudioLineHandlers {
+  /** a frame of the caller's audio (line format), with its arrival time (performance.now) */
   audio(frame: Uint8Array, at: number): void;
   /** the line closed from the caller's side */
   closed(): void;
-  /** text mode: a message from the caller */
-  message?(text: string): void;
   /** the line ends the call for a reason of its own (it floods: audio-gate.ts) */
   failed?(failure: CallFailure): void;
 }
 
-export interface Transport {
-  readonly kind: 'web' | 'chat' | 'phone';
-  /** the line's audio format; null for text */
-  readonly format: AudioFormat | null;
+export interface AudioLine {
+  readonly kind: 'web' | 'phone';
+  /** the line's audio format */
+  readonly format: AudioFormat;
   /** Starts delivering the caller's side to `handlers` (audio frames, close). */
-  start(handlers: TransportHandlers): void;
+  start(handlers: AudioLineHandlers): void;
   /** Queues agent audio; it is sent paced, about one frame ahead of real time. */
   play(chunk: Uint8Array): void;
   /** Fires `onHeard` once the caller has heard everything queued so far. */
@@ -38,10 +38,6 @@ export interface Transport {
   sentMs(): number;
   /** ms position where the audio queued so far ends (sent + queued), on the playout's timeline. */
   queuedEndMs(): number;
-  /** Text mode: part of the agent's reply. */
-  text(delta: string): void;
-  /** Text mode: the LLM called a function (shown as an event in the chat). */
-  toolCall?(name: string, args: Record<string, unknown>): void;
   /** Control events for the caller's UI (web: JSON frames; ignored elsewhere). */
   notify(event: WebCallServerEvent): void;
   /** Phone lines: moves the caller to `number` through the carrier (transfer_call). */
@@ -50,6 +46,26 @@ export interface Transport {
   hangUp(reason: string, message?: string): void;
   /** frames of agent audio sent more than a frame late (bench) */
   readonly lateFrames: number;
-  /** the caller's audio as the line took it, held to real time (none on a text line) */
-  readonly callerAudio?: CallerAudioStats;
+  /** the caller's audio as the line took it, held to real time */
+  readonly callerAudio: CallerAudioStats;
 }
+
+export interface TextLineHandlers {
+  /** the line closed */
+  closed(): void;
+}
+
+export interface TextLine {
+  readonly kind: 'chat';
+  start(handlers: TextLineHandlers): void;
+  /** Part of the agent's reply. */
+  text(delta: string): void;
+  /** The LLM called a function (shown as an event in the chat). */
+  toolCall(name: string, args: Record<string, unknown>): void;
+  /** Closes the line (the agent hangs up, or the chat ends). */
+  hangUp(reason: string, message?: string): void;
+}
+
+export type Line = AudioLine | TextLine;
+
+export const isAudioLine = (line: Line): line is AudioLine => line.kind !== 'chat';

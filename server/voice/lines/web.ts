@@ -10,11 +10,11 @@ import * as v from 'valibot';
 import type WebSocket from 'ws';
 import { BROWSER_AUDIO } from '../providers/types.js';
 import { SocketLine } from './socket-line.js';
-import type { Transport } from './types.js';
+import type { AudioLine } from './types.js';
 
 /** A caller frame larger than this is refused (a 20 ms frame is 640 bytes; a browser may batch a few). */
 export const WEB_FRAME_MAX_BYTES = WEB_CALL_FRAME_BYTES * 16;
-export class WebTransport extends SocketLine implements Transport {
+export class WebTransport extends SocketLine implements AudioLine {
   readonly kind = 'web' as const;
   readonly format = BROWSER_AUDIO;
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { ProviderError } from '../../../server/voice/providers/types.js';
-import { describeEachDb } from '../helpers.js';
+import { describeEachDb, LOG_LINES } from '../helpers.js';
 import { connectProvider, openBrowser, readEvents, sampleAgent, savePayload, useCallServer, waitFor } from './harness.js';
 import { InProcessProviders, tone } from './in-process-providers.js';
 
@@ -289,6 +289,95 @@ describeEachDb('call engine', (kind) => {
     expect(browser.of('ended')).toEqual([
       { type: 'ended', reason: 'error_llm_provider', message: 'OpenAI refused the API key. Check it on the Providers page.' },
     ]);
+  });
+
+  it('a stored agent the contract refuses fails the call at its start, naming the field, and is logged', async () => {
+    const s = server();
+    for (const name of ['deepgram', 'openai', 'elevenlabs']) await connectProvider(s, name);
+    const agent = await sampleAgent(s);
+    const res = await s.t.req('POST', '/api/v1/call/web', { token: s.user.token, body: { agent_id: agent._id } });
+    expect(res.status).toBe(201);
+    const { data } = (await res.json()) as { data: { call_id: string; access_token: string } };
+    // the document stored with the call no longer passes (a model since retired)
+    const db = s.t.deps.db.db;
+    const row = await db.selectFrom('call_sessions').select('agent').where('id', '=', data.call_id).executeTakeFirstOrThrow();
+    const stored = JSON.parse(row.agent) as { settings: { llm: { options: { model: string } } } };
+    stored.settings.llm.options.model = 'gpt-retired';
+    await db
+      .updateTable('call_sessions')
+      .set({ agent: JSON.stringify(stored) })
+      .where('id', '=', data.call_id)
+      .execute();
+
+    const browser = openBrowser(s, data.call_id, data.access_token);
+    await browser.opened;
+    await browser.closed;
+    const ended = browser.of('ended')[0] as { reason: string; message: string };
+    expect(ended.reason).toBe('error_unknown');
+    expect(ended.message).toContain('settings.llm.options.model: Choose one of the listed LLM models');
+    // nothing ran: no provider was asked anything
+    expect(p.stt).toHaveLength(0);
+    expect(p.ttsTexts).toHaveLength(0);
+    const detail = await waitFor(async () => {
+      const r = await s.t.req('GET', `/api/v1/call/${data.call_id}`, { token: s.user.token });
+      const d = ((await r.json()) as { data: { status: string; error_message: string | null } }).data;
+      return d.status === 'error' ? d : undefined;
+    }, 'call stored');
+    expect(detail.error_message).toContain('settings.llm.options.model');
+    expect(LOG_LINES.some((l) => l.includes('web call refused: the stored agent is not valid') && l.includes(data.call_id))).toBe(
+      true,
+    );
+
+    // a chat whose stored agent is refused answers its next message with 409 and the same reason
+    const chat = await s.t.req('POST', '/api/v1/chat', { token: s.user.token, body: { agent_id: agent._id } });
+    const { chat_id } = ((await chat.json()) as { data: { chat_id: string } }).data;
+    await db
+      .updateTable('call_sessions')
+      .set({ agent: JSON.stringify(stored) })
+      .where('id', '=', chat_id)
+      .execute();
+    const msg = await s.t.req('POST', `/api/v1/chat/${chat_id}/message`, { token: s.user.token, body: { content: 'Hi' } });
+    expect(msg.status).toBe(409);
+    expect(await msg.text()).toContain('settings.llm.options.model');
+    expect(p.llmRequests ?? []).toHaveLength(0);
+  });
+
+  it("Test Audio: the agent's voice says the text as a 16 kHz WAV; a refused voice key answers 502 naming the provider", async () => {
+    const s = server();
+    await connectProvider(s, 'elevenlabs');
+    const agent = await sampleAgent(s);
+    const settings = agent.settings as { tts: { options: Record<string, unknown> } };
+    const payload = savePayload(agent, {
+      settings: { ...settings, tts: { ...settings.tts, options: { ...settings.tts.options, voice_id: 'voice-9', speed: 1.1 } } },
+    });
+    const res = await s.t.req('POST', '/api/v1/voices/preview', {
+      token: s.user.token,
+      body: { agent_id: agent._id, agent: payload, text: 'Hello there.' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/wav');
+    const wav = Buffer.from(await res.arrayBuffer());
+    expect(wav.subarray(0, 4).toString()).toBe('RIFF');
+    expect(wav.readUInt32LE(24)).toBe(16000);
+    // 10 ms of audio per character at 16 kHz PCM16, all of it
+    expect(wav.readUInt32LE(40)).toBe('Hello there.'.length * 10 * 32);
+    expect(wav.length).toBe(44 + 'Hello there.'.length * 10 * 32);
+    expect(p.ttsTexts).toHaveLength(1);
+    expect(p.ttsTexts[0]?.text).toBe('Hello there.');
+    expect(p.ttsTexts[0]?.options).toMatchObject({
+      voiceId: 'voice-9',
+      speed: 1.1,
+      apiKey: 'elevenlabs-test-key',
+      format: { encoding: 'pcm16', sampleRate: 16000 },
+    });
+
+    p.ttsError = new ProviderError('elevenlabs', 'auth', 'invalid api key', 401);
+    const refused = await s.t.req('POST', '/api/v1/voices/preview', {
+      token: s.user.token,
+      body: { agent_id: agent._id, agent: payload, text: 'Hello there.' },
+    });
+    expect(refused.status).toBe(502);
+    expect(await refused.text()).toContain('ElevenLabs refused the API key. Check it on the Providers page.');
   });
 
   it('a refused speech key ends the call at once (error_stt_provider)', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LinearResampler } from '../../../server/voice/audio/resample.js';
 import { createOpenAiRealtime } from '../../../server/voice/providers/openai/realtime.js';
-import { LinearResampler } from '../../../server/voice/providers/resample.js';
 import {
   type AudioFormat,
   BROWSER_AUDIO,
@@ -291,12 +291,12 @@ describe('LinearResampler', () => {
     const input = tone(16000, 1000, 440, 0.5);
     const up = new LinearResampler(16000, 24000);
     const frames24: Int16Array[] = [];
-    for (let i = 0; i < input.length; i += 320) frames24.push(up.process(input.subarray(i, i + 320)));
+    for (let i = 0; i < input.length; i += 320) frames24.push(up.push(input.subarray(i, i + 320)));
     const at24 = Int16Array.from(frames24.flatMap((f) => [...f]));
     expect(Math.abs(at24.length - 24000)).toBeLessThanOrEqual(2);
     expect(Math.abs(crossingsPerSecond(at24, 24000) - 880)).toBeLessThan(5);
     const down = new LinearResampler(24000, 16000);
-    const back = Int16Array.from([...down.process(at24.subarray(0, 7000)), ...down.process(at24.subarray(7000))]);
+    const back = Int16Array.from([...down.push(at24.subarray(0, 7000)), ...down.push(at24.subarray(7000))]);
     expect(Math.abs(back.length - 16000)).toBeLessThanOrEqual(2);
     // no click at the frame edges: neighbouring samples never jump more than the tone itself does
     const maxStep = 0.5 * 32767 * 2 * Math.sin((Math.PI * 440) / 16000) * 1.05;

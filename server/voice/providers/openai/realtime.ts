@@ -37,8 +37,9 @@
 import { providerLabel } from '@contract/provider.js';
 import WebSocket from 'ws';
 import { blockedAddressClass, publicLookup, UnsafeUrlError } from '../../../platform/net/net-guard.js';
+import { pcm16Bytes, pcm16Samples } from '../../audio/pcm16.js';
+import { LinearResampler } from '../../audio/resample.js';
 import { kindOfStatus } from '../http-stream.js';
-import { bytesToSamples, LinearResampler, samplesToBytes } from '../resample.js';
 import { isOversizedMessage, jsonMessage, oversizedError, PROVIDER_SOCKET_OPTIONS } from '../socket.js';
 import { parseArguments } from '../tool-args.js';
 import {
@@ -253,7 +254,7 @@ export function createOpenAiRealtime(limits: RealtimeLimits = {}): RealtimeProvi
               const itemId = event.item_id ?? '';
               const raw = Buffer.from(event.delta ?? '', 'base64');
               audioMs.set(itemId, (audioMs.get(itemId) ?? 0) + raw.byteLength / io.bytesPerMs);
-              const chunk = downsample ? samplesToBytes(downsample.process(bytesToSamples(raw))) : new Uint8Array(raw);
+              const chunk = downsample ? pcm16Bytes(downsample.push(pcm16Samples(raw))) : new Uint8Array(raw);
               return onEvent({ type: 'audio', chunk, itemId, at });
             }
             case 'response.output_audio_transcript.delta':
@@ -314,7 +315,7 @@ export function createOpenAiRealtime(limits: RealtimeLimits = {}): RealtimeProvi
         const session: RealtimeSession = {
           sendAudio(frame) {
             if (ws.readyState !== WebSocket.OPEN || ws.bufferedAmount > MAX_BUFFERED_BYTES) return;
-            const bytes = upsample ? samplesToBytes(upsample.process(bytesToSamples(frame))) : frame;
+            const bytes = upsample ? pcm16Bytes(upsample.push(pcm16Samples(frame))) : frame;
             if (bytes.byteLength === 0) return;
             send({
               type: 'input_audio_buffer.append',

@@ -53,5 +53,13 @@ export const AgentSavePayloadSchema = v.object(saveEntries);
 export type AgentSavePayload = v.InferOutput<typeof AgentSavePayloadSchema>;
 export type AgentSavePayloadInput = v.InferInput<typeof AgentSavePayloadSchema>;
 
+const { company: _company, account: _account, ...docEntries } = saveEntries;
+
+/**
+ * What the server stores for an agent (its single source of truth), as a schema: a call validates the
+ * document stored with it once, when it starts (server/voice/engine/plan.ts).
+ */
+export const AgentDocSchema = v.object(docEntries);
+
 /** What the server stores for an agent (its single source of truth). */
 export type AgentDoc = Omit<AgentSavePayload, 'company' | 'account'>;

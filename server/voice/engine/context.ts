@@ -1,0 +1,70 @@
+/**
+ * What the parts of a conversation (listen.ts, reply.ts, realtime.ts) see of it: the plan and the
+ * providers, the line, the clock and the record. conversation.ts implements it; the parts import only this
+ * file, so none of them imports the conversation that runs them.
+ */
+import type { CallUsage, TranscriptTurn, TurnLatency } from '@contract/call-runtime.js';
+import type { ReplyInput } from '../../../src/machines/callSession.machine.js';
+import type { AppDeps } from '../../platform/deps.js';
+import type { AudioLine, TextLine } from '../lines/types.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { ProviderAccess, ProviderId } from '../providers/types.js';
+import type { CallerAudio } from './caller-audio.js';
+import type { CallPlan } from './plan.js';
+import type { Speaker, Voice } from './speaker.js';
+import type { TurnClock } from './turn-clock.js';
+
+/** The company's access to each provider a call needs: key, API base, and whether the base is its own. */
+export type ProviderKeys = Partial<Record<ProviderId, ProviderAccess>>;
+export type { ProviderAccess };
+
+/** What a conversation runs with. */
+export interface CallOptions {
+  deps: AppDeps;
+  providers: ProviderRegistry;
+  companyId: string;
+  /** what the conversation does (plan.ts); its mode matches the line's kind */
+  plan: CallPlan;
+  keys: ProviderKeys;
+}
+
+/** The agent turns of a speech-to-speech session (realtime.ts). */
+export interface RealtimeTurns {
+  reply(input: ReplyInput, signal: AbortSignal, onOutput: () => void): Promise<void>;
+}
+
+export interface CallContext {
+  readonly options: Readonly<CallOptions>;
+  readonly clock: TurnClock;
+  readonly usage: CallUsage;
+  readonly transcript: readonly TranscriptTurn[];
+  readonly latency: TurnLatency[];
+  /** the line of a voice call */
+  readonly audio: AudioLine | undefined;
+  /** the line of a chat */
+  readonly chat: TextLine | undefined;
+  /** the caller's audio on its way to the speech stream (or the speech-to-speech session) */
+  readonly callerAudio: CallerAudio;
+  /** the speech-to-speech session, for a Realtime agent's voice call */
+  readonly realtime: RealtimeTurns | undefined;
+  /** the voice of the agent turn in progress (reply.ts) */
+  speaker: Speaker | undefined;
+  /** the agent turn in progress (reply.ts): a barge-in starts a new one before the old one is put away */
+  turn: object | undefined;
+  /** The agent's voice on `line` (speaker.ts). */
+  voice(line: AudioLine): Voice;
+  /** The recogniser's words while the caller talks: the backchannel counts them. */
+  heardInterim(text: string, final: boolean): void;
+  /** The speech-to-speech provider's transcript of what the caller said (it comes after the turn). */
+  callerTranscriptArrived(text: string): void;
+  /** transfer_call on a phone line: the carrier moves the caller. */
+  transfer(number: string): void;
+}
+
+/** Resolves when `signal` aborts (an actor's life). */
+export function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
