@@ -20,15 +20,15 @@ import { type CallAnalysis, SENTIMENTS, type TranscriptTurn } from '@contract/ca
 import { modelPurpose } from '@contract/provider-keys.js';
 import type { Selectable } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
+import { parseJson } from '../../platform/db/json.js';
 import type { CallAnalysesTable } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { claimFairly, JobPool, jobLimitsOf, jobLoop } from '../../platform/jobs/fair-jobs.js';
+import { callRuntimeOf } from '../../voice/engine/call-runtime.js';
 import { pipelineOf } from '../../voice/engine/pipeline.js';
 import { createProviderSet } from '../../voice/providers/index.js';
 import { ProviderError } from '../../voice/providers/types.js';
-import { parseJson } from '../conversations/session.repo.js';
-import { ProviderKeyMissingError, providerAccess } from '../providers/call-keys.js';
-import { queueCallEvent } from '../webhooks/outbox.js';
+import { ProviderKeyMissingError, providerAccess } from '../providers/index.js';
 import { setCallSuccessful } from './call-analytics.repo.js';
 
 export const MAX_ATTEMPTS = 3;
@@ -188,7 +188,7 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
   const id = opts.workerId ?? `anw-${newId()}`;
   const pollMs = opts.pollMs ?? POLL_MS;
   const iso = (ms = 0) => new Date(deps.clock.now().getTime() + ms).toISOString();
-  let providers = deps.calls?.providers;
+  let providers = callRuntimeOf(deps)?.providers;
 
   async function analyse(row: Row, signal: AbortSignal) {
     const session = await db
@@ -253,7 +253,7 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
         await setCallSuccessful(trx, row.company_id, row.call_id, result.successful === true);
         return true;
       });
-      if (done) await queueCallEvent(deps, 'call_analyzed', { companyId: row.company_id, callId: row.call_id });
+      if (done) await deps.events.publish('call.analyzed', { companyId: row.company_id, callId: row.call_id });
     } catch (e) {
       const known =
         e instanceof AnalysisFormatError ||
