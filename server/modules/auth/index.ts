@@ -1,4 +1,9 @@
-/** The auth module: what other modules and the top floor (server/compose.ts, app.ts, main.ts, cli/) use of it. */
+/**
+ * Accounts, sign-in and sessions (/account, /auth): the `requireAuth` middleware every module mounts, passwords, the
+ * expiry sweep.
+ * What other modules and the top floor (server/compose.ts, app.ts, main.ts, call-sockets.ts, cli/) use of it:
+ * a module is imported only through this file (tests/unit/server-layers.test.ts).
+ */
 export { accountRoutes } from './account.routes.js';
 export { insertCompanyWithAccount } from './accounts.js';
 export { authRoutes } from './auth.routes.js';

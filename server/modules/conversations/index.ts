@@ -1,4 +1,9 @@
-/** The conversations module: what other modules and the top floor (server/compose.ts, app.ts, main.ts, cli/) use of it. */
+/**
+ * Running conversations: the call runtime (chats, web calls, phone lines), limits, call sessions, recovery and the
+ * call sweeper (/chat, POST /call/web).
+ * What other modules and the top floor (server/compose.ts, app.ts, main.ts, call-sockets.ts, cli/) use of it:
+ * a module is imported only through this file (tests/unit/server-layers.test.ts).
+ */
 export { announceCall } from './call-events.js';
 export { callRuntime } from './call-runtime.js';
 export { chatRoutes } from './chat.routes.js';

@@ -1,2 +1,6 @@
-/** The voices module: what other modules and the top floor (server/compose.ts, app.ts, main.ts, cli/) use of it. */
+/**
+ * Voices (/voices): the catalogue and previews.
+ * What other modules and the top floor (server/compose.ts, app.ts, main.ts, call-sockets.ts, cli/) use of it:
+ * a module is imported only through this file (tests/unit/server-layers.test.ts).
+ */
 export { voiceRoutes } from './voice.routes.js';
