@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../server/app.js';
+import { composeDeps } from '../server/compose.js';
 import { createHttpServer } from '../server/http-server.js';
 import { startBatchDispatcher } from '../server/modules/batches/dispatcher.js';
 import { createCallRuntime, settleCalls } from '../server/modules/conversations/runtime.js';
@@ -42,7 +43,7 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-batch-'));
   const database = await openDatabase({ sqliteFile: path.join(dataDir, 'parley.sqlite') });
   const calls = createCallRuntime(createProviderRegistry());
-  const deps: AppDeps = {
+  const deps: AppDeps = composeDeps({
     db: database,
     clock: systemClock,
     mailer: { send: async () => {} },
@@ -62,7 +63,7 @@ async function main() {
     logger: createLogger('error'),
     http: realHttpClient,
     calls,
-  };
+  });
   const { server, closeSockets } = createHttpServer(createApp(deps), deps);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { createApp } from '../server/app.js';
+import { composeDeps } from '../server/compose.js';
 import { seedCalls } from '../server/modules/company/workspace.js';
 import { type AppDatabase, openDatabase } from '../server/platform/db/index.js';
 import { systemClock } from '../server/platform/deps.js';
@@ -42,14 +43,16 @@ export async function benchApp(name: string, opts: { postgresUrl?: string | unde
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const app = createApp({
-      db: database,
-      clock: systemClock,
-      mailer: { send: async () => {} },
-      secrets: { jwtKey: randomBytes(32), masterKey: randomBytes(32) },
-      config: { dataDir: dir, publicUrl: 'http://bench.local', providerUrls: defaultProviderUrls() },
-      logger: createLogger('silent'),
-    });
+    const app = createApp(
+      composeDeps({
+        db: database,
+        clock: systemClock,
+        mailer: { send: async () => {} },
+        secrets: { jwtKey: randomBytes(32), masterKey: randomBytes(32) },
+        config: { dataDir: dir, publicUrl: 'http://bench.local', providerUrls: defaultProviderUrls() },
+        logger: createLogger('silent'),
+      }),
+    );
     const form = new FormData();
     form.set('name', 'Bench User');
     form.set('email', `bench-${randomBytes(4).toString('hex')}@example.com`);

@@ -25,6 +25,7 @@ import * as v from 'valibot';
 import { buildAll } from '../scripts/build.mjs';
 import { startServer } from '../scripts/lib/server.mjs';
 import { buildIsStale } from '../scripts/lib/stale.mjs';
+import { companyEvents } from '../server/compose.js';
 import { docOf, insertAgentRows, newAgentRow } from '../server/modules/agents/agent.repo.js';
 import { SAMPLE_AGENT_PAYLOAD } from '../server/modules/agents/sample-agent.js';
 import { seededRng } from '../server/modules/company/call-generator.js';
@@ -282,7 +283,13 @@ async function seedDataDir(dataDir: string) {
     const db = database.db;
     const now = new Date();
     const rng = seededRng(20_261_123);
-    const ws = await ensureWorkspace(db, { email: EMAIL, name: 'Load', companyName: 'Load test company', now });
+    const ws = await ensureWorkspace(db, {
+      email: EMAIL,
+      name: 'Load',
+      companyName: 'Load test company',
+      now,
+      events: companyEvents(),
+    });
     if (!ws.password) throw new Error('expected a fresh account');
     const owner = { companyId: ws.companyId, accountId: ws.accountId };
     const lines = await addPoolNumbers(db, { count: 5, now, rng, owner });

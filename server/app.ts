@@ -1,7 +1,7 @@
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
-import { clientIp } from './modules/auth/middleware.js';
-import { registerRoutes } from './modules/index.js';
+import { mountModules } from './compose.js';
+import { clientIp } from './modules/auth/index.js';
 import { ping } from './platform/db/index.js';
 import type { AppDeps } from './platform/deps.js';
 import { limitBody } from './platform/http/body-limit.js';
@@ -24,7 +24,7 @@ export const NOT_FOUND_PATH_LOGGED = 200;
 /** Log lines of 404 reports per minute, all clients together. */
 export const NOT_FOUND_LOGS_PER_MINUTE = 60;
 
-/** Builds the whole HTTP app from injected dependencies. Tests build one per test. */
+/** Builds the whole HTTP app from its dependencies (composeDeps, server/compose.ts). Tests build one per test. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   // strict: false -> `/agent` and `/agent/` are the same route (the spec writes paths both ways)
   const app = new Hono<AppEnv>({ strict: false });
@@ -62,7 +62,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     return c.json({ success: true });
   });
 
-  registerRoutes(api, deps);
+  mountModules(api, deps);
   app.route('/api/v1', api);
 
   app.all('/api/*', (c) => c.json({ success: false, msg: `No such API route: ${c.req.method} ${c.req.path}` }, 404));

@@ -1,11 +1,11 @@
 /**
  * The HTTP server of the app: Hono's node adaptor for requests, plus the call sockets (WebSocket
- * upgrades, server/modules/conversations/ws.ts). Used by main.ts and by the tests that need a real socket.
+ * upgrades, server/call-sockets.ts). Used by main.ts and by the tests that need a real socket.
  */
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { attachCallSockets } from './modules/conversations/ws.js';
+import { attachCallSockets } from './call-sockets.js';
 import type { AppDeps } from './platform/deps.js';
 import type { AppEnv } from './platform/http/types.js';
 

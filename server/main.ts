@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
+import { afterStart, composeDeps } from './compose.js';
 import { createHttpServer } from './http-server.js';
-import { serverIdOf } from './modules/conversations/recovery.js';
-import { createCallRuntime, settleCalls } from './modules/conversations/runtime.js';
+import { createCallRuntime, serverIdOf, settleCalls } from './modules/conversations/index.js';
 import { loadSecrets } from './platform/crypto/keys.js';
 import { openDatabase } from './platform/db/index.js';
 import { realHttpClient, systemClock } from './platform/deps.js';
@@ -14,7 +14,6 @@ import { createEventLoopMonitor } from './platform/log/event-loop.js';
 import { createLogger } from './platform/log/logger.js';
 import { openFilesLimit, openFilesProblem } from './platform/log/open-files.js';
 import { outboxMailer, smtpMailer } from './platform/mail.js';
-import { afterStart } from './startup.js';
 import { createProviderRegistry } from './voice/providers/registry.js';
 
 const startedAt = performance.now();
@@ -59,7 +58,9 @@ const database = await openDatabase({
 const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
 const mailer = env.SMTP_URL ? smtpMailer(env.SMTP_URL) : outboxMailer(dataDir, logger);
 const eventLoop = createEventLoopMonitor();
-const deps = {
+// the same id across restarts: the calls a killed process left are this server's to store at start
+const calls = createCallRuntime(providers, serverIdOf(dataDir));
+const deps = composeDeps({
   db: database,
   clock: systemClock,
   mailer,
@@ -83,10 +84,9 @@ const deps = {
   },
   logger,
   http: realHttpClient,
-  // the same id across restarts: the calls a killed process left are this server's to store at start
-  calls: createCallRuntime(providers, serverIdOf(dataDir)),
+  calls,
   eventLoop,
-};
+});
 const app = createApp(deps);
 const background = await afterStart(deps, env);
 
@@ -114,7 +114,7 @@ async function shutdown(signal: string) {
   await background.stop();
   // live calls end (their sockets close, each call is stored as ended)
   closeSockets();
-  await settleCalls(deps.calls);
+  await settleCalls(calls);
   // stop accepting, let requests in flight finish, then close the database
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await database.close();

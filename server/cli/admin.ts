@@ -7,8 +7,8 @@
  *   recount-calls [--company <email>]                   rebuild the call counts from the calls
  */
 import { parseArgs } from 'node:util';
-import { recountCalls } from '../modules/calls/call.repo.js';
-import { grantNumberRequests, pendingNumberRequests } from '../modules/numbers/request.repo.js';
+import { recountCalls } from '../modules/calls/index.js';
+import { grantNumberRequests, pendingNumberRequests } from '../modules/numbers/index.js';
 import { companyOfEmail, openFromEnv, runCli, UsageError } from './common.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]

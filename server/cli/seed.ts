@@ -11,8 +11,8 @@
  */
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { seededRng } from '../modules/company/call-generator.js';
-import { addPoolNumbers, ensureWorkspace, seedCalls } from '../modules/company/workspace.js';
+import { companyEvents } from '../compose.js';
+import { addPoolNumbers, ensureWorkspace, seedCalls, seededRng } from '../modules/company/index.js';
 import { countOption, openFromEnv, runCli, UsageError } from './common.js';
 
 const USAGE = `Usage: npm run seed -- --company <email> [--calls N] [--numbers M] [--free K] [--days D] [--seed S]
@@ -82,6 +82,7 @@ async function main() {
       name: values.company.split('@')[0]!,
       companyName: `${values.company} company`,
       now,
+      events: companyEvents(),
     });
     if (ws.created) err(`Created the account ${ws.email} with the password ${ws.password} (shown only this once)\n`);
     const owned = await db.selectFrom('phone_numbers').select('id').where('company_id', '=', ws.companyId).limit(1).execute();

@@ -1,8 +1,9 @@
-import type { CallRuntime } from '../modules/conversations/runtime.js';
 import type { AppDatabase } from './db/index.js';
+import type { AppEventBus } from './events.js';
 import type { JobLimits } from './jobs/fair-jobs.js';
 import type { EventLoopMonitor } from './log/event-loop.js';
 import type { Logger } from './log/logger.js';
+import type { UploadKinds } from './uploads/kinds.js';
 
 export interface Clock {
   now(): Date;
@@ -80,7 +81,20 @@ export interface AppConfig {
   jobLimits?: JobLimits;
 }
 
-/** Everything the app needs from the outside world, injected so tests build one app per test. */
+/**
+ * The call engine as the ground floor sees it. The engine itself (providers, live conversations, call
+ * sockets) is `CallRuntime` (server/modules/conversations/runtime.ts), built in server/main.ts (the tests:
+ * buildTestApp); the modules get it back through `callRuntime(deps)` (server/modules/conversations/call-runtime.ts).
+ */
+export interface CallEngine {
+  /** this server's id (which server holds a live call) */
+  readonly serverId: string;
+}
+
+/**
+ * Everything the app needs from the outside world, injected so tests build one app per test. `events` and
+ * `uploads` are what the modules plug in: composeDeps (server/compose.ts) makes them.
+ */
 export interface AppDeps {
   db: AppDatabase;
   clock: Clock;
@@ -91,7 +105,11 @@ export interface AppDeps {
   /** outbound HTTP; `realHttpClient` when absent */
   http?: HttpClient;
   /** the call engine (providers, their URLs, this server's live calls); absent = the call API answers 503 */
-  calls?: CallRuntime;
+  calls?: CallEngine;
+  /** what the modules tell each other (server/platform/events.ts), subscribed in server/compose.ts */
+  events: AppEventBus;
+  /** what each kind of upload leaves and when it is part of the data (server/platform/uploads/kinds.ts) */
+  uploads: UploadKinds;
   /** event-loop delay over the last minute, reported by GET /health (main.ts starts one; absent: not reported) */
   eventLoop?: EventLoopMonitor;
 }

@@ -5,7 +5,6 @@ import { PNG } from 'pngjs';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { needsRehash } from '../../server/modules/auth/passwords.js';
-import { onCompanyCreated } from '../../server/modules/company/company-hooks.js';
 import {
   LoginBodySchema,
   ACCOUNT_MESSAGES as M,
@@ -204,19 +203,20 @@ describeEachDb('account API', (kind) => {
       }
     });
 
-    it('runs the onCompanyCreated hooks inside the registration transaction', async () => {
+    it('runs the company.created handlers inside the registration transaction', async () => {
       const seen: string[] = [];
-      const ok = async (_db: unknown, e: { companyId: string }) => {
+      const ok = async (e: { companyId: string }) => {
         seen.push(e.companyId);
       };
       const failing = async () => {
         throw new Error('hook failed');
       };
-      onCompanyCreated.push(ok);
+      const offOk = t().deps.events.on('company.created', ok);
+      let offFailing = () => {};
       try {
         const s = await signUp(t());
         expect(seen).toEqual([s.companyId]);
-        onCompanyCreated.push(failing);
+        offFailing = t().deps.events.on('company.created', failing);
         const res = await register(t(), { ...GOOD, email: 'rolled-back@example.com' });
         expect(res.status).toBe(500);
         const row = await t()
@@ -227,9 +227,8 @@ describeEachDb('account API', (kind) => {
         expect(row).toHaveLength(0);
         expect(await t().deps.db.db.selectFrom('companies').select('id').execute()).toHaveLength(1);
       } finally {
-        onCompanyCreated.splice(onCompanyCreated.indexOf(ok), 1);
-        const i = onCompanyCreated.indexOf(failing);
-        if (i >= 0) onCompanyCreated.splice(i, 1);
+        offOk();
+        offFailing();
       }
     });
   });

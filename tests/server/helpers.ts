@@ -6,6 +6,7 @@ import type { Hono } from 'hono';
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe } from 'vitest';
 import { createApp } from '../../server/app.js';
+import { type BaseDeps, composeDeps } from '../../server/compose.js';
 import { createCallRuntime } from '../../server/modules/conversations/runtime.js';
 import { type AppDatabase, type DbKind, openDatabase } from '../../server/platform/db/index.js';
 import { MIGRATION_LOCK_KEY } from '../../server/platform/db/migrate.js';
@@ -69,12 +70,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function buildTestApp(kind: DbKind, overrides: Partial<AppDeps> = {}): Promise<TestApp> {
+export async function buildTestApp(kind: DbKind, overrides: Partial<BaseDeps> = {}): Promise<TestApp> {
   const db = await freshDatabase(kind);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-data-'));
   const clock = new FakeClock();
   const mailer = new MemoryMailer();
-  const deps: AppDeps = {
+  const deps: AppDeps = composeDeps({
     db,
     clock,
     mailer,
@@ -84,7 +85,7 @@ export async function buildTestApp(kind: DbKind, overrides: Partial<AppDeps> = {
     // the call engine with the real adapters: a test that starts a call points them at its fakes
     calls: createCallRuntime(createProviderRegistry()),
     ...overrides,
-  };
+  });
   const app = createApp(deps);
   const req: TestApp['req'] = (method, url, init = {}) => {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
@@ -115,7 +116,7 @@ export function describeEachDb(name: string, fn: (kind: DbKind) => void) {
 }
 
 /** Registers hooks that build a fresh app (and database) before each test; call the result inside a test. */
-export function useTestApp(kind: DbKind, overrides: () => Partial<AppDeps> = () => ({})): () => TestApp {
+export function useTestApp(kind: DbKind, overrides: () => Partial<BaseDeps> = () => ({})): () => TestApp {
   let current: TestApp | undefined;
   beforeEach(async () => {
     current = await buildTestApp(kind, overrides());

@@ -1,8 +1,8 @@
 import { afterEach, expect, it, vi } from 'vitest';
+import { afterStart } from '../../server/compose.js';
 import { REVOKED_SESSION_KEPT_MS, SWEEP_BATCH, SWEEP_INTERVAL_MS, sweepExpired } from '../../server/modules/auth/sweep.js';
 import { parseEnv } from '../../server/platform/env.js';
 import { settled } from '../../server/platform/jobs/later.js';
-import { afterStart } from '../../server/startup.js';
 import { logIn, signUp } from './auth-helpers.js';
 import { countRows, describeEachDb, type TestApp, useTestApp } from './helpers.js';
 

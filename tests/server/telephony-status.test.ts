@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
+import { warnUnreachableCallbacks } from '../../server/compose.js';
 import { insertConnection } from '../../server/modules/providers/provider.repo.js';
 import type { AppDeps } from '../../server/platform/deps.js';
 import { isLocalPublicUrl } from '../../server/platform/net/public-url.js';
-import { warnUnreachableCallbacks } from '../../server/startup.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, LOG_LINES, type TestApp, useTestApp } from './helpers.js';
 import { call } from './seed.js';

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { newBatchRow } from '../../server/modules/batches/batch-call.repo.js';
+import { recipientUploads } from '../../server/modules/batches/uploads.js';
 import { kbDir } from '../../server/modules/knowledge/kb.repo.js';
 import { newId } from '../../server/platform/crypto/ids.js';
 import { migrations } from '../../server/platform/db/migrations/index.js';
@@ -285,7 +286,12 @@ describeEachDb('migration 010 (pending uploads)', (kind) => {
         { id: 'killed', kind: 'recipients', company_id: 'c1' },
         { id: 'killed-too', kind: 'recipients', company_id: 'c1' },
       ]);
-      const deps = { db, clock: { now: () => new Date() }, config: { dataDir: '/nonexistent', publicUrl: '' } };
+      const deps = {
+        db,
+        clock: { now: () => new Date() },
+        config: { dataDir: '/nonexistent', publicUrl: '' },
+        uploads: { recipients: recipientUploads },
+      };
       expect(await sweepExpiredUploads(deps as never)).toBe(2);
       const left = await db.db.selectFrom('batch_recipients').select('upload_id').distinct().execute();
       expect(left).toEqual([{ upload_id: 'live' }]);

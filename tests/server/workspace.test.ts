@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
+import { afterStart } from '../../server/compose.js';
 import { SAMPLE_AGENT_NAME } from '../../server/modules/agents/sample-agent.js';
 import { passwordWeakness } from '../../server/modules/auth/password-strength.js';
 import { verifyPassword } from '../../server/modules/auth/passwords.js';
 import { insertCalls, withCallIndexesDeferred } from '../../server/modules/calls/call.repo.js';
 import { createDemoWorkspace, DEMO, DEMO_EMAIL, demoEnabled, generatedPassword } from '../../server/modules/company/workspace.js';
 import { parseEnv } from '../../server/platform/env.js';
-import { afterStart } from '../../server/startup.js';
 import type { FreeNumber, PhoneNumber } from '../../src/api/contract/phone.js';
 import { logIn, signUp } from './auth-helpers.js';
 import { describeEachDb, LOG_LINES, type TestApp, useTestApp } from './helpers.js';
@@ -18,6 +18,7 @@ async function demo(t: TestApp) {
   const created = await createDemoWorkspace(t.deps.db.db, {
     now: t.clock.now(),
     print: (s) => printed.push(s),
+    events: t.deps.events,
     logger: t.deps.logger,
   });
   return { created, printed };

@@ -4,8 +4,9 @@ import type { AgentListQuery, AgentSort } from '@contract/agent/query.js';
 import type { Agent, AgentListItem } from '@contract/agent/responses.js';
 import type { AgentDoc, AgentSavePayload } from '@contract/agent/save.js';
 import type { AgentSortField } from '@contract/agent/sort.js';
-import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
+import { lowerContains } from '../../platform/db/contains.js';
 import type { AgentsTable, DB } from '../../platform/db/schema.js';
 
 type AgentRow = Selectable<AgentsTable>;
@@ -113,17 +114,6 @@ const SORT_COLUMNS = {
   voice_model: 'voice_model',
 } as const satisfies Record<AgentSortField, keyof AgentsTable>;
 
-/**
- * "Name contains term": a plain substring test on the lowercased name (`instr` on SQLite, `strpos` on
- * PostgreSQL), so `%`, `_` and `\` in a search are literal with no escaping, and no LIKE pattern
- * matcher runs per row.
- */
-export function lowerContains(db: Kysely<DB>, column: 'agent_name_lower' | 'name_lower', term: string) {
-  const needle = term.toLowerCase();
-  return db.getExecutor().adapter instanceof PostgresAdapter
-    ? sql<boolean>`strpos(${sql.ref(column)}, ${needle}) > 0`
-    : sql<boolean>`instr(${sql.ref(column)}, ${needle}) > 0`;
-}
 /**
  * The list's total order: the requested keys, then (unless a timestamp key was given) the update
  * time in the direction opposite to the last key, then the id. So 'name A-Z' shows equal names

@@ -10,14 +10,10 @@ import { HttpError, jsonBody, ok } from '../../platform/http/http.js';
 import { idempotent } from '../../platform/http/idempotency.js';
 import { listQuery } from '../../platform/http/list-query.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { requireAuth } from '../auth/middleware.js';
-import { onCompanyCreated } from '../company/company-hooks.js';
-import { ownKnowledgeBaseIds } from '../knowledge/kb.repo.js';
-import { checkWebhookUrl } from '../webhooks/webhook.routes.js';
+import { requireAuth } from '../auth/index.js';
+import { ownKnowledgeBaseIds } from '../knowledge/index.js';
+import { checkWebhookUrl } from '../webhooks/index.js';
 import { deleteAgent, docOf, findAgent, insertAgent, listAgents, updateAgent } from './agent.repo.js';
-import { createSampleAgent } from './sample-agent.js';
-
-if (!onCompanyCreated.includes(createSampleAgent)) onCompanyCreated.push(createSampleAgent);
 
 /** Agent bodies carry long prompts and knowledge-base selections. */
 const AGENT_BODY_MAX = 2 * 1024 * 1024;

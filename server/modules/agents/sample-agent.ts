@@ -1,6 +1,6 @@
 import { AgentSavePayloadSchema } from '@contract/agent/save.js';
 import * as v from 'valibot';
-import type { CompanyCreatedHook } from '../company/company-hooks.js';
+import type { AppEvents, EventHandler } from '../../platform/events.js';
 import { docOf, insertAgent } from './agent.repo.js';
 
 /** The built-in sample of the specification: a health receptionist for elderly patients. */
@@ -35,7 +35,7 @@ export const SAMPLE_AGENT_PAYLOAD = v.parse(AgentSavePayloadSchema, {
   },
 });
 
-/** onCompanyCreated hook: every new company starts with the sample agent. */
-export const createSampleAgent: CompanyCreatedHook = async (db, { companyId, accountId, now }) => {
+/** On `company.created` (subscribed in server/compose.ts): every new company starts with the sample agent. */
+export const createSampleAgent: EventHandler<AppEvents['company.created']> = async ({ db, companyId, accountId, now }) => {
   await insertAgent(db, { companyId, accountId, doc: docOf(SAMPLE_AGENT_PAYLOAD), now });
 };

@@ -129,7 +129,7 @@ export function accountRoutes(deps: AppDeps) {
     try {
       if (photo && photoName) await storeUpload(deps.config.dataDir, photoName, photo.bytes);
       session = await db.transaction().execute(async (trx) => {
-        await insertCompanyWithAccount(trx, {
+        await insertCompanyWithAccount(trx, deps.events, {
           companyId,
           accountId,
           companyName: `${fields.name}'s company`,

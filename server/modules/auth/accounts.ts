@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
-import { runCompanyCreated } from '../company/company-hooks.js';
+import type { AppEventBus } from '../../platform/events.js';
 
 export interface NewCompanyAccount {
   companyId: string;
@@ -15,11 +15,12 @@ export interface NewCompanyAccount {
 }
 
 /**
- * Creates a company with its first account and runs the onCompanyCreated hooks (the sample agent...).
- * Call it inside a transaction (`db` is that transaction) so a failure leaves nothing behind.
+ * Creates a company with its first account and publishes `company.created` (the sample agent...: its
+ * handlers are subscribed in server/compose.ts and write through `db`). Call it inside a transaction (`db`
+ * is that transaction) so a failure, a handler's included, leaves nothing behind.
  * Used by registration and by the demo workspace and seed.
  */
-export async function insertCompanyWithAccount(db: Kysely<DB>, a: NewCompanyAccount): Promise<void> {
+export async function insertCompanyWithAccount(db: Kysely<DB>, events: AppEventBus, a: NewCompanyAccount): Promise<void> {
   const at = a.now.toISOString();
   await db.insertInto('companies').values({ id: a.companyId, name: a.companyName, created_at: at }).execute();
   await db
@@ -35,5 +36,5 @@ export async function insertCompanyWithAccount(db: Kysely<DB>, a: NewCompanyAcco
       updated_at: at,
     })
     .execute();
-  await runCompanyCreated(db, { companyId: a.companyId, accountId: a.accountId, now: a.now });
+  await events.publish('company.created', { db, companyId: a.companyId, accountId: a.accountId, now: a.now });
 }

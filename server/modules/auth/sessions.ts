@@ -1,9 +1,9 @@
-import { ACCOUNT_MESSAGES, type LoginResponse, type RefreshResponse } from '@contract/account.js';
+import type { LoginResponse, RefreshResponse } from '@contract/account.js';
 import type { Kysely } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
 import type { DB } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
-import { HttpError } from '../../platform/http/http.js';
+import { sessionExpired } from '../../platform/http/http.js';
 import { newOpaqueToken, sha256, signAccessToken, successorToken } from './tokens.js';
 
 /** A refresh token lives 30 days from its issue (sliding with each rotation). */
@@ -16,8 +16,7 @@ export const REUSE_GRACE_MS = 10_000;
 const iso = (d: Date) => d.toISOString();
 const plus = (d: Date, ms: number) => new Date(d.getTime() + ms);
 
-export const sessionExpired = () =>
-  new HttpError(401, ACCOUNT_MESSAGES.sessionExpired, undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+export { sessionExpired };
 
 export interface SessionOwner {
   accountId: string;

@@ -369,3 +369,8 @@ const outcomeRow = (x: {
   attempts: Number(x.attempts),
   duration: x.duration === null ? null : Number(x.duration),
 });
+
+/** Whether a batch calls the recipients list `uploadId` (the upload sweep leaves its rows). */
+export async function uploadInUse(db: Kysely<DB>, uploadId: string): Promise<boolean> {
+  return (await db.selectFrom('batch_calls').select('id').where('upload_id', '=', uploadId).executeTakeFirst()) !== undefined;
+}

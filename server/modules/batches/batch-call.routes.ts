@@ -34,12 +34,13 @@ import { isUniqueViolation } from '../../platform/http/db-errors.js';
 import { HttpError, jsonBody, notFound, ok, query } from '../../platform/http/http.js';
 import { idempotent } from '../../platform/http/idempotency.js';
 import type { AppEnv } from '../../platform/http/types.js';
+import { TooLargeError } from '../../platform/uploads/byte-limit.js';
 import { beginUpload, retireUpload } from '../../platform/uploads/pending-uploads.js';
-import { requireAuth } from '../auth/middleware.js';
-import { billingLimits, committedSpend } from '../billing/billing.service.js';
+import { requireAuth } from '../auth/index.js';
+import { billingLimits, committedSpend } from '../billing/index.js';
 import { isAssignedNumber } from './assigned-number.js';
 import { exportRecipients, recipientsExportPurpose } from './batch.export.js';
-import { ingestRecipients, TooLargeError } from './batch.ingest.js';
+import { ingestRecipients } from './batch.ingest.js';
 import {
   type BatchRow,
   type BatchRules,

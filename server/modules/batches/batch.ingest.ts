@@ -1,4 +1,4 @@
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import {
@@ -16,7 +16,8 @@ import { CsvError, parse } from 'csv-parse';
 import type { AppDeps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/http.js';
 import { smallChunks } from '../../platform/jobs/cooperative.js';
-import { allowedCountries } from '../billing/billing.service.js';
+import { byteLimit, TooLargeError } from '../../platform/uploads/byte-limit.js';
+import { allowedCountries } from '../billing/index.js';
 import { insertRecipients, type RecipientRow } from './batch-call.repo.js';
 
 /** Rows per INSERT: 6 parameters each, far below SQLite's and PostgreSQL's parameter limits. */
@@ -26,8 +27,6 @@ const CHUNK = 500;
  * rows (two INSERTs) or 4,096 invalid ones, whose checks run before the next piece is read.
  */
 const PARSE_BYTES = 8 * 1024;
-
-export class TooLargeError extends Error {}
 
 export interface IngestResult {
   total: number;
@@ -52,20 +51,6 @@ class ErrorList {
     this.trim();
     return this.items;
   }
-}
-
-/** Counts bytes as they stream past and fails as soon as the limit is crossed (nothing is buffered). */
-export function byteLimit(max: number, onError?: (e: Error) => void) {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      seen += chunk.byteLength;
-      if (seen <= max) return done(null, chunk);
-      const e = new TooLargeError();
-      onError?.(e);
-      done(e);
-    },
-  });
 }
 
 /**

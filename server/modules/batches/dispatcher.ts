@@ -49,9 +49,8 @@ import { newId } from '../../platform/crypto/ids.js';
 import type { DB } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/http.js';
-import { billingLimits } from '../billing/billing.service.js';
-import { createPhoneCall, liveCalls } from '../telephony/service.js';
-import { emitBatchEvent } from '../webhooks/outbox.js';
+import { billingLimits } from '../billing/index.js';
+import { createPhoneCall, liveCalls } from '../telephony/index.js';
 import { parseWindow } from './batch-call.repo.js';
 import { NUMBER_ZONES } from './number-zones.js';
 
@@ -353,13 +352,16 @@ export class BatchDispatcher {
       .where('batch_id', '=', batchId)
       .groupBy('state')
       .execute();
-    await emitBatchEvent(this.deps, companyId, {
-      batch_id: batch.id,
-      name: batch.name,
-      status: batch.status,
-      sent_count: Number(batch.sent_count),
-      outcomes: Object.fromEntries(states.map((r) => [r.state, Number(r.n)])),
-      completed_at: batch.updated_at,
+    await this.deps.events.publish('batch.completed', {
+      companyId,
+      batch: {
+        batch_id: batch.id,
+        name: batch.name,
+        status: batch.status,
+        sent_count: Number(batch.sent_count),
+        outcomes: Object.fromEntries(states.map((r) => [r.state, Number(r.n)])),
+        completed_at: batch.updated_at,
+      },
     });
   }
 

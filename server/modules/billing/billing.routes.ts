@@ -5,8 +5,8 @@ import type { AppDeps } from '../../platform/deps.js';
 import { JSON_BODY_MAX, limitBody } from '../../platform/http/body-limit.js';
 import { jsonBody, notFound, ok, query } from '../../platform/http/http.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { requireAuth } from '../auth/middleware.js';
-import { loadCompany } from '../company/company.repo.js';
+import { requireAuth } from '../auth/index.js';
+import { loadCompany } from '../company/index.js';
 import {
   billingContact,
   billingLimits,

@@ -20,15 +20,15 @@ import { type CallAnalysis, SENTIMENTS, type TranscriptTurn } from '@contract/ca
 import { modelPurpose } from '@contract/provider-keys.js';
 import type { Selectable } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
+import { parseJson } from '../../platform/db/json.js';
 import type { CallAnalysesTable } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { claimFairly, JobPool, jobLimitsOf, jobLoop } from '../../platform/jobs/fair-jobs.js';
+import { callRuntimeOf } from '../../voice/engine/call-runtime.js';
 import { pipelineOf } from '../../voice/engine/pipeline.js';
 import { parseAgentDoc } from '../../voice/engine/plan.js';
 import { ProviderError } from '../../voice/providers/types.js';
-import { parseJson } from '../conversations/session.repo.js';
-import { ProviderKeyMissingError, providerAccess } from '../providers/call-keys.js';
-import { queueCallEvent } from '../webhooks/outbox.js';
+import { ProviderKeyMissingError, providerAccess } from '../providers/index.js';
 import { setCallSuccessful } from './call-analytics.repo.js';
 
 export const MAX_ATTEMPTS = 3;
@@ -201,7 +201,7 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
     const agent = parseAgentDoc(session.agent);
     const transcript = parseJson<TranscriptTurn[]>(session.transcript, []);
     // the providers come with the call engine, as the engine's own do (server/main.ts composes them)
-    const providers = deps.calls?.providers;
+    const providers = callRuntimeOf(deps)?.providers;
     if (!providers) throw new Error('This server runs no call engine: it has no providers to analyse with');
     const pipeline = pipelineOf(agent, providers);
     // a speech-to-speech agent's model only talks: its analysis is written by GPT 4o with the same key
@@ -255,7 +255,7 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
         await setCallSuccessful(trx, row.company_id, row.call_id, result.successful === true);
         return true;
       });
-      if (done) await queueCallEvent(deps, 'call_analyzed', { companyId: row.company_id, callId: row.call_id });
+      if (done) await deps.events.publish('call.analyzed', { companyId: row.company_id, callId: row.call_id });
     } catch (e) {
       const known =
         e instanceof AnalysisFormatError ||

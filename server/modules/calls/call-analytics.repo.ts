@@ -9,7 +9,7 @@ import {
 import { CALL_STATUSES, type CallStatus } from '@contract/call-values.js';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { CallDaysTable, CallLatencyDaysTable, DB } from '../../platform/db/schema.js';
-import { ANY, type CallRow } from './call.repo.js';
+import { ANY, type CallRow } from './call-row.js';
 
 /**
  * The call analytics, computed in the database from the daily rollups of migration 016, which

@@ -15,9 +15,9 @@ import type { CallUsage } from '@contract/call-runtime.js';
 import type { CsvValue } from '@contract/csv.js';
 import { usageCost } from '@contract/pricing.js';
 import { type Kysely, sql } from 'kysely';
+import { parseJson } from '../../platform/db/json.js';
 import type { DB } from '../../platform/db/schema.js';
 import { csvStream } from '../../platform/http/csv-export.js';
-import { parseJson } from '../conversations/session.repo.js';
 import { dayStart, matching, nextDayStart, type TimeRange } from './call.repo.js';
 
 export { EXPORT_LINK_TTL_S } from '../../platform/http/csv-export.js';

@@ -3,6 +3,7 @@ import type { CallSortField, CallStatus, CallType } from '@contract/call-values.
 import { CompiledQuery, type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
 import type { CallCountsTable, CallsTable, DB } from '../../platform/db/schema.js';
 import { writeCallDays } from './call-analytics.repo.js';
+import { ANY, type CallRow } from './call-row.js';
 
 /**
  * Call records of a company and the call history list.
@@ -21,14 +22,7 @@ import { writeCallDays } from './call-analytics.repo.js';
  * migration 004, whose trailing columns carry the other filters: counting never reads the table.
  */
 
-/** A call as it is written and read (without `from_digits_rev`, which insertCalls derives from `from_number`). */
-export type CallRow = Omit<Selectable<CallsTable>, 'from_digits_rev' | 'latency_ms'> & {
-  /** the median latency of the call's agent turns (ms); absent or null without one */
-  latency_ms?: number | null | undefined;
-};
-
-/** Counts rows' dimensions: a value or ANY. */
-export const ANY = '*';
+export { ANY, type CallRow };
 
 const dayOf = (iso: string) => iso.slice(0, 10);
 export const dayStart = (day: string) => `${day}T00:00:00.000Z`;

@@ -2,28 +2,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CallListQuerySchema } from '@contract/call.js';
 import { CallAnalyticsQuerySchema } from '@contract/call-analytics.js';
-import { CALL_RUNTIME_MESSAGES, StartConversationBodySchema } from '@contract/call-runtime.js';
-import { CreatePhoneCallBodySchema } from '@contract/telephony.js';
+import { CALL_RUNTIME_MESSAGES } from '@contract/call-runtime.js';
 import { Hono } from 'hono';
 import { isId } from '../../platform/crypto/ids.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { checkExportToken, csvHeaders, EXPORT_LINK_EXPIRED, exportToken } from '../../platform/http/csv-export.js';
-import { HttpError, jsonBody, ok } from '../../platform/http/http.js';
+import { HttpError, ok } from '../../platform/http/http.js';
 import { listQuery } from '../../platform/http/list-query.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { requireAuth } from '../auth/middleware.js';
-import { callRuntime } from '../conversations/call-runtime.js';
-import { recordingsDir, startWebCall } from '../conversations/runtime.js';
-import { createPhoneCall } from '../telephony/service.js';
+import { requireAuth } from '../auth/index.js';
 import { CALL_EXPORT, exportCalls } from './call.export.js';
 import { listCalls, sessionRecording } from './call.repo.js';
 import { callAnalytics } from './call-analytics.repo.js';
-import { callDetail, checkRecordingToken, recordingToken } from './detail.js';
+import { callDetail, checkRecordingToken, recordingsDir, recordingToken } from './detail.js';
 
 /**
  * /call: the company's call history (filters, search, sort, zero-based page; see src/api/contract/call.ts),
- * a call's detail, its recording (signed URL), and `POST /web` to start a web call (Test in the editor;
- * the browser then opens the socket /call/web/{id}/stream, handled by server/modules/conversations/ws.ts).
+ * a call's detail and its recording (signed URL). Two more routes live under /call, mounted by
+ * server/compose.ts before these: `POST /web` (a web call, server/modules/conversations/web-call.routes.ts)
+ * and `POST /create` (a phone call, server/modules/telephony/phone-call.routes.ts).
  */
 export function callRoutes(deps: AppDeps) {
   const db = deps.db.db;
@@ -94,20 +91,6 @@ export function callRoutes(deps: AppDeps) {
     const q = listQuery(c, CallListQuerySchema);
     const { calls, totalCalls } = await listCalls(db, c.get('auth').companyId, q);
     return ok(c, { data: { calls, pagination: { totalCalls, page: q.page, limit: q.limit } } });
-  });
-
-  r.post('/web', async (c) => {
-    callRuntime(deps);
-    const auth = c.get('auth');
-    const body = await jsonBody(c, StartConversationBodySchema);
-    return ok(c, { data: await startWebCall(deps, { companyId: auth.companyId, accountId: auth.accountId }, body) }, 201);
-  });
-
-  r.post('/create', async (c) => {
-    callRuntime(deps);
-    const auth = c.get('auth');
-    const body = await jsonBody(c, CreatePhoneCallBodySchema);
-    return ok(c, { data: await createPhoneCall(deps, { companyId: auth.companyId, accountId: auth.accountId }, body) }, 201);
   });
 
   r.get('/:id', async (c) => {

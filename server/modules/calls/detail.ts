@@ -6,6 +6,7 @@
  * bearer token and nobody else can.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import path from 'node:path';
 import {
   CALL_RUNTIME_MESSAGES,
   type CallAnalysis,
@@ -19,11 +20,14 @@ import type { CallStatus, CallType } from '@contract/call-values.js';
 import { usageCost } from '@contract/pricing.js';
 import type { Kysely } from 'kysely';
 import { isId } from '../../platform/crypto/ids.js';
+import { parseJson } from '../../platform/db/json.js';
 import type { DB } from '../../platform/db/schema.js';
 import { HttpError } from '../../platform/http/http.js';
-import { parseJson } from '../conversations/session.repo.js';
 
 export const RECORDING_URL_TTL_S = 3600;
+
+/** Where a company's recordings are kept (written by the call engine: server/modules/conversations/runtime.ts). */
+export const recordingsDir = (dataDir: string, companyId: string) => path.join(dataDir, 'recordings', companyId);
 
 const sign = (key: Uint8Array, callId: string, companyId: string, exp: number) =>
   createHmac('sha256', key).update(`recording.${callId}.${companyId}.${exp}`).digest('base64url');

@@ -2,7 +2,7 @@ import { AGENT_DIALOG_DEFAULTS } from '@contract/agent/defaults.js';
 import type { DisconnectionReason } from '@contract/call.js';
 import type { CallStatus, CallType } from '@contract/call-values.js';
 import { newId } from '../../platform/crypto/ids.js';
-import type { CallRow } from '../calls/call.repo.js';
+import type { CallRow } from '../calls/index.js';
 
 /**
  * Realistic call records for the seed command and the demo workspace. Deterministic for a given seed.

@@ -4,8 +4,8 @@ import type { DB } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { yieldToLoop } from '../../platform/jobs/cooperative.js';
 import { removeUpload } from '../../platform/uploads/uploads.js';
-import { companyKbDir } from '../knowledge/kb.repo.js';
-import { releasePoolNumbers } from '../numbers/number.repo.js';
+import { companyKbDir } from '../knowledge/index.js';
+import { releasePoolNumbers } from '../numbers/index.js';
 
 /** The company queries of /company, and the deletion of a company with everything it owns. */
 

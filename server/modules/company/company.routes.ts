@@ -4,8 +4,7 @@ import type { AppDeps } from '../../platform/deps.js';
 import { JSON_BODY_MAX, limitBody } from '../../platform/http/body-limit.js';
 import { HttpError, jsonBody, notFound, ok } from '../../platform/http/http.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { requireAuth } from '../auth/middleware.js';
-import { verifyCallerPassword } from '../auth/password-guard.js';
+import { requireAuth, verifyCallerPassword } from '../auth/index.js';
 import { companyAccountPasswordHash, deleteCompany, loadCompany, renameCompany } from './company.repo.js';
 
 const toCompany = (row: { id: string; name: string; created_at: string }) => ({

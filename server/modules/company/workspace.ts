@@ -5,13 +5,11 @@ import type { Kysely } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
 import type { DB } from '../../platform/db/schema.js';
 import type { Env } from '../../platform/env.js';
+import type { AppEventBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/log/logger.js';
-import { type CallRow, insertCalls, storedCallCount, withCallIndexesDeferred } from '../calls/call.repo.js';
-// loads every resource, so their onCompanyCreated hooks (the sample agent...) run for seeded companies
-import '../index.js';
-import { insertCompanyWithAccount } from '../auth/accounts.js';
-import { hashPassword } from '../auth/passwords.js';
-import { insertNumberRows, poolNumberRow } from '../numbers/number.repo.js';
+import { hashPassword, insertCompanyWithAccount } from '../auth/index.js';
+import { type CallRow, insertCalls, storedCallCount, withCallIndexesDeferred } from '../calls/index.js';
+import { insertNumberRows, poolNumberRow } from '../numbers/index.js';
 import { AREA_CODES, type CallLine, fictionalNumber, generateCalls, type Rng, TOLL_FREE_CODES } from './call-generator.js';
 
 /**
@@ -31,10 +29,13 @@ export interface Workspace {
 /** A password for a generated account: 16 URL-safe characters (96 random bits). */
 export const generatedPassword = () => randomBytes(12).toString('base64url');
 
-/** The company of the account `email`, created (with a generated password) when there is none. */
+/**
+ * The company of the account `email`, created (with a generated password) when there is none; `events`
+ * carries `company.created` to its handlers (the sample agent: server/compose.ts subscribes them).
+ */
 export async function ensureWorkspace(
   db: Kysely<DB>,
-  p: { email: string; name: string; companyName: string; now: Date },
+  p: { email: string; name: string; companyName: string; now: Date; events: AppEventBus },
 ): Promise<Workspace> {
   const email = p.email.toLowerCase();
   const existing = await db.selectFrom('accounts').select(['id', 'company_id']).where('email', '=', email).executeTakeFirst();
@@ -44,7 +45,7 @@ export async function ensureWorkspace(
   const companyId = newId(p.now);
   const accountId = newId(p.now);
   await db.transaction().execute((trx) =>
-    insertCompanyWithAccount(trx, {
+    insertCompanyWithAccount(trx, p.events, {
       companyId,
       accountId,
       companyName: p.companyName,
@@ -190,14 +191,20 @@ export const demoEnabled = (env: Pick<Env, 'DEMO' | 'DATABASE_URL'>) => (env.DEM
  */
 export async function createDemoWorkspace(
   db: Kysely<DB>,
-  p: { now: Date; print: (text: string) => void; logger?: Logger; rng?: Rng },
+  p: { now: Date; print: (text: string) => void; events: AppEventBus; logger?: Logger; rng?: Rng },
 ): Promise<boolean> {
   const any = await db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
   if (any) return false;
   const rng = p.rng ?? Math.random;
   let ws: Workspace;
   try {
-    ws = await ensureWorkspace(db, { email: DEMO_EMAIL, name: 'Demo User', companyName: 'Parley Demo Clinic', now: p.now });
+    ws = await ensureWorkspace(db, {
+      email: DEMO_EMAIL,
+      name: 'Demo User',
+      companyName: 'Parley Demo Clinic',
+      now: p.now,
+      events: p.events,
+    });
   } catch (e) {
     // another instance created it a moment ago (unique email)
     if (await db.selectFrom('accounts').select('id').where('email', '=', DEMO_EMAIL).executeTakeFirst()) return false;

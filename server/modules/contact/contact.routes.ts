@@ -6,7 +6,7 @@ import { JSON_BODY_MAX, limitBody } from '../../platform/http/body-limit.js';
 import { jsonBody } from '../../platform/http/http.js';
 import { enforce, LIMITS } from '../../platform/http/ratelimit.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { clientIp } from '../auth/middleware.js';
+import { clientIp } from '../auth/index.js';
 import { insertContactMessage } from './contact.repo.js';
 
 export function contactRoutes(deps: AppDeps) {

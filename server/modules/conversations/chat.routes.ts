@@ -5,7 +5,7 @@ import type { AppDeps } from '../../platform/deps.js';
 import { limitBody } from '../../platform/http/body-limit.js';
 import { jsonBody, ok } from '../../platform/http/http.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { requireAuth } from '../auth/middleware.js';
+import { requireAuth } from '../auth/index.js';
 import { callRuntime } from './call-runtime.js';
 import { chatRow, prepareChatMessage, startChat } from './runtime.js';
 import { parseJson } from './session.repo.js';

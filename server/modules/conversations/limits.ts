@@ -14,7 +14,7 @@ import { withCompanyLock } from '../../platform/db/company-lock.js';
 import type { DB } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/http.js';
-import { billingLimits, monthToDateSpend } from '../billing/billing.service.js';
+import { billingLimits, monthToDateSpend } from '../billing/index.js';
 
 type Trx = Transaction<DB>;
 

@@ -16,9 +16,11 @@ import type { TranscriptTurn, TurnLatency } from '@contract/call-runtime.js';
 import { newId } from '../../platform/crypto/ids.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { repairWav } from '../../voice/audio/wav.js';
+import { callRuntimeOf } from '../../voice/engine/call-runtime.js';
 import { agentDocOrUndefined } from '../../voice/engine/plan.js';
-import { emitCallEvent } from '../webhooks/events.js';
-import { emptyUsage, recordingsDir } from './runtime.js';
+import { recordingsDir } from '../calls/index.js';
+import { announceCall } from './call-events.js';
+import { emptyUsage } from './runtime.js';
 import { type CallSessionRow, finishCallSession, parseJson } from './session.repo.js';
 
 const SERVER_ID_FILE = 'server-id';
@@ -81,7 +83,7 @@ export async function endDeadCall(deps: AppDeps, row: CallSessionRow): Promise<b
     endedAt: new Date(Date.parse(lastAlive)),
   });
   // told to its webhooks and analysed like any other call
-  if (done) emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id });
+  if (done) announceCall(deps, 'call.ended', { companyId: row.company_id, callId: row.id, analyse: true });
   return done;
 }
 
@@ -90,7 +92,7 @@ export async function endDeadCall(deps: AppDeps, row: CallSessionRow): Promise<b
  * now, so they stop holding the company's concurrency slots. Answers how many were ended.
  */
 export async function recoverOwnCalls(deps: AppDeps): Promise<number> {
-  const rt = deps.calls;
+  const rt = callRuntimeOf(deps);
   if (!rt) return 0;
   let ended = 0;
   for (;;) {

@@ -24,10 +24,11 @@ import { providerLabel } from '@contract/provider.js';
 import { modelPurpose, providerPurpose } from '@contract/provider-keys.js';
 import type WebSocket from 'ws';
 import type { CallEndReason } from '../../../src/machines/callSession.machine.js';
-import { isId, newId } from '../../platform/crypto/ids.js';
+import { isId } from '../../platform/crypto/ids.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/http.js';
 import { type WavSummary, wavHeader } from '../../voice/audio/wav.js';
+import { CallRuntime, type ChatTurn, createCallRuntime } from '../../voice/engine/call-runtime.js';
 import { Conversation, type ProviderKeys } from '../../voice/engine/conversation.js';
 import { providerMessage } from '../../voice/engine/failures.js';
 import { pipelineOf, requiredProviders } from '../../voice/engine/pipeline.js';
@@ -39,11 +40,11 @@ import type { Playout } from '../../voice/lines/playout.js';
 import { ChatLine } from '../../voice/lines/text.js';
 import type { AudioLine } from '../../voice/lines/types.js';
 import { WebTransport } from '../../voice/lines/web.js';
-import type { ProviderRegistry } from '../../voice/providers/registry.js';
 import { BROWSER_AUDIO, ProviderError, type ProviderId } from '../../voice/providers/types.js';
-import { docOf, findAgent } from '../agents/agent.repo.js';
-import { ProviderKeyMissingError, providerAccess } from '../providers/call-keys.js';
-import { emitCallEvent } from '../webhooks/events.js';
+import { docOf, findAgent } from '../agents/index.js';
+import { recordingsDir } from '../calls/index.js';
+import { ProviderKeyMissingError, providerAccess } from '../providers/index.js';
+import { announceCall } from './call-events.js';
 import { callRuntime } from './call-runtime.js';
 import { refuseOverSpend, takeLine } from './limits.js';
 import { CallRecording } from './recording.js';
@@ -58,32 +59,7 @@ import {
   saveProgress,
 } from './session.repo.js';
 
-export interface CallRuntime {
-  /** the providers this engine runs (server/voice/providers/registry.ts) */
-  providers: ProviderRegistry;
-  /** this server's id (which server holds a live call) */
-  serverId: string;
-  /** live conversations of this server, by call id */
-  live: Map<string, Conversation>;
-  /** web calls running here until they are stored (shutdown waits for them) */
-  running: Set<Promise<void>>;
-  /** chat turns running here, by chat id (a turn the tester stopped is put away before the next one starts) */
-  chats: Map<string, ChatTurn>;
-  /** call sockets (browsers, carrier streams) open on this server, by company (server/modules/conversations/ws.ts caps them) */
-  openSockets: Map<string, number>;
-}
-
-export interface ChatTurn {
-  /** the tester stopped the reply: the turn is being put away */
-  stopped: boolean;
-  /** resolves once the turn is stored and the chat unlocked */
-  finished: Promise<void>;
-}
-
-/** `serverId`: the id this server keeps across restarts (server/modules/conversations/recovery.ts serverIdOf), else a new one. */
-export function createCallRuntime(providers: ProviderRegistry, serverId = `srv-${newId()}`): CallRuntime {
-  return { providers, serverId, live: new Map(), running: new Set(), chats: new Map(), openSockets: new Map() };
-}
+export { CallRuntime, type ChatTurn, createCallRuntime };
 
 export interface Caller {
   companyId: string;
@@ -401,9 +377,6 @@ export async function settleCalls(rt: CallRuntime, ms = 5000): Promise<void> {
   await Promise.race([Promise.allSettled([...rt.running]), new Promise((r) => setTimeout(r, ms).unref())]);
 }
 
-/** Where a company's recordings are kept. */
-export const recordingsDir = (dataDir: string, companyId: string) => path.join(dataDir, 'recordings', companyId);
-
 /**
  * A browser's socket for `callId` with its one-time token: the call runs on this server until it ends.
  * Answers false (the caller closes the socket with a policy error) when the token is not valid.
@@ -501,7 +474,7 @@ export function runLineCall(
       },
     });
     rt.live.set(row.id, c);
-    emitCallEvent(deps, 'call_started', { companyId: row.company_id, callId: row.id });
+    announceCall(deps, 'call.started', { companyId: row.company_id, callId: row.id });
     c.start();
     const end = await c.ended;
     rt.live.delete(row.id);
@@ -523,7 +496,7 @@ export function runLineCall(
       recording: recording && recording.durationMs > 0 ? recordingName : null,
       endedAt: now(deps),
     });
-    if (stored) emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id });
+    if (stored) announceCall(deps, 'call.ended', { companyId: row.company_id, callId: row.id, analyse: true });
     deps.logger.info(`${options.label} ended`, {
       callId: row.id,
       reason,

@@ -9,8 +9,9 @@ import type { CallUsage, TranscriptTurn, TurnLatency } from '@contract/call-runt
 import type { CallStatus, CallType } from '@contract/call-values.js';
 import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
+import { parseJson } from '../../platform/db/json.js';
 import type { CallSessionsTable, DB } from '../../platform/db/schema.js';
-import { insertCalls } from '../calls/call.repo.js';
+import { insertCalls } from '../calls/index.js';
 
 export type CallSessionRow = Selectable<CallSessionsTable>;
 
@@ -210,10 +211,4 @@ export function medianLatency(latency: readonly TurnLatency[]): number | null {
   return Math.round(totals.length % 2 ? totals[mid]! : (totals[mid - 1]! + totals[mid]!) / 2);
 }
 
-export const parseJson = <T>(text: string, fallback: T): T => {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-};
+export { parseJson };

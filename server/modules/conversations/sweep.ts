@@ -14,6 +14,7 @@
  */
 import type { TranscriptTurn, TurnLatency } from '@contract/call-runtime.js';
 import type { AppDeps } from '../../platform/deps.js';
+import { callRuntimeOf } from '../../voice/engine/call-runtime.js';
 import { agentDocOrUndefined } from '../../voice/engine/plan.js';
 import { endDeadCall } from './recovery.js';
 import { emptyUsage } from './runtime.js';
@@ -99,7 +100,7 @@ export async function sweepCalls(deps: AppDeps): Promise<{ removed: number; ende
 /** Beats for this server's live calls and sweeps, until stopped. */
 export function startCallSweeper(deps: AppDeps) {
   const beat = async () => {
-    const live = [...(deps.calls?.live.keys() ?? [])];
+    const live = [...(callRuntimeOf(deps)?.live.keys() ?? [])];
     if (live.length === 0) return;
     await deps.db.db
       .updateTable('call_sessions')

@@ -5,3 +5,8 @@ import type { DB } from '../../platform/db/schema.js';
 export function fileByName(db: Kysely<DB>, name: string) {
   return db.selectFrom('files').select(['mime_type', 'kind']).where('name', '=', name).executeTakeFirst();
 }
+
+/** Whether a `files` row holds the uploaded file `name` (the upload sweep leaves such a file). */
+export async function fileExists(db: Kysely<DB>, name: string): Promise<boolean> {
+  return (await db.selectFrom('files').select('id').where('name', '=', name).executeTakeFirst()) !== undefined;
+}

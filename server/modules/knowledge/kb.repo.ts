@@ -3,9 +3,9 @@ import type { KnowledgeBaseStatus } from '@contract/agent/records.js';
 import type { KbFileKind, KnowledgeBase, KnowledgeBaseListQuery } from '@contract/knowledge-base.js';
 import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
+import { lowerContains } from '../../platform/db/contains.js';
 import type { DB, KnowledgeBasesTable } from '../../platform/db/schema.js';
 import { newestFirstPage } from '../../platform/http/list-query.js';
-import { lowerContains } from '../agents/agent.repo.js';
 
 /** A source as stored: `stored` (the file's name on disk) never leaves the server. */
 export type StoredKbSource =
@@ -139,4 +139,9 @@ export async function ownKnowledgeBaseIds(db: Kysely<DB>, companyId: string, ids
     .where('id', 'in', [...ids])
     .execute();
   return new Set(rows.map((r) => r.id));
+}
+
+/** Whether the knowledge base `id` exists, whatever its company (the upload sweep leaves its directory). */
+export async function knowledgeBaseExists(db: Kysely<DB>, id: string): Promise<boolean> {
+  return (await db.selectFrom('knowledge_bases').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }

@@ -19,7 +19,7 @@ import { HttpError, ok, parseWith, query, refuseNul } from '../../platform/http/
 import { idempotent } from '../../platform/http/idempotency.js';
 import type { AppEnv } from '../../platform/http/types.js';
 import { beginUpload } from '../../platform/uploads/pending-uploads.js';
-import { requireAuth } from '../auth/middleware.js';
+import { requireAuth } from '../auth/index.js';
 import {
   deleteKnowledgeBase,
   findKnowledgeBase,

@@ -19,7 +19,7 @@ import {
 import busboy from 'busboy';
 import { HttpError } from '../../platform/http/http.js';
 import { smallChunks } from '../../platform/jobs/cooperative.js';
-import { byteLimit, TooLargeError } from '../batches/batch.ingest.js';
+import { byteLimit, TooLargeError } from '../../platform/uploads/byte-limit.js';
 
 /**
  * Streams a knowledge-base upload (multipart/form-data) to disk: nothing is buffered beyond one chunk.

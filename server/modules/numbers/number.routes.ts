@@ -17,7 +17,7 @@ import { HttpError, jsonBody, ok } from '../../platform/http/http.js';
 import { idempotent } from '../../platform/http/idempotency.js';
 import { listQuery } from '../../platform/http/list-query.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { requireAuth } from '../auth/middleware.js';
+import { requireAuth } from '../auth/index.js';
 import {
   createCompanyNumber,
   deleteCompanyNumber,

@@ -5,8 +5,8 @@ import { ok } from '../../platform/http/http.js';
 import { listQuery } from '../../platform/http/list-query.js';
 import type { AppEnv } from '../../platform/http/types.js';
 import { isLocalPublicUrl } from '../../platform/net/public-url.js';
-import { requireAuth } from '../auth/middleware.js';
-import { carrierConnections } from '../providers/provider.repo.js';
+import { requireAuth } from '../auth/index.js';
+import { carrierConnections } from '../providers/index.js';
 import { listCompanyNumbers, listFreeNumbers } from './number.repo.js';
 
 /** /phone: the two tabs of the Phone Numbers screen (page zero-based, limit, search, sort). */

@@ -5,7 +5,7 @@ import { JSON_BODY_MAX, limitBody } from '../../platform/http/body-limit.js';
 import { HttpError, jsonBody, ok } from '../../platform/http/http.js';
 import { idempotent } from '../../platform/http/idempotency.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { requireAuth } from '../auth/middleware.js';
+import { requireAuth } from '../auth/index.js';
 import { grantNumberRequests, requestNumber } from './request.repo.js';
 
 /**

@@ -11,6 +11,7 @@ import { isProviderName, type ProviderName, providerInfo } from '@contract/provi
 import { PROVIDER_KEY_MESSAGES, PROVIDERS_PAGE, type ProviderKeyProblem } from '@contract/provider-keys.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { normalizeBaseUrl } from '../../platform/net/base-url.js';
+import { callRuntimeOf } from '../../voice/engine/call-runtime.js';
 import type { ProviderAccess, ProviderId } from '../../voice/providers/types.js';
 import { connectionByProvider } from './provider.repo.js';
 import { openField } from './provider.store.js';
@@ -43,7 +44,7 @@ export async function providerAccess(
   provider: ProviderId,
   purpose: string,
 ): Promise<ProviderAccess> {
-  const serverBase = deps.config.providerUrls[provider] ?? deps.calls?.providers.descriptor(provider)?.url.default ?? '';
+  const serverBase = deps.config.providerUrls[provider] ?? callRuntimeOf(deps)?.providers.descriptor(provider)?.url.default ?? '';
   if (!isProviderName(provider)) return { apiKey: '', baseUrl: serverBase, publicOnly: false };
   const row = await connectionByProvider(deps, companyId, provider);
   if (!row) throw new ProviderKeyMissingError(provider, PROVIDER_KEY_MESSAGES.notConnected(provider, purpose));

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { AppDeps } from '../../platform/deps.js';
 import { ok, query } from '../../platform/http/http.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { requireAuth } from '../auth/middleware.js';
+import { requireAuth } from '../auth/index.js';
 import { connectionsOf } from './provider.repo.js';
 import { listItem } from './provider.store.js';
 

@@ -18,7 +18,7 @@ import { isUniqueViolation } from '../../platform/http/db-errors.js';
 import { HttpError, jsonBody, notFound, ok, query } from '../../platform/http/http.js';
 import { idempotent } from '../../platform/http/idempotency.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { requireAuth } from '../auth/middleware.js';
+import { requireAuth } from '../auth/index.js';
 import {
   connectionById,
   connectionByProvider,

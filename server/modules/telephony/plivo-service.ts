@@ -29,11 +29,11 @@ import {
 } from '../../carriers/plivo/rest.js';
 import { PlivoTransport } from '../../carriers/plivo/stream.js';
 import { isId } from '../../platform/crypto/ids.js';
+import { parseJson } from '../../platform/db/json.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { agentDocOrUndefined } from '../../voice/engine/plan.js';
 import { fillVariables } from '../../voice/engine/text.js';
-import type { CallRuntime } from '../conversations/runtime.js';
-import { type CallSessionRow, claimCallToken, hashToken, parseJson } from '../conversations/session.repo.js';
+import { type CallRuntime, type CallSessionRow, claimCallToken, hashToken } from '../conversations/index.js';
 import { firstUseOfNonce } from './nonces.repo.js';
 import {
   admitInbound,

@@ -10,7 +10,7 @@
  *   <Connect><Stream> whose URL carries the token in its path.
  * - Outbound: `POST /call/create` -> the same checks -> the carrier's Calls API with the Stream TwiML, the
  *   status callback and answering-machine detection -> the row follows the signed status callbacks.
- * - The stream's WebSocket upgrade is signed by the carrier and takes the one-time token (server/modules/conversations/ws.ts).
+ * - The stream's WebSocket upgrade is signed by the carrier and takes the one-time token (server/call-sockets.ts).
  */
 import { createHmac } from 'node:crypto';
 import type { AgentDoc } from '@contract/agent/save.js';
@@ -38,6 +38,7 @@ import {
 } from '../../carriers/twilio/rest.js';
 import { type CarrierStreamTransport, START_TIMEOUT_MS, TwilioTransport } from '../../carriers/twilio/stream.js';
 import { isId, newId } from '../../platform/crypto/ids.js';
+import { parseJson } from '../../platform/db/json.js';
 import type { PhoneNumbersTable } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { isUniqueViolation } from '../../platform/http/db-errors.js';
@@ -46,21 +47,28 @@ import { guardedFetch } from '../../platform/net/net-guard.js';
 import { pipelineOf, requiredProviders } from '../../voice/engine/pipeline.js';
 import { agentDocOrUndefined } from '../../voice/engine/plan.js';
 import { fillVariables } from '../../voice/engine/text.js';
-import { docOf, findAgent } from '../agents/agent.repo.js';
-import { allowedCountries } from '../billing/billing.service.js';
-import { callRuntime } from '../conversations/call-runtime.js';
-import { liveCalls, overSpend, refuseOverSpend, reserveLine, takeLine } from '../conversations/limits.js';
-import { type Caller, type CallRuntime, emptyUsage, keysFor, runLineCall } from '../conversations/runtime.js';
+import { docOf, findAgent } from '../agents/index.js';
+import { allowedCountries } from '../billing/index.js';
 import {
+  announceCall,
+  type Caller,
+  type CallRuntime,
   type CallSessionRow,
+  callRuntime,
   claimCallToken,
   createCallSession,
+  emptyUsage,
   finishCallSession,
   getCallSession,
+  keysFor,
+  liveCalls,
   newToken,
-  parseJson,
-} from '../conversations/session.repo.js';
-import { emitCallEvent } from '../webhooks/events.js';
+  overSpend,
+  refuseOverSpend,
+  reserveLine,
+  runLineCall,
+  takeLine,
+} from '../conversations/index.js';
 
 export const TELEPHONY_PATHS = {
   twilioVoice: '/api/v1/telephony/twilio/voice',
@@ -242,7 +250,7 @@ export async function endUnanswered(
     recording: null,
     endedAt: now(deps),
   });
-  if (stored) emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id }, { analyse: false });
+  if (stored) announceCall(deps, 'call.ended', { companyId: row.company_id, callId: row.id, analyse: false });
 }
 
 /** The form parameters of a carrier's request, in order (duplicates kept: Twilio signs them all). */

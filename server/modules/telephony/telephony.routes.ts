@@ -15,7 +15,7 @@ const CARRIER_BODY_MAX = 32 * 1024;
  * - `POST /twilio/status/{call_id}`: status callbacks and answering-machine detection of a call.
  * - `POST /plivo/answer` (inbound), `/plivo/answer/{call_id}` (an outbound call answered),
  *   `/plivo/status/{call_id}` (hangup and machine detection), `/plivo/xml/{call_id}` (transfer, voicemail).
- * The media streams are WebSockets (server/modules/conversations/ws.ts).
+ * The media streams are WebSockets (server/call-sockets.ts).
  */
 export function telephonyRoutes(deps: AppDeps) {
   const r = new Hono<AppEnv>();

@@ -5,9 +5,8 @@ import { getProviderSecret } from '../../platform/crypto/secrets.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { jsonBody, ok } from '../../platform/http/http.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { requireAuth } from '../auth/middleware.js';
-import { callRuntime } from '../conversations/call-runtime.js';
-import { previewVoice } from '../conversations/runtime.js';
+import { requireAuth } from '../auth/index.js';
+import { callRuntime, previewVoice } from '../conversations/index.js';
 import { BUILTIN_VOICES } from './voice.catalogue.js';
 import { ElevenLabsError, fetchElevenLabsVoices } from './voice.elevenlabs.js';
 

@@ -1,25 +1,26 @@
 /**
- * The call engine's one hook into what happens after a call: `emitCallEvent(deps, event, call)`
- * is called by server/modules/conversations/runtime.ts when a call's line opens (`call_started`) and once the ended call is
- * stored (`call_ended`). It queues the webhook deliveries (outbox.ts) and, for `call_ended`, the post-call
- * analysis (analysis.ts), after the caller's turn of the event loop. It never throws: a failure is logged
- * and the call goes on. A call refused before an agent answered (server/modules/telephony/service.ts: no inbound
- * agent, over the concurrency or spend limit) is told as `call_ended` too, with `analyse: false` (nothing
- * was said to analyse).
+ * What webhooks listen to (server/platform/events.ts): a call started, ended or was analysed, a batch
+ * completed. `subscribeWebhooks(deps)` is called once per app by server/compose.ts, after the post-call
+ * analysis subscribed (so an ended call's analysis is queued before its `call_ended` delivery). Each event
+ * is queued for the webhooks that want it (outbox.ts); the worker (worker.ts) sends them. The publishers
+ * (server/modules/conversations/call-events.ts, the telephony service, the batch dispatcher, the analysis
+ * worker) never import this module.
  */
 import type { AppDeps } from '../../platform/deps.js';
-import { runLater } from '../../platform/jobs/later.js';
-import { queueAnalysis } from '../calls/analysis.js';
-import { queueCallEvent } from './outbox.js';
+import { emitBatchEvent, queueCallEvent } from './outbox.js';
 
-export function emitCallEvent(
-  deps: AppDeps,
-  event: 'call_started' | 'call_ended',
-  call: { companyId: string; callId: string },
-  { analyse = true }: { analyse?: boolean } = {},
-): void {
-  runLater(deps, `webhook ${event}`, async () => {
-    if (event === 'call_ended' && analyse) await queueAnalysis(deps, call);
-    await queueCallEvent(deps, event, call);
+export function subscribeWebhooks(deps: AppDeps): void {
+  const { events } = deps;
+  events.on('call.started', async ({ companyId, callId }) => {
+    await queueCallEvent(deps, 'call_started', { companyId, callId });
+  });
+  events.on('call.ended', async ({ companyId, callId }) => {
+    await queueCallEvent(deps, 'call_ended', { companyId, callId });
+  });
+  events.on('call.analyzed', async ({ companyId, callId }) => {
+    await queueCallEvent(deps, 'call_analyzed', { companyId, callId });
+  });
+  events.on('batch.completed', async ({ companyId, batch }) => {
+    await emitBatchEvent(deps, companyId, batch);
   });
 }

@@ -2,7 +2,7 @@
  * The webhook outbox: events become rows of `webhook_deliveries` (migration 014), one per webhook
  * that wants them, and the worker (worker.ts) sends them. Nothing here talks to the network.
  *
- * - `queueCallEvent(deps, event, call)` (through events.ts' emitCallEvent, the call engine's hook) reads the
+ * - `queueCallEvent(deps, event, call)` (on the call events events.ts subscribes to) reads the
  *   call as GET /call/{id} shows it and queues the event for the agent's 'Agent Level Webhook' (from the
  *   agent snapshot the call ran with) and the company-wide webhook.
  * - `emitBatchEvent` queues `batch_completed` for the company-wide webhook.
@@ -15,10 +15,10 @@ import type { WebhookEvent } from '@contract/webhook.js';
 import type { Kysely } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
 import { decryptSecret, encryptSecret } from '../../platform/crypto/secrets.js';
+import { parseJson } from '../../platform/db/json.js';
 import type { DB } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
-import { callDetail, recordingToken } from '../calls/detail.js';
-import { parseJson } from '../conversations/session.repo.js';
+import { callDetail, recordingToken } from '../calls/index.js';
 import { newSigningSecret } from './sign.js';
 
 const SECRET_CONTEXT = (companyId: string) => ({ companyId, provider: 'webhooks', field: 'signing secret' });

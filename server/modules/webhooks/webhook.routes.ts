@@ -7,6 +7,7 @@ import {
 } from '@contract/webhook.js';
 import { Hono } from 'hono';
 import { isId } from '../../platform/crypto/ids.js';
+import { parseJson } from '../../platform/db/json.js';
 import type { WebhookDeliveriesTable } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { JSON_BODY_MAX, limitBody } from '../../platform/http/body-limit.js';
@@ -15,8 +16,7 @@ import { enforce, forgive } from '../../platform/http/ratelimit.js';
 import type { AppEnv } from '../../platform/http/types.js';
 import { jobLimitsOf } from '../../platform/jobs/fair-jobs.js';
 import { assertPublicUrl, UnsafeUrlError } from '../../platform/net/net-guard.js';
-import { requireAuth } from '../auth/middleware.js';
-import { parseJson } from '../conversations/session.repo.js';
+import { requireAuth } from '../auth/index.js';
 import { companyWebhook, enqueueDeliveries, rotateSecret, saveCompanyWebhookUrl } from './outbox.js';
 import { agentsWithWebhook, findDelivery, listDeliveries } from './webhook.repo.js';
 

@@ -1,9 +1,8 @@
 import { PHONE_MESSAGES } from '@contract/phone.js';
 import type { Kysely } from 'kysely';
-import { sessionExpired } from '../../modules/auth/sessions.js';
 import { CompanyGoneError } from '../db/company-lock.js';
 import type { DB } from '../db/schema.js';
-import { HttpError } from './http.js';
+import { HttpError, sessionExpired } from './http.js';
 
 /**
  * Constraint violations of SQLite (better-sqlite3) and PostgreSQL (pg), read the same way, and the answer

@@ -1,3 +1,4 @@
+import { ACCOUNT_MESSAGES } from '@contract/account.js';
 import { JsonTooDeepError, parseJson } from '@contract/json.js';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -14,6 +15,10 @@ export class HttpError extends Error {
     super(message);
   }
 }
+
+/** 401 of a request whose session ended (expired, revoked, or its company deleted): the client signs in again. */
+export const sessionExpired = () =>
+  new HttpError(401, ACCOUNT_MESSAGES.sessionExpired, undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
 
 export const notFound = (what = 'Not found') => new HttpError(404, what);
 

@@ -11,7 +11,7 @@ import type { DB } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { isUniqueViolation } from './db-errors.js';
 import { HttpError } from './http.js';
-import type { AppEnv } from './types.js';
+import type { AppEnv, IdempotencyHandle } from './types.js';
 
 /** How long a key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -30,22 +30,6 @@ export interface IdempotencyOptions {
    * what it read and calls `c.get('idempotency').claim(hash)` before any write (see {@link IdempotencyHandle}).
    */
   hash?: 'body' | 'route';
-}
-
-/** What `idempotent()` puts on the context (`c.get('idempotency')`) for the route. */
-export interface IdempotencyHandle {
-  /**
-   * With `{ hash: 'route' }`: claims the request's key for `hash`. Resolves null when the route should go
-   * on and create; or the stored answer of the first request, which the route returns as is (after undoing
-   * what it prepared, e.g. files it streamed to disk). Without a key it resolves null at once.
-   */
-  claim(hash: string): Promise<Response | null>;
-  /**
-   * Stores the route's answer inside the route's own transaction, so the create and the answer commit
-   * together: a crash can never leave a created row whose key still looks unanswered (a retry would then
-   * create it again). `answer` must be exactly the JSON the route responds with. Does nothing without a key.
-   */
-  storeWith(trx: Kysely<DB>, status: number, answer: unknown): Promise<void>;
 }
 
 /**

@@ -16,7 +16,6 @@
  */
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { CallAnalysesTable, DB } from '../db/schema.js';
-import type { AppConfig } from '../deps.js';
 
 /** The limits of the background jobs (AppConfig.jobLimits, from the environment in server/platform/env.ts). */
 export interface JobLimits {
@@ -47,7 +46,7 @@ export const JOB_LIMIT_DEFAULTS: Required<JobLimits> = {
 };
 
 /** The limits in force: the configured ones, the defaults for the rest. */
-export function jobLimitsOf(config: Pick<AppConfig, 'jobLimits'>): Required<JobLimits> {
+export function jobLimitsOf(config: { jobLimits?: JobLimits | undefined }): Required<JobLimits> {
   const set = Object.entries(config.jobLimits ?? {}).filter(([, value]) => typeof value === 'number' && value > 0);
   return { ...JOB_LIMIT_DEFAULTS, ...Object.fromEntries(set) };
 }

@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { deleteUploadRecipients } from '../../modules/batches/batch-call.repo.js';
-import { kbDir } from '../../modules/knowledge/kb.repo.js';
 import type { DB, PendingUploadsTable } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { HttpError } from '../http/http.js';
+import type { PendingKind } from './kinds.js';
 import { uploadsDir } from './uploads.js';
 
 /**
@@ -41,7 +40,7 @@ const RENEW_MS = 20_000;
 const SWEEP_BATCH = 100;
 const SCAN_BATCH = 500;
 
-export type PendingKind = PendingUploadsTable['kind'];
+export type { PendingKind };
 
 export const UPLOAD_LOST_MESSAGE = 'The upload took too long and was discarded. Please upload it again.';
 
@@ -120,24 +119,15 @@ export async function retireUpload(
   };
 }
 
-/** Removes what an upload that is not part of the data left behind (never what a row refers to). */
+/**
+ * Removes what an upload that is not part of the data left behind (never what a row refers to); each kind
+ * says how (`deps.uploads`: server/platform/uploads/kinds.ts, put together in server/compose.ts).
+ */
 async function removeLeftovers(deps: AppDeps, row: Pick<PendingUploadsTable, 'id' | 'kind' | 'company_id'>): Promise<void> {
-  const db = deps.db.db;
-  if (row.kind === 'recipients') {
-    const live = await db.selectFrom('batch_calls').select('id').where('upload_id', '=', row.id).executeTakeFirst();
-    if (!live) await deleteUploadRecipients(db, row.id);
-  } else if (row.kind === 'knowledge-base') {
-    const live = await db.selectFrom('knowledge_bases').select('id').where('id', '=', row.id).executeTakeFirst();
-    if (!live && row.company_id && safeName(row.id) && safeName(row.company_id))
-      await fs.promises.rm(kbDir(deps.config.dataDir, row.company_id, row.id), { recursive: true, force: true });
-  } else if (row.kind === 'photo') {
-    const live = await db.selectFrom('files').select('id').where('name', '=', row.id).executeTakeFirst();
-    if (!live && safeName(row.id)) await fs.promises.rm(path.join(uploadsDir(deps.config.dataDir), row.id), { force: true });
-  }
+  const kind = deps.uploads[row.kind];
+  const upload = { id: row.id, companyId: row.company_id };
+  if (!(await kind.isLive(deps.db.db, upload))) await kind.remove(deps.db.db, deps.config.dataDir, upload);
 }
-
-/** One path segment of ours: no separators, no dot names. */
-const safeName = (s: string) => /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/.test(s) && !s.includes('..');
 
 /** Sweeps every upload whose lease ran out; answers how many it removed. */
 export async function sweepExpiredUploads(deps: AppDeps): Promise<number> {

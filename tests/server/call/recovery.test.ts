@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import { afterStart } from '../../../server/compose.js';
+import { recordingsDir } from '../../../server/modules/calls/detail.js';
 import { serverIdOf } from '../../../server/modules/conversations/recovery.js';
-import { createCallRuntime, recordingsDir } from '../../../server/modules/conversations/runtime.js';
+import { createCallRuntime } from '../../../server/modules/conversations/runtime.js';
 import { createCallSession } from '../../../server/modules/conversations/session.repo.js';
 import { askCarriersAboutCalls } from '../../../server/modules/telephony/recovery.js';
 import { parseEnv } from '../../../server/platform/env.js';
-import { afterStart } from '../../../server/startup.js';
 import type { PlivoFake } from '../../fakes/plivo.js';
 import type { TwilioFake } from '../../fakes/twilio.js';
 import { describeEachDb } from '../helpers.js';

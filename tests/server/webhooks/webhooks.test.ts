@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { announceCall } from '../../../server/modules/conversations/call-events.js';
 import { createCallSession, finishCallSession } from '../../../server/modules/conversations/session.repo.js';
-import { emitCallEvent } from '../../../server/modules/webhooks/events.js';
 import { emitBatchEvent, enqueueDeliveries, queueCallEvent } from '../../../server/modules/webhooks/outbox.js';
 import {
   createWebhookWorker,
@@ -240,7 +240,7 @@ describeEachDb('webhooks', (kind) => {
     const user = await signUp(t());
     await companyHook(t(), user, receiver);
     const callId = await endedCall(t(), user, `${receiver.url}?agent=1`);
-    emitCallEvent(t().deps, 'call_ended', { companyId: user.companyId, callId });
+    announceCall(t().deps, 'call.ended', { companyId: user.companyId, callId, analyse: true });
     await settled(t().deps);
     expect(await createWebhookWorker(t().deps).runOnce()).toBe(2);
     expect(receiver.accepted).toHaveLength(2);

@@ -1,5 +1,7 @@
 /**
- * WebSocket upgrades of the HTTP server: `/api/v1/call/web/{call_id}/stream?token=...` (the browser's web
+ * The call sockets: WebSocket upgrades of the HTTP server (server/http-server.ts attaches them). They sit on
+ * the top floor, beside app.ts, because they join two modules: the web calls of conversations and the
+ * carrier media streams of telephony. The upgrades: `/api/v1/call/web/{call_id}/stream?token=...` (the browser's web
  * call), `/api/v1/telephony/twilio/stream/{call_id}/{token}` and `/api/v1/telephony/plivo/stream/{call_id}/{token}`
  * (a phone call's media stream: the carrier's signature, X-Twilio-Signature or X-Plivo-Signature-V3 with a
  * nonce never seen before, is checked first, 403 without it). The one-time token is checked before the
@@ -18,13 +20,13 @@ import { CONCURRENCY_LIMIT_MAX } from '@contract/billing.js';
 import { CALL_RUNTIME_MESSAGES } from '@contract/call-runtime.js';
 import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
-import type { AppDeps } from '../../platform/deps.js';
-import { agentDocOrUndefined } from '../../voice/engine/plan.js';
-import { WEB_FRAME_MAX_BYTES } from '../../voice/lines/web.js';
-import { acceptPlivoStream, runPlivoCall } from '../telephony/plivo-service.js';
-import { acceptTwilioStream, endUnanswered, runTwilioCall } from '../telephony/service.js';
-import { type CallRuntime, runWebCall, takeWebCall } from './runtime.js';
-import type { CallSessionRow } from './session.repo.js';
+import { type CallRuntime, type CallSessionRow, runWebCall, takeWebCall } from './modules/conversations/index.js';
+import { acceptPlivoStream, acceptTwilioStream, endUnanswered, runPlivoCall, runTwilioCall } from './modules/telephony/index.js';
+import { parseJson } from './platform/db/json.js';
+import type { AppDeps } from './platform/deps.js';
+import { callRuntimeOf } from './voice/engine/call-runtime.js';
+import { agentDocOrUndefined } from './voice/engine/plan.js';
+import { WEB_FRAME_MAX_BYTES } from './voice/lines/web.js';
 
 const WEB_CALL_PATH = /^\/api\/v1\/call\/web\/([^/]+)\/stream$/;
 const TWILIO_STREAM_PATH = /^\/api\/v1\/telephony\/twilio\/stream\/([^/]+)\/([^/]+)$/;
@@ -124,7 +126,7 @@ export function attachCallSockets(server: Server, deps: AppDeps): () => void {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const twilio = TWILIO_STREAM_PATH.exec(url.pathname);
     if (twilio) {
-      const rt = deps.calls;
+      const rt = callRuntimeOf(deps);
       if (!rt) return refuse(socket, 503, 'Calls are not available on this server.');
       const signature = req.headers['x-twilio-signature'];
       acceptTwilioStream(
@@ -147,7 +149,7 @@ export function attachCallSockets(server: Server, deps: AppDeps): () => void {
     }
     const plivo = PLIVO_STREAM_PATH.exec(url.pathname);
     if (plivo) {
-      const rt = deps.calls;
+      const rt = callRuntimeOf(deps);
       if (!rt) return refuse(socket, 503, 'Calls are not available on this server.');
       const header = (name: string) => {
         const v = req.headers[name];
@@ -170,7 +172,7 @@ export function attachCallSockets(server: Server, deps: AppDeps): () => void {
     }
     const match = WEB_CALL_PATH.exec(url.pathname);
     if (!match) return refuse(socket, 404, 'Not found');
-    const rt = deps.calls;
+    const rt = callRuntimeOf(deps);
     if (!rt) return refuse(socket, 503, 'Calls are not available on this server.');
     const callId = decodeURIComponent(match[1] as string);
     const token = url.searchParams.get('token') ?? '';

@@ -1,0 +1,11 @@
+/**
+ * Phone calls over the carriers (/telephony webhooks, POST /call/create, the carrier media streams), and the carriers
+ * asked about calls in flight at start.
+ * What other modules and the top floor (server/compose.ts, app.ts, main.ts, call-sockets.ts, cli/) use of it:
+ * a module is imported only through this file (tests/unit/server-layers.test.ts).
+ */
+export { phoneCallRoutes } from './phone-call.routes.js';
+export { acceptPlivoStream, runPlivoCall } from './plivo-service.js';
+export { askCarriersAboutCalls } from './recovery.js';
+export { acceptTwilioStream, createPhoneCall, endUnanswered, liveCalls, runTwilioCall } from './service.js';
+export { telephonyRoutes } from './telephony.routes.js';

@@ -1,0 +1,6 @@
+/**
+ * Voices (/voices): the catalogue and previews.
+ * What other modules and the top floor (server/compose.ts, app.ts, main.ts, call-sockets.ts, cli/) use of it:
+ * a module is imported only through this file (tests/unit/server-layers.test.ts).
+ */
+export { voiceRoutes } from './voice.routes.js';
