@@ -1,10 +1,10 @@
 /**
- * WebSocket upgrades of the HTTP server: `/api/v1/call/web/{call_id}/stream?token=...` (the browser's web
- * call), `/api/v1/telephony/twilio/stream/{call_id}/{token}` and `/api/v1/telephony/plivo/stream/{call_id}/{token}`
- * (a phone call's media stream: the carrier's signature, X-Twilio-Signature or X-Plivo-Signature-V3 with a
- * nonce never seen before, is checked first, 403 without it). The one-time token is checked before the
- * socket is accepted: a bad, used or expired token is
- * answered 401 on the upgrade itself, and any other path 404. Frames are capped (maxPayload).
+ * WebSocket upgrades of the HTTP server, routed to the call sockets given (server/http-server.ts): the
+ * browser's web call (`/api/v1/call/web/{call_id}/stream?token=...`, webCallSocketRoute below) and every
+ * carrier's media stream (`/api/v1/telephony/{carrier}/stream/{call_id}/{token}`,
+ * server/modules/telephony/stream.routes.ts: the carrier's signature is checked first, 403 without it).
+ * The one-time token is checked before the socket is accepted: a bad, used or expired token is answered
+ * 401 on the upgrade itself, and any other path 404. Frames are capped (maxPayload).
  *
  * Every call socket (browser or carrier) is pinged every CALL_PING_SECONDS; a peer that has not answered a
  * ping by the next one is dropped (its line closes and the call ends and is stored), so a frozen browser
@@ -21,14 +21,52 @@ import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
 import type { AppDeps } from '../../platform/deps.js';
 import { WEB_FRAME_MAX_BYTES } from '../../voice/lines/web.js';
-import { acceptPlivoStream, runPlivoCall } from '../telephony/plivo-service.js';
-import { acceptTwilioStream, endUnanswered, runTwilioCall } from '../telephony/service.js';
+import { endUnanswered } from '../telephony/service.js';
 import { type CallRuntime, runWebCall, takeWebCall } from './runtime.js';
 import { type CallSessionRow, parseJson } from './session.repo.js';
 
 const WEB_CALL_PATH = /^\/api\/v1\/call\/web\/([^/]+)\/stream$/;
-const TWILIO_STREAM_PATH = /^\/api\/v1\/telephony\/twilio\/stream\/([^/]+)\/([^/]+)$/;
-const PLIVO_STREAM_PATH = /^\/api\/v1\/telephony\/plivo\/stream\/([^/]+)\/([^/]+)$/;
+
+/** A call that took its token: the row, and what runs the call on the accepted socket. */
+export interface AcceptedCall {
+  row: CallSessionRow;
+  run(ws: WebSocket): void;
+}
+
+/**
+ * A kind of call socket: `match` answers, for an upgrade to one of its paths, the check that takes the call
+ * (or a status to refuse the upgrade with); undefined for another path.
+ */
+export interface SocketRoute {
+  /** for log lines: 'web call', 'phone stream' */
+  name: string;
+  /** what a refused upgrade says when the check failed */
+  failedText: string;
+  match(
+    url: URL,
+  ):
+    | ((rt: CallRuntime, header: (name: string) => string | undefined) => Promise<AcceptedCall | { refuse: 401 | 403 | 404 }>)
+    | undefined;
+}
+
+/** The browser's web call: `/api/v1/call/web/{call_id}/stream?token=...`. */
+export function webCallSocketRoute(deps: AppDeps): SocketRoute {
+  return {
+    name: 'web call',
+    failedText: 'The call could not start. Please try again.',
+    match(url) {
+      const match = WEB_CALL_PATH.exec(url.pathname);
+      if (!match) return undefined;
+      const callId = decodeURIComponent(match[1] as string);
+      const token = url.searchParams.get('token') ?? '';
+      return async (rt) => {
+        const row = await takeWebCall(deps, rt, callId, token);
+        if (!row) return { refuse: 401 };
+        return { row, run: (ws) => runWebCall(deps, rt, row, ws) };
+      };
+    },
+  };
+}
 
 const STATUS_TEXT: Record<number, string> = {
   401: 'Unauthorized',
@@ -87,7 +125,7 @@ function takeSocket(open: Map<string, number>, companyId: string, max: number): 
 }
 
 /** Routes upgrade requests of `server` to the call sockets. Returns a function that closes them all. */
-export function attachCallSockets(server: Server, deps: AppDeps): () => void {
+export function attachCallSockets(server: Server, deps: AppDeps, routes: readonly SocketRoute[]): () => void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: WEB_FRAME_MAX_BYTES + 1024 });
   /** A call whose token was taken becomes a socket: within the company's cap, pinged until it closes. */
   const accept = (
@@ -122,66 +160,36 @@ export function attachCallSockets(server: Server, deps: AppDeps): () => void {
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {});
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const twilio = TWILIO_STREAM_PATH.exec(url.pathname);
-    if (twilio) {
-      const rt = deps.calls;
-      if (!rt) return refuse(socket, 503, 'Calls are not available on this server.');
-      const signature = req.headers['x-twilio-signature'];
-      acceptTwilioStream(
-        deps,
-        rt,
-        decodeURIComponent(twilio[1] as string),
-        decodeURIComponent(twilio[2] as string),
-        typeof signature === 'string' ? signature : undefined,
-      ).then(
-        (r) => {
-          if ('refuse' in r) return refuse(socket, r.refuse, r.refuse === 403 ? 'Forbidden' : CALL_RUNTIME_MESSAGES.tokenInvalid);
-          accept(req, socket, head, rt, r.row, (ws) => runTwilioCall(deps, rt, r.row, r.account, ws));
-        },
-        (e) => {
-          deps.logger.error('phone stream upgrade failed', { reason: e instanceof Error ? e.message : String(e) });
-          refuse(socket, 503, 'The call could not start.');
-        },
-      );
-      return;
+    let route: SocketRoute | undefined;
+    let upgrade: ReturnType<SocketRoute['match']>;
+    for (const r of routes) {
+      upgrade = r.match(url);
+      if (upgrade) {
+        route = r;
+        break;
+      }
     }
-    const plivo = PLIVO_STREAM_PATH.exec(url.pathname);
-    if (plivo) {
-      const rt = deps.calls;
-      if (!rt) return refuse(socket, 503, 'Calls are not available on this server.');
-      const header = (name: string) => {
-        const v = req.headers[name];
-        return typeof v === 'string' ? v : undefined;
-      };
-      acceptPlivoStream(deps, rt, decodeURIComponent(plivo[1] as string), decodeURIComponent(plivo[2] as string), {
-        signature: header('x-plivo-signature-v3'),
-        nonce: header('x-plivo-signature-v3-nonce'),
-      }).then(
-        (r) => {
-          if ('refuse' in r) return refuse(socket, r.refuse, r.refuse === 403 ? 'Forbidden' : CALL_RUNTIME_MESSAGES.tokenInvalid);
-          accept(req, socket, head, rt, r.row, (ws) => runPlivoCall(deps, rt, r.row, r.account, ws));
-        },
-        (e) => {
-          deps.logger.error('phone stream upgrade failed', { reason: e instanceof Error ? e.message : String(e) });
-          refuse(socket, 503, 'The call could not start.');
-        },
-      );
-      return;
-    }
-    const match = WEB_CALL_PATH.exec(url.pathname);
-    if (!match) return refuse(socket, 404, 'Not found');
+    if (!route || !upgrade) return refuse(socket, 404, 'Not found');
     const rt = deps.calls;
     if (!rt) return refuse(socket, 503, 'Calls are not available on this server.');
-    const callId = decodeURIComponent(match[1] as string);
-    const token = url.searchParams.get('token') ?? '';
-    takeWebCall(deps, rt, callId, token).then(
-      (row) => {
-        if (!row) return refuse(socket, 401, CALL_RUNTIME_MESSAGES.tokenInvalid);
-        accept(req, socket, head, rt, row, (ws) => runWebCall(deps, rt, row, ws));
+    const header = (name: string) => {
+      const v = req.headers[name.toLowerCase()];
+      return typeof v === 'string' ? v : undefined;
+    };
+    const { name, failedText } = route;
+    upgrade(rt, header).then(
+      (r) => {
+        if ('refuse' in r)
+          return refuse(
+            socket,
+            r.refuse,
+            r.refuse === 401 ? CALL_RUNTIME_MESSAGES.tokenInvalid : (STATUS_TEXT[r.refuse] ?? 'Forbidden'),
+          );
+        accept(req, socket, head, rt, r.row, r.run);
       },
       (e) => {
-        deps.logger.error('web call upgrade failed', { reason: e instanceof Error ? e.message : String(e) });
-        refuse(socket, 503, 'The call could not start. Please try again.');
+        deps.logger.error(`${name} upgrade failed`, { reason: e instanceof Error ? e.message : String(e) });
+        refuse(socket, 503, failedText);
       },
     );
   };

@@ -3,7 +3,7 @@
  * server pointed at all of them, and the company's keys connected (the carrier's through Providers).
  */
 import { expect } from 'vitest';
-import { PHONE_FRAME_MAX_BYTES } from '../../../server/carriers/twilio/stream.js';
+import { PHONE_FRAME_MAX_BYTES } from '../../../server/carriers/stream.js';
 import { newId } from '../../../server/platform/crypto/ids.js';
 import type { DbKind } from '../../../server/platform/db/index.js';
 import { createProviderSet } from '../../../server/voice/providers/index.js';
