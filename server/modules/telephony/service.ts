@@ -272,6 +272,28 @@ async function storeRefusedCall(
   await endUnanswered(deps, row, doc, { status: 'ended', reason: p.reason });
 }
 
+/** Stores the end of a call no agent talked in: no transcript, no usage, no cost. False when it had ended already. */
+function storeUntalked(
+  deps: AppDeps,
+  row: CallSessionRow,
+  agent: AgentDoc,
+  end: {
+    status: Extract<CallStatus, 'ended' | 'busy' | 'no-answer' | 'failed' | 'canceled'>;
+    reason: string;
+    errorMessage: string | null;
+  },
+) {
+  return finishCallSession(deps.db.db, row, {
+    ...end,
+    transcript: [],
+    latency: [],
+    usage: emptyUsage(agent),
+    cost: 0,
+    recording: null,
+    endedAt: now(deps),
+  });
+}
+
 /**
  * Stores the end of a call no agent talked in (refused, or a dial that never reached its stream), and tells
  * the webhooks `call_ended` like for any other call (no analysis: nothing was said).
@@ -282,17 +304,7 @@ export async function endUnanswered(
   agent: AgentDoc,
   end: { status: Extract<CallStatus, 'ended' | 'busy' | 'no-answer' | 'failed' | 'canceled'>; reason: string },
 ) {
-  const stored = await finishCallSession(deps.db.db, row, {
-    status: end.status,
-    reason: end.reason,
-    errorMessage: null,
-    transcript: [],
-    latency: [],
-    usage: emptyUsage(agent),
-    cost: 0,
-    recording: null,
-    endedAt: now(deps),
-  });
+  const stored = await storeUntalked(deps, row, agent, { ...end, errorMessage: null });
   if (stored) emitCallEvent(deps, 'call_ended', { companyId: row.company_id, callId: row.id }, { analyse: false });
 }
 
@@ -622,17 +634,7 @@ export async function createPhoneCall(
 /** The call row of a dial that failed at the carrier's API: stored as failed, answered 502. */
 async function dialRefused(deps: AppDeps, row: CallSessionRow, agent: AgentDoc, label: string, e: unknown): Promise<never> {
   const message = e instanceof Error ? e.message : `${label} did not answer.`;
-  await finishCallSession(deps.db.db, row, {
-    status: 'failed',
-    reason: 'dial_failed',
-    errorMessage: message,
-    transcript: [],
-    latency: [],
-    usage: emptyUsage(agent),
-    cost: 0,
-    recording: null,
-    endedAt: now(deps),
-  });
+  await storeUntalked(deps, row, agent, { status: 'failed', reason: 'dial_failed', errorMessage: message });
   if (e instanceof CarrierApiError) throw new HttpError(502, TELEPHONY_MESSAGES.carrierRefused(label, message));
   throw new HttpError(502, TELEPHONY_MESSAGES.carrierRefused(label, 'it could not be reached.'));
 }
