@@ -100,6 +100,7 @@ type NumberRow = PhoneNumbersTable;
 
 /** The company's account with `carrier` (its credentials in Providers), or undefined when not connected. */
 export async function carrierAccount(deps: AppDeps, carrier: Carrier, companyId: string): Promise<unknown> {
+  // a carrier's id is its Providers name (a carrier outside the catalogue simply has no connection)
   const row = await connectionByProvider(deps, companyId, carrier.id as ProviderName);
   if (!row) return undefined;
   return carrier.account((field) => openField(deps, row, field));
@@ -109,7 +110,7 @@ export async function carrierAccount(deps: AppDeps, carrier: Carrier, companyId:
 export const carrierRest = (deps: AppDeps, carrier: Carrier, account: unknown): CarrierRest =>
   carrier.rest(account, {
     http: deps.http ?? realHttpClient,
-    baseUrl: deps.config.telephonyUrls?.[carrier.id as 'twilio'] ?? carrier.apiUrl,
+    baseUrl: (deps.config.telephonyUrls as Record<string, string | undefined> | undefined)?.[carrier.id] ?? carrier.apiUrl,
   });
 
 /**
