@@ -36,6 +36,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import WebSocket from 'ws';
 import { type Listening, listen, readBody, type SentRequest, sendJson, sleep } from './listen.js';
+import { PlayBuffer } from './play-buffer.js';
 import { mulawFrames, parseXml } from './twilio.js';
 
 export type PlivoOutcome = 'answer' | 'busy' | 'no-answer' | 'failed' | 'voicemail';
@@ -79,8 +80,6 @@ export function plivoActions(xml: string): PlivoAction[] {
   });
 }
 
-type Played = { kind: 'audio'; bytes: Uint8Array } | { kind: 'checkpoint'; name: string };
-
 export class PlivoMediaStream {
   readonly streamId = randomUUID();
   readonly ws: WebSocket;
@@ -89,11 +88,15 @@ export class PlivoMediaStream {
   readonly closed: Promise<void>;
   readonly received: Record<string, unknown>[] = [];
   readonly violations: string[] = [];
-  playedBytes = 0;
-  clearedBytes = 0;
   readonly played: string[] = [];
   stopped = false;
-  private buffer: Played[] = [];
+  private readonly buffer = new PlayBuffer();
+  get playedBytes() {
+    return this.buffer.playedBytes;
+  }
+  get clearedBytes() {
+    return this.buffer.clearedBytes;
+  }
   private callerQueue: Uint8Array[] = [];
   private seq = 0;
   private ticks = 0;
@@ -178,22 +181,10 @@ export class PlivoMediaStream {
       },
       extra_headers: '{}',
     });
-    let left = 160;
-    while (this.buffer.length > 0) {
-      const head = this.buffer[0] as Played;
-      if (head.kind === 'checkpoint') {
-        this.buffer.shift();
-        this.played.push(head.name);
-        this.send({ event: 'playedStream', sequenceNumber: ++this.seq, streamId: this.streamId, name: head.name });
-        continue;
-      }
-      if (left === 0) break;
-      const take = Math.min(left, head.bytes.byteLength);
-      this.playedBytes += take;
-      left -= take;
-      if (take === head.bytes.byteLength) this.buffer.shift();
-      else head.bytes = head.bytes.subarray(take);
-    }
+    this.buffer.play(160, (name) => {
+      this.played.push(name);
+      this.send({ event: 'playedStream', sequenceNumber: ++this.seq, streamId: this.streamId, name });
+    });
     if (!this.stopped && this.ws.readyState === WebSocket.OPEN) this.schedule();
   }
 
@@ -214,13 +205,13 @@ export class PlivoMediaStream {
         this.violations.push('playAudio: payload is not base64');
         return;
       }
-      this.buffer.push({ kind: 'audio', bytes: new Uint8Array(Buffer.from(media.payload, 'base64')) });
+      this.buffer.audio(new Uint8Array(Buffer.from(media.payload, 'base64')));
     } else if (msg.event === 'checkpoint') {
       if (typeof msg.name !== 'string') this.violations.push('checkpoint: no name');
-      else this.buffer.push({ kind: 'checkpoint', name: msg.name });
+      else this.buffer.mark(msg.name);
     } else if (msg.event === 'clearAudio') {
-      for (const item of this.buffer) if (item.kind === 'audio') this.clearedBytes += item.bytes.byteLength;
-      this.buffer = [];
+      // Plivo drops the checkpoints of the audio it cleared
+      this.buffer.clear();
       this.send({ event: 'clearedAudio', sequenceNumber: ++this.seq, streamId: this.streamId });
     } else this.violations.push(`unknown event ${String(msg.event)}`);
   }

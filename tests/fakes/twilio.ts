@@ -38,6 +38,7 @@ import type http from 'node:http';
 import WebSocket from 'ws';
 import { pcmToMulaw, tone } from './g711.js';
 import { type Listening, listen, readBody, type SentRequest, sendJson, sleep } from './listen.js';
+import { PlayBuffer } from './play-buffer.js';
 
 export type Outcome = 'answer' | 'busy' | 'no-answer' | 'failed' | 'voicemail';
 
@@ -145,8 +146,6 @@ export function mulawFrames(ms: number, loud: boolean): Uint8Array[] {
   return out;
 }
 
-type Played = { kind: 'audio'; bytes: Uint8Array } | { kind: 'mark'; name: string };
-
 export class FakeMediaStream {
   readonly streamSid = sid('MZ');
   readonly ws: WebSocket;
@@ -156,10 +155,6 @@ export class FakeMediaStream {
   readonly closed: Promise<void>;
   /** messages the server sent (parsed), in order */
   readonly received: Record<string, unknown>[] = [];
-  /** bytes of the server's audio that have been played to the caller */
-  playedBytes = 0;
-  /** bytes dropped by a clear */
-  clearedBytes = 0;
   /** marks echoed (played, or pending when a clear came) */
   readonly echoedMarks: string[] = [];
   readonly violations: string[] = [];
@@ -167,7 +162,15 @@ export class FakeMediaStream {
   readonly voicedAt: number[] = [];
   readonly mediaAt: { at: number; bytes: number }[] = [];
   stopped = false;
-  private buffer: Played[] = [];
+  private readonly buffer = new PlayBuffer();
+  /** bytes of the server's audio that have been played to the caller */
+  get playedBytes() {
+    return this.buffer.playedBytes;
+  }
+  /** bytes dropped by a clear */
+  get clearedBytes() {
+    return this.buffer.clearedBytes;
+  }
   private callerQueue: Uint8Array[] = [];
   private voiced = new WeakSet<Uint8Array>();
   private seq = 0;
@@ -276,27 +279,8 @@ export class FakeMediaStream {
         payload: Buffer.from(frame as Uint8Array).toString('base64'),
       },
     });
-    this.play(FRAME_BYTES);
+    this.buffer.play(FRAME_BYTES, (name) => this.echo(name));
     if (!this.stopped && this.ws.readyState === WebSocket.OPEN) this.schedule();
-  }
-
-  /** Plays `bytes` of buffered audio; marks reached on the way are echoed. */
-  private play(bytes: number) {
-    let left = bytes;
-    while (this.buffer.length > 0) {
-      const head = this.buffer[0] as Played;
-      if (head.kind === 'mark') {
-        this.buffer.shift();
-        this.echo(head.name);
-        continue;
-      }
-      if (left === 0) break;
-      const take = Math.min(left, head.bytes.byteLength);
-      this.playedBytes += take;
-      left -= take;
-      if (take === head.bytes.byteLength) this.buffer.shift();
-      else head.bytes = head.bytes.subarray(take);
-    }
   }
 
   private echo(name: string) {
@@ -326,17 +310,14 @@ export class FakeMediaStream {
       }
       const bytes = new Uint8Array(Buffer.from(payload, 'base64'));
       this.mediaAt.push({ at: performance.now(), bytes: bytes.byteLength });
-      this.buffer.push({ kind: 'audio', bytes });
+      this.buffer.audio(bytes);
     } else if (msg.event === 'mark') {
       const name = (msg.mark as { name?: unknown } | undefined)?.name;
       if (typeof name !== 'string') this.violations.push('mark: no name');
-      else this.buffer.push({ kind: 'mark', name });
+      else this.buffer.mark(name);
     } else if (msg.event === 'clear') {
-      for (const item of this.buffer) {
-        if (item.kind === 'audio') this.clearedBytes += item.bytes.byteLength;
-        else this.echo(item.name);
-      }
-      this.buffer = [];
+      // Twilio echoes the marks still pending on a clear
+      for (const name of this.buffer.clear()) this.echo(name);
     } else this.violations.push(`unknown event ${String(msg.event)}`);
   }
 
