@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { carriers } from '../../../server/carriers/registry.js';
 import {
   type Carrier,
@@ -12,7 +11,7 @@ import {
 } from '../../../server/carriers/types.js';
 import { newId } from '../../../server/platform/crypto/ids.js';
 import { encryptSecret } from '../../../server/platform/crypto/secrets.js';
-import { mulawFrames } from '../../fakes/twilio.js';
+import { CarrierStreamFake } from '../../fakes/carrier-stream.js';
 import { type CallServer, waitFor } from '../call/harness.js';
 import { describeEachDb } from '../helpers.js';
 import { agentOnCarrierNumber, type PhoneWorld, startPhoneWorld } from './phone-world.js';
@@ -118,39 +117,39 @@ const gateway: Carrier<{ key: string }> = {
   dialect: GATEWAY_DIALECT,
 };
 
-/** The gateway's side of a media stream: the caller's audio every 20 ms, labels echoed as played. */
-class GatewayStream {
-  readonly received: Record<string, unknown>[] = [];
-  private queue: Uint8Array[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  readonly closed: Promise<void>;
-
+/** The gateway's side of a media stream: `hello`, the caller's `audio` every 20 ms, labels answered `played`. */
+class GatewayStream extends CarrierStreamFake {
   constructor(
-    readonly ws: WebSocket,
-    callId: string,
+    url: URL,
+    key: string,
+    private readonly callId: string,
   ) {
-    this.closed = new Promise((resolve) => ws.once('close', () => resolve()));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as Record<string, unknown>;
-      this.received.push(msg);
-      if (msg.event === 'label') ws.send(JSON.stringify({ event: 'played', label: msg.label }));
-    });
-    ws.once('open', () => {
-      ws.send(JSON.stringify({ event: 'hello', call: callId, stream: 'st-1', codec: 'PCMU/8000' }));
-      this.timer = setInterval(() => {
-        const frame = this.queue.shift() ?? (mulawFrames(20, false)[0] as Uint8Array);
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event: 'audio', data: Buffer.from(frame).toString('base64') }));
-      }, 20);
-    });
-    ws.once('close', () => clearInterval(this.timer));
+    super(url.toString(), { 'X-Gateway-Signature': sign(key, url.toString()) });
   }
 
-  say(ms = 400) {
-    this.queue.push(...mulawFrames(ms, true), ...mulawFrames(600, false));
+  protected begin() {
+    this.send({ event: 'hello', call: this.callId, stream: 'st-1', codec: 'PCMU/8000' });
   }
 
-  of(event: string) {
-    return this.received.filter((m) => m.event === event);
+  protected stopMessage() {
+    return { event: 'bye' };
+  }
+
+  protected sendFrame(frame: Uint8Array) {
+    this.send({ event: 'audio', data: Buffer.from(frame).toString('base64') });
+  }
+
+  protected reached(label: string) {
+    this.send({ event: 'played', label });
+  }
+
+  protected receive(text: string) {
+    const msg = JSON.parse(text) as Record<string, unknown>;
+    this.received.push(msg);
+    if (msg.event === 'audio' && typeof msg.data === 'string') this.buffer.audio(new Uint8Array(Buffer.from(msg.data, 'base64')));
+    else if (msg.event === 'label' && typeof msg.label === 'string') this.buffer.mark(msg.label);
+    else if (msg.event === 'flush') this.buffer.clear();
+    else this.violations.push(`unknown event ${String(msg.event)}`);
   }
 }
 
@@ -227,17 +226,12 @@ describeEachDb('a third carrier through the registry alone', (kind) => {
     expect(connect.parameters).toEqual({ call_id: callId });
 
     // an upgrade the gateway did not sign is refused before the token is looked at
-    const refused = await new Promise<number>((resolve) => {
-      const ws = new WebSocket(url, { headers: { 'X-Gateway-Signature': sign('another-key', url.toString()) } });
-      ws.on('unexpected-response', (_req, r) => resolve(r.statusCode ?? 0));
-      ws.on('error', () => {});
-    });
-    expect(refused).toBe(403);
+    const forged = new GatewayStream(url, 'another-key', 'gw-in-1');
+    await expect(forged.opened).rejects.toThrow();
+    expect(forged.refused).toBe(403);
 
-    const line = new GatewayStream(
-      new WebSocket(url, { headers: { 'X-Gateway-Signature': sign(SECRET, url.toString()) } }),
-      'gw-in-1',
-    );
+    const line = new GatewayStream(url, SECRET, 'gw-in-1');
+    await line.opened;
     // the greeting: audio and labels, until the agent is quiet
     let seen = -1;
     await waitFor(async () => {
@@ -251,9 +245,10 @@ describeEachDb('a third carrier through the registry alone', (kind) => {
     expect(line.of('audio')[0]).toMatchObject({ stream: 'st-1' });
     line.say();
     await waitFor(() => api.hungUp.includes('gw-in-1'), 'end_call through the gateway API');
-    line.ws.send(JSON.stringify({ event: 'bye' }));
-    line.ws.close();
+    line.stop();
     await line.closed;
+    expect(line.violations).toEqual([]);
+    expect(line.playedBytes).toBeGreaterThan(1600);
 
     const row = await waitFor(async () => {
       const r = await session(callId as string);
