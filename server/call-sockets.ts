@@ -1,12 +1,10 @@
 /**
- * The call sockets: WebSocket upgrades of the HTTP server (server/http-server.ts attaches them). They sit on
- * the top floor, beside app.ts, because they join two modules: the web calls of conversations and the
- * carrier media streams of telephony. The upgrades: `/api/v1/call/web/{call_id}/stream?token=...` (the browser's web
- * call), `/api/v1/telephony/twilio/stream/{call_id}/{token}` and `/api/v1/telephony/plivo/stream/{call_id}/{token}`
- * (a phone call's media stream: the carrier's signature, X-Twilio-Signature or X-Plivo-Signature-V3 with a
- * nonce never seen before, is checked first, 403 without it). The one-time token is checked before the
- * socket is accepted: a bad, used or expired token is
- * answered 401 on the upgrade itself, and any other path 404. Frames are capped (maxPayload).
+ * WebSocket upgrades of the HTTP server, routed to the call sockets given (server/http-server.ts; the routes: modules/conversations/socket-route.ts): the
+ * browser's web call (`/api/v1/call/web/{call_id}/stream?token=...`, modules/conversations/socket-route.ts) and every
+ * carrier's media stream (`/api/v1/telephony/{carrier}/stream/{call_id}/{token}`,
+ * server/modules/telephony/stream.routes.ts: the carrier's signature is checked first, 403 without it).
+ * The one-time token is checked before the socket is accepted: a bad, used or expired token is answered
+ * 401 on the upgrade itself, and any other path 404. Frames are capped (maxPayload).
  *
  * Every call socket (browser or carrier) is pinged every CALL_PING_SECONDS; a peer that has not answered a
  * ping by the next one is dropped (its line closes and the call ends and is stored), so a frozen browser
@@ -20,17 +18,12 @@ import { CONCURRENCY_LIMIT_MAX } from '@contract/billing.js';
 import { CALL_RUNTIME_MESSAGES } from '@contract/call-runtime.js';
 import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
-import { type CallRuntime, type CallSessionRow, runWebCall, takeWebCall } from './modules/conversations/index.js';
-import { acceptPlivoStream, acceptTwilioStream, endUnanswered, runPlivoCall, runTwilioCall } from './modules/telephony/index.js';
-import { parseJson } from './platform/db/json.js';
+import type { CallRuntime, CallSessionRow, SocketRoute } from './modules/conversations/index.js';
+import { endUnanswered } from './modules/telephony/index.js';
 import type { AppDeps } from './platform/deps.js';
 import { callRuntimeOf } from './voice/engine/call-runtime.js';
 import { agentDocOrUndefined } from './voice/engine/plan.js';
 import { WEB_FRAME_MAX_BYTES } from './voice/lines/web.js';
-
-const WEB_CALL_PATH = /^\/api\/v1\/call\/web\/([^/]+)\/stream$/;
-const TWILIO_STREAM_PATH = /^\/api\/v1\/telephony\/twilio\/stream\/([^/]+)\/([^/]+)$/;
-const PLIVO_STREAM_PATH = /^\/api\/v1\/telephony\/plivo\/stream\/([^/]+)\/([^/]+)$/;
 
 const STATUS_TEXT: Record<number, string> = {
   401: 'Unauthorized',
@@ -89,7 +82,7 @@ function takeSocket(open: Map<string, number>, companyId: string, max: number): 
 }
 
 /** Routes upgrade requests of `server` to the call sockets. Returns a function that closes them all. */
-export function attachCallSockets(server: Server, deps: AppDeps): () => void {
+export function attachCallSockets(server: Server, deps: AppDeps, routes: readonly SocketRoute[]): () => void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: WEB_FRAME_MAX_BYTES + 1024 });
   /** A call whose token was taken becomes a socket: within the company's cap, pinged until it closes. */
   const accept = (
@@ -124,66 +117,36 @@ export function attachCallSockets(server: Server, deps: AppDeps): () => void {
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {});
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const twilio = TWILIO_STREAM_PATH.exec(url.pathname);
-    if (twilio) {
-      const rt = callRuntimeOf(deps);
-      if (!rt) return refuse(socket, 503, 'Calls are not available on this server.');
-      const signature = req.headers['x-twilio-signature'];
-      acceptTwilioStream(
-        deps,
-        rt,
-        decodeURIComponent(twilio[1] as string),
-        decodeURIComponent(twilio[2] as string),
-        typeof signature === 'string' ? signature : undefined,
-      ).then(
-        (r) => {
-          if ('refuse' in r) return refuse(socket, r.refuse, r.refuse === 403 ? 'Forbidden' : CALL_RUNTIME_MESSAGES.tokenInvalid);
-          accept(req, socket, head, rt, r.row, (ws) => runTwilioCall(deps, rt, r.row, r.account, ws));
-        },
-        (e) => {
-          deps.logger.error('phone stream upgrade failed', { reason: e instanceof Error ? e.message : String(e) });
-          refuse(socket, 503, 'The call could not start.');
-        },
-      );
-      return;
+    let route: SocketRoute | undefined;
+    let upgrade: ReturnType<SocketRoute['match']>;
+    for (const r of routes) {
+      upgrade = r.match(url);
+      if (upgrade) {
+        route = r;
+        break;
+      }
     }
-    const plivo = PLIVO_STREAM_PATH.exec(url.pathname);
-    if (plivo) {
-      const rt = callRuntimeOf(deps);
-      if (!rt) return refuse(socket, 503, 'Calls are not available on this server.');
-      const header = (name: string) => {
-        const v = req.headers[name];
-        return typeof v === 'string' ? v : undefined;
-      };
-      acceptPlivoStream(deps, rt, decodeURIComponent(plivo[1] as string), decodeURIComponent(plivo[2] as string), {
-        signature: header('x-plivo-signature-v3'),
-        nonce: header('x-plivo-signature-v3-nonce'),
-      }).then(
-        (r) => {
-          if ('refuse' in r) return refuse(socket, r.refuse, r.refuse === 403 ? 'Forbidden' : CALL_RUNTIME_MESSAGES.tokenInvalid);
-          accept(req, socket, head, rt, r.row, (ws) => runPlivoCall(deps, rt, r.row, r.account, ws));
-        },
-        (e) => {
-          deps.logger.error('phone stream upgrade failed', { reason: e instanceof Error ? e.message : String(e) });
-          refuse(socket, 503, 'The call could not start.');
-        },
-      );
-      return;
-    }
-    const match = WEB_CALL_PATH.exec(url.pathname);
-    if (!match) return refuse(socket, 404, 'Not found');
+    if (!route || !upgrade) return refuse(socket, 404, 'Not found');
     const rt = callRuntimeOf(deps);
     if (!rt) return refuse(socket, 503, 'Calls are not available on this server.');
-    const callId = decodeURIComponent(match[1] as string);
-    const token = url.searchParams.get('token') ?? '';
-    takeWebCall(deps, rt, callId, token).then(
-      (row) => {
-        if (!row) return refuse(socket, 401, CALL_RUNTIME_MESSAGES.tokenInvalid);
-        accept(req, socket, head, rt, row, (ws) => runWebCall(deps, rt, row, ws));
+    const header = (name: string) => {
+      const v = req.headers[name.toLowerCase()];
+      return typeof v === 'string' ? v : undefined;
+    };
+    const { name, failedText } = route;
+    upgrade(rt, header).then(
+      (r) => {
+        if ('refuse' in r)
+          return refuse(
+            socket,
+            r.refuse,
+            r.refuse === 401 ? CALL_RUNTIME_MESSAGES.tokenInvalid : (STATUS_TEXT[r.refuse] ?? 'Forbidden'),
+          );
+        accept(req, socket, head, rt, r.row, r.run);
       },
       (e) => {
-        deps.logger.error('web call upgrade failed', { reason: e instanceof Error ? e.message : String(e) });
-        refuse(socket, 503, 'The call could not start. Please try again.');
+        deps.logger.error(`${name} upgrade failed`, { reason: e instanceof Error ? e.message : String(e) });
+        refuse(socket, 503, failedText);
       },
     );
   };

@@ -34,9 +34,9 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type http from 'node:http';
-import WebSocket from 'ws';
+import { CarrierStreamFake } from './carrier-stream.js';
 import { type Listening, listen, readBody, type SentRequest, sendJson, sleep } from './listen.js';
-import { mulawFrames, parseXml } from './twilio.js';
+import { parseXml } from './twilio.js';
 
 export type PlivoOutcome = 'answer' | 'busy' | 'no-answer' | 'failed' | 'voicemail';
 
@@ -79,69 +79,24 @@ export function plivoActions(xml: string): PlivoAction[] {
   });
 }
 
-type Played = { kind: 'audio'; bytes: Uint8Array } | { kind: 'checkpoint'; name: string };
-
-export class PlivoMediaStream {
+export class PlivoMediaStream extends CarrierStreamFake {
   readonly streamId = randomUUID();
-  readonly ws: WebSocket;
-  refused: number | undefined;
-  readonly opened: Promise<void>;
-  readonly closed: Promise<void>;
-  readonly received: Record<string, unknown>[] = [];
-  readonly violations: string[] = [];
-  playedBytes = 0;
-  clearedBytes = 0;
+  /** checkpoints whose audio has played */
   readonly played: string[] = [];
-  stopped = false;
-  private buffer: Played[] = [];
-  private callerQueue: Uint8Array[] = [];
-  private seq = 0;
-  private ticks = 0;
-  private t0 = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    readonly url: string,
+    url: string,
     headers: Record<string, string>,
     private readonly call: { authId: string; callUuid: string },
   ) {
-    this.ws = new WebSocket(url, { headers });
-    this.opened = new Promise((resolve, reject) => {
-      this.ws.once('open', () => resolve());
-      this.ws.once('unexpected-response', (_req, res) => {
-        this.refused = res.statusCode;
-        reject(new Error(`stream refused: ${res.statusCode}`));
-      });
-      this.ws.once('error', reject);
-    });
-    this.opened.catch(() => {});
-    this.closed = new Promise((resolve) => this.ws.once('close', () => resolve()));
-    this.ws.on('open', () => this.begin());
-    this.ws.on('message', (data) => this.receive(String(data)));
-    this.ws.on('close', () => this.halt());
+    super(url, headers);
   }
 
-  say(ms = 400, silenceMs = 600) {
-    this.callerQueue.push(...mulawFrames(ms, true), ...mulawFrames(silenceMs, false));
+  protected stopMessage() {
+    return { event: 'stop', sequenceNumber: ++this.seq, streamId: this.streamId };
   }
 
-  stop() {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.send({ event: 'stop', sequenceNumber: ++this.seq, streamId: this.streamId });
-    this.halt();
-    this.ws.close(1000);
-  }
-
-  of(event: string) {
-    return this.received.filter((m) => m.event === event);
-  }
-
-  private send(msg: Record<string, unknown>) {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
-  }
-
-  private begin() {
+  protected begin() {
     this.send({
       event: 'start',
       sequenceNumber: this.seq,
@@ -154,18 +109,9 @@ export class PlivoMediaStream {
       },
       extra_headers: '{}',
     });
-    this.t0 = performance.now();
-    this.schedule();
   }
 
-  private schedule() {
-    const due = this.t0 + (this.ticks + 1) * 20;
-    this.timer = setTimeout(() => this.tick(), Math.max(0, due - performance.now()));
-  }
-
-  private tick() {
-    this.ticks++;
-    const frame = this.callerQueue.shift() ?? (mulawFrames(20, false)[0] as Uint8Array);
+  protected sendFrame(frame: Uint8Array) {
     this.send({
       event: 'media',
       sequenceNumber: ++this.seq,
@@ -178,26 +124,15 @@ export class PlivoMediaStream {
       },
       extra_headers: '{}',
     });
-    let left = 160;
-    while (this.buffer.length > 0) {
-      const head = this.buffer[0] as Played;
-      if (head.kind === 'checkpoint') {
-        this.buffer.shift();
-        this.played.push(head.name);
-        this.send({ event: 'playedStream', sequenceNumber: ++this.seq, streamId: this.streamId, name: head.name });
-        continue;
-      }
-      if (left === 0) break;
-      const take = Math.min(left, head.bytes.byteLength);
-      this.playedBytes += take;
-      left -= take;
-      if (take === head.bytes.byteLength) this.buffer.shift();
-      else head.bytes = head.bytes.subarray(take);
-    }
-    if (!this.stopped && this.ws.readyState === WebSocket.OPEN) this.schedule();
   }
 
-  private receive(text: string) {
+  /** a checkpoint's audio has played: `playedStream` */
+  protected reached(name: string) {
+    this.played.push(name);
+    this.send({ event: 'playedStream', sequenceNumber: ++this.seq, streamId: this.streamId, name });
+  }
+
+  protected receive(text: string) {
     let msg: Record<string, unknown>;
     try {
       msg = JSON.parse(text) as Record<string, unknown>;
@@ -214,20 +149,15 @@ export class PlivoMediaStream {
         this.violations.push('playAudio: payload is not base64');
         return;
       }
-      this.buffer.push({ kind: 'audio', bytes: new Uint8Array(Buffer.from(media.payload, 'base64')) });
+      this.buffer.audio(new Uint8Array(Buffer.from(media.payload, 'base64')));
     } else if (msg.event === 'checkpoint') {
       if (typeof msg.name !== 'string') this.violations.push('checkpoint: no name');
-      else this.buffer.push({ kind: 'checkpoint', name: msg.name });
+      else this.buffer.mark(msg.name);
     } else if (msg.event === 'clearAudio') {
-      for (const item of this.buffer) if (item.kind === 'audio') this.clearedBytes += item.bytes.byteLength;
-      this.buffer = [];
+      // Plivo drops the checkpoints of the audio it cleared
+      this.buffer.clear();
       this.send({ event: 'clearedAudio', sequenceNumber: ++this.seq, streamId: this.streamId });
     } else this.violations.push(`unknown event ${String(msg.event)}`);
-  }
-
-  private halt() {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
   }
 }
 

@@ -35,8 +35,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import WebSocket from 'ws';
-import { pcmToMulaw, tone } from './g711.js';
+import { CarrierStreamFake, FRAME_BYTES, mulawFrames } from './carrier-stream.js';
 import { type Listening, listen, readBody, type SentRequest, sendJson, sleep } from './listen.js';
 
 export type Outcome = 'answer' | 'busy' | 'no-answer' | 'failed' | 'voicemail';
@@ -130,78 +129,24 @@ export function twimlActions(twiml: string): TwimlAction[] {
 // ---------------------------------------------------------------------------------------------
 // The media stream (Twilio's end of the WebSocket)
 
-export const FRAME_BYTES = 160;
-const FRAME_MS = 20;
+export { FRAME_BYTES, mulawFrames };
 
-/** mu-law frames of a 440 Hz tone (speech to the Deepgram fake) or of silence. */
-export function mulawFrames(ms: number, loud: boolean): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  const samples = tone(8000, ms, 440, loud ? 0.3 : 0);
-  for (let i = 0; i + FRAME_BYTES <= samples.length; i += FRAME_BYTES) {
-    const f = new Uint8Array(FRAME_BYTES);
-    for (let j = 0; j < FRAME_BYTES; j++) f[j] = pcmToMulaw(samples[i + j] as number);
-    out.push(f);
-  }
-  return out;
-}
-
-type Played = { kind: 'audio'; bytes: Uint8Array } | { kind: 'mark'; name: string };
-
-export class FakeMediaStream {
+export class FakeMediaStream extends CarrierStreamFake {
   readonly streamSid = sid('MZ');
-  readonly ws: WebSocket;
-  /** the upgrade was refused with this status */
-  refused: number | undefined;
-  readonly opened: Promise<void>;
-  readonly closed: Promise<void>;
-  /** messages the server sent (parsed), in order */
-  readonly received: Record<string, unknown>[] = [];
-  /** bytes of the server's audio that have been played to the caller */
-  playedBytes = 0;
-  /** bytes dropped by a clear */
-  clearedBytes = 0;
   /** marks echoed (played, or pending when a clear came) */
   readonly echoedMarks: string[] = [];
-  readonly violations: string[] = [];
   /** when (performance.now()) each of the caller's voiced frames was sent, and each media message came */
   readonly voicedAt: number[] = [];
   readonly mediaAt: { at: number; bytes: number }[] = [];
-  stopped = false;
-  private buffer: Played[] = [];
-  private callerQueue: Uint8Array[] = [];
-  private voiced = new WeakSet<Uint8Array>();
-  private seq = 0;
+  private voicedFrames = new WeakSet<Uint8Array>();
   private chunk = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private t0 = 0;
-  private ticks = 0;
 
   constructor(
-    readonly url: string,
+    url: string,
     readonly signature: string,
     private readonly call: { accountSid: string; callSid: string; parameters: Record<string, string> },
   ) {
-    this.ws = new WebSocket(url, { headers: { 'X-Twilio-Signature': signature } });
-    this.opened = new Promise((resolve, reject) => {
-      this.ws.once('open', () => resolve());
-      this.ws.once('unexpected-response', (_req, res) => {
-        this.refused = res.statusCode;
-        reject(new Error(`stream refused: ${res.statusCode}`));
-      });
-      this.ws.once('error', reject);
-    });
-    this.opened.catch(() => {});
-    this.closed = new Promise((resolve) => this.ws.once('close', () => resolve()));
-    this.ws.on('open', () => this.begin());
-    this.ws.on('message', (data, binary) => this.receive(String(data), binary));
-    this.ws.on('close', () => this.halt());
-  }
-
-  /** The caller says something: `ms` of loud audio, then silence. */
-  say(ms = 400, silenceMs = 600) {
-    const voiced = mulawFrames(ms, true);
-    for (const f of voiced) this.voiced.add(f);
-    this.callerQueue.push(...voiced, ...mulawFrames(silenceMs, false));
+    super(url, { 'X-Twilio-Signature': signature });
   }
 
   /** The caller presses a key. */
@@ -214,29 +159,22 @@ export class FakeMediaStream {
     });
   }
 
-  /** The stream ends (the call ended at Twilio): `stop`, then the socket closes. */
-  stop() {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.send({
+  protected override voiced(frames: Uint8Array[]) {
+    for (const f of frames) this.voicedFrames.add(f);
+    return frames;
+  }
+
+  /** `stop` (the call ended at Twilio) */
+  protected stopMessage() {
+    return {
       event: 'stop',
       sequenceNumber: String(++this.seq),
       streamSid: this.streamSid,
       stop: { accountSid: this.call.accountSid, callSid: this.call.callSid },
-    });
-    this.halt();
-    this.ws.close(1000);
+    };
   }
 
-  of(event: string) {
-    return this.received.filter((m) => m.event === event);
-  }
-
-  private send(msg: Record<string, unknown>) {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
-  }
-
-  private begin() {
+  protected begin() {
     this.send({ event: 'connected', protocol: 'Call', version: '1.0.0' });
     this.send({
       event: 'start',
@@ -251,20 +189,10 @@ export class FakeMediaStream {
         customParameters: this.call.parameters,
       },
     });
-    this.t0 = performance.now();
-    this.schedule();
   }
 
-  /** Every 20 ms of the stream's clock: one caller frame out, 20 ms of the server's audio played. */
-  private schedule() {
-    const due = this.t0 + (this.ticks + 1) * FRAME_MS;
-    this.timer = setTimeout(() => this.tick(), Math.max(0, due - performance.now()));
-  }
-
-  private tick() {
-    this.ticks++;
-    const frame = this.callerQueue.shift() ?? mulawFrames(FRAME_MS, false)[0];
-    if (frame && this.voiced.has(frame)) this.voicedAt.push(performance.now());
+  protected sendFrame(frame: Uint8Array) {
+    if (this.voicedFrames.has(frame)) this.voicedAt.push(performance.now());
     this.send({
       event: 'media',
       sequenceNumber: String(++this.seq),
@@ -272,39 +200,19 @@ export class FakeMediaStream {
       media: {
         track: 'inbound',
         chunk: String(++this.chunk),
-        timestamp: String(this.ticks * FRAME_MS),
-        payload: Buffer.from(frame as Uint8Array).toString('base64'),
+        timestamp: String(this.ticks * 20),
+        payload: Buffer.from(frame).toString('base64'),
       },
     });
-    this.play(FRAME_BYTES);
-    if (!this.stopped && this.ws.readyState === WebSocket.OPEN) this.schedule();
   }
 
-  /** Plays `bytes` of buffered audio; marks reached on the way are echoed. */
-  private play(bytes: number) {
-    let left = bytes;
-    while (this.buffer.length > 0) {
-      const head = this.buffer[0] as Played;
-      if (head.kind === 'mark') {
-        this.buffer.shift();
-        this.echo(head.name);
-        continue;
-      }
-      if (left === 0) break;
-      const take = Math.min(left, head.bytes.byteLength);
-      this.playedBytes += take;
-      left -= take;
-      if (take === head.bytes.byteLength) this.buffer.shift();
-      else head.bytes = head.bytes.subarray(take);
-    }
-  }
-
-  private echo(name: string) {
+  /** Twilio echoes a mark once the audio before it has played */
+  protected reached(name: string) {
     this.echoedMarks.push(name);
     this.send({ event: 'mark', sequenceNumber: String(++this.seq), streamSid: this.streamSid, mark: { name } });
   }
 
-  private receive(text: string, binary: boolean) {
+  protected receive(text: string, binary: boolean) {
     if (binary) {
       this.violations.push('binary frame');
       return;
@@ -326,23 +234,15 @@ export class FakeMediaStream {
       }
       const bytes = new Uint8Array(Buffer.from(payload, 'base64'));
       this.mediaAt.push({ at: performance.now(), bytes: bytes.byteLength });
-      this.buffer.push({ kind: 'audio', bytes });
+      this.buffer.audio(bytes);
     } else if (msg.event === 'mark') {
       const name = (msg.mark as { name?: unknown } | undefined)?.name;
       if (typeof name !== 'string') this.violations.push('mark: no name');
-      else this.buffer.push({ kind: 'mark', name });
+      else this.buffer.mark(name);
     } else if (msg.event === 'clear') {
-      for (const item of this.buffer) {
-        if (item.kind === 'audio') this.clearedBytes += item.bytes.byteLength;
-        else this.echo(item.name);
-      }
-      this.buffer = [];
+      // Twilio echoes the marks still pending on a clear
+      for (const name of this.buffer.clear()) this.reached(name);
     } else this.violations.push(`unknown event ${String(msg.event)}`);
-  }
-
-  private halt() {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
   }
 }
 

@@ -8,35 +8,25 @@
  * - Call API (https://www.plivo.com/docs/voice/api/call): `POST /v1/Account/{auth_id}/Call/` (JSON; HTTP
  *   Basic auth with the Auth ID and Auth Token) with from, to, answer_url, answer_method, hangup_url,
  *   hangup_method, machine_detection, machine_detection_url; `POST /v1/Account/{auth_id}/Call/{uuid}/`
- *   with legs=aleg and aleg_url (transfer the live call to new XML); `DELETE .../Call/{uuid}/` (hang up);
+ *   with legs=aleg and aleg_url (transfer the live call to new XML); `POST .../Call/{uuid}/DTMF/` with digits
+ *   and legs (send digits, https://www.plivo.com/docs/voice/api/call/send-digits); `DELETE .../Call/{uuid}/` (hang up);
  *   `GET .../Call/{uuid}/` (retrieve a call: the call detail record of an ended call, with hangup_cause_name,
  *   hangup_cause_code, answer_time, call_duration; https://www.plivo.com/docs/voice/api/call/retrieve-a-call
  *   and the hangup causes of https://www.plivo.com/docs/voice/troubleshooting/hangup-causes).
  * - XML (https://www.plivo.com/docs/voice/xml): <Stream bidirectional keepCallAlive contentType>wss://…
  *   </Stream>, <Speak>, <Hangup/>, <Dial><Number>.
  *
- * The REST origin is PLIVO_API_URL (tests point it at tests/fakes/plivo.ts); keys are never logged.
+ * The REST origin is PLIVO_API_URL (tests point it at tests/fakes/plivo.ts); the account is handed in by the
+ * module and never logged. The carrier itself (server/carriers/plivo/index.ts) is built on these.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { connectionByProvider } from '../../modules/providers/provider.repo.js';
-import { openField } from '../../modules/providers/provider.store.js';
-import type { AppDeps } from '../../platform/deps.js';
-import { realHttpClient } from '../../platform/deps.js';
-import { xmlEscape } from '../twilio/rest.js';
+import { CarrierApiError, type CarrierHttp, XML_DECLARATION as XML, xmlEscape } from '../types.js';
 
 export const PLIVO_API_URL = 'https://api.plivo.com';
 
 export interface PlivoAccount {
   authId: string;
   authToken: string;
-}
-
-export async function plivoAccount(deps: AppDeps, companyId: string): Promise<PlivoAccount | undefined> {
-  const row = await connectionByProvider(deps, companyId, 'plivo');
-  if (!row) return undefined;
-  const authId = openField(deps, row, 'Auth ID');
-  const authToken = openField(deps, row, 'Auth Token');
-  return authId && authToken ? { authId, authToken } : undefined;
 }
 
 const sortedGroups = (pairs: Iterable<[string, string]>) => {
@@ -92,8 +82,6 @@ export function validPlivoSignature(
 // ---------------------------------------------------------------------------------------------
 // XML
 
-const XML = '<?xml version="1.0" encoding="UTF-8"?>';
-
 /** A bidirectional mu-law 8 kHz audio stream to `url`, the call kept up while it lasts. */
 export const plivoStreamXml = (url: string) =>
   `${XML}<Response><Stream bidirectional="true" keepCallAlive="true" contentType="audio/x-mulaw;rate=8000">${xmlEscape(url)}</Stream></Response>`;
@@ -106,27 +94,19 @@ export const plivoDialXml = (number: string, callerId?: string) =>
 // ---------------------------------------------------------------------------------------------
 // REST
 
-export class PlivoApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'PlivoApiError';
-  }
+export class PlivoApiError extends CarrierApiError {
+  override name = 'PlivoApiError';
 }
 
 export class PlivoRest {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly api: CarrierHttp,
     private readonly account: PlivoAccount,
   ) {}
 
   private async request(method: string, path: string, body?: Record<string, string>): Promise<Record<string, unknown>> {
-    const http = this.deps.http ?? realHttpClient;
-    const base = this.deps.config.telephonyUrls?.plivo ?? PLIVO_API_URL;
     const auth = Buffer.from(`${this.account.authId}:${this.account.authToken}`).toString('base64');
-    const res = await http.fetch(`${base}/v1/Account/${encodeURIComponent(this.account.authId)}${path}`, {
+    const res = await this.api.http.fetch(`${this.api.baseUrl}/v1/Account/${encodeURIComponent(this.account.authId)}${path}`, {
       method,
       headers: { Authorization: `Basic ${auth}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
@@ -154,6 +134,11 @@ export class PlivoRest {
   /** Transfers the live call (its A leg) to the XML at `url`. */
   async transfer(callUuid: string, url: string): Promise<void> {
     await this.request('POST', `/Call/${encodeURIComponent(callUuid)}/`, { legs: 'aleg', aleg_url: url, aleg_method: 'POST' });
+  }
+
+  /** Plays DTMF `digits` (0-9, *, #, w and W for waits) to the caller (Play DTMF on a call, legs=aleg). */
+  async sendDigits(callUuid: string, digits: string): Promise<void> {
+    await this.request('POST', `/Call/${encodeURIComponent(callUuid)}/DTMF/`, { digits, legs: 'aleg' });
   }
 
   async hangUp(callUuid: string): Promise<void> {

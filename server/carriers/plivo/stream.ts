@@ -1,5 +1,5 @@
 /**
- * A phone call's line through Plivo's bidirectional audio stream (<Stream bidirectional="true"
+ * Plivo's bidirectional audio stream as a stream dialect (<Stream bidirectional="true"
  * keepCallAlive="true" contentType="audio/x-mulaw;rate=8000">), written from Plivo's Audio Streaming
  * documents (https://www.plivo.com/docs/voice/xml/the-stream-element, .../audio-streaming/bidirectional):
  *
@@ -8,11 +8,10 @@
  *   audio has played), `clearedAudio`, `stop`;
  * - out: `playAudio` {media: {contentType, sampleRate, payload}}, `checkpoint` {name}, `clearAudio`.
  *
- * The line itself is the same as Twilio's (CarrierStreamTransport): paced playout, checkpoints as the
- * heard position, clearAudio on a barge-in, hang-up through Plivo's API.
+ * The line itself is server/carriers/stream.ts: paced playout, checkpoints as the heard position,
+ * clearAudio on a barge-in, hang-up through Plivo's API.
  */
-import type WebSocket from 'ws';
-import { CarrierStreamTransport, type PhoneLineControl, type StreamDialect } from '../twilio/stream.js';
+import { commonStreamEvent, type StreamDialect } from '../types.js';
 
 export const PLIVO_DIALECT: StreamDialect = {
   name: 'plivo',
@@ -30,22 +29,10 @@ export const PLIVO_DIALECT: StreamDialect = {
           encoding: String(fmt?.encoding),
         };
       }
-      case 'media': {
-        const media = msg.media as { track?: unknown; payload?: unknown } | undefined;
-        if (typeof media?.payload !== 'string') return { type: 'other' };
-        if (media.track !== undefined && media.track !== 'inbound') return { type: 'other' };
-        return { type: 'media', payload: media.payload };
-      }
       case 'playedStream':
         return typeof msg.name === 'string' ? { type: 'mark', name: msg.name } : { type: 'other' };
-      case 'dtmf': {
-        const digit = (msg.dtmf as { digit?: unknown } | undefined)?.digit;
-        return typeof digit === 'string' ? { type: 'dtmf', digit } : { type: 'other' };
-      }
-      case 'stop':
-        return { type: 'stop' };
       default:
-        return { type: 'other' };
+        return commonStreamEvent(msg);
     }
   },
   media: (streamId, payload) => ({
@@ -56,10 +43,3 @@ export const PLIVO_DIALECT: StreamDialect = {
   mark: (streamId, name) => ({ event: 'checkpoint', streamId, name }),
   clear: (streamId) => ({ event: 'clearAudio', streamId }),
 };
-
-/** Plivo's audio stream as a call's line. */
-export class PlivoTransport extends CarrierStreamTransport {
-  constructor(socket: WebSocket, control: PhoneLineControl) {
-    super(socket, control, PLIVO_DIALECT);
-  }
-}

@@ -14,29 +14,17 @@
  *   Twilio drops a query string from the Stream URL, so what identifies the call goes in its path;
  *   <Parameter> values come back in the `start` message's customParameters.
  *
- * The REST origin is TWILIO_API_URL (tests point it at tests/fakes/twilio.ts); keys are read per call and
- * never logged.
+ * The REST origin is TWILIO_API_URL (tests point it at tests/fakes/twilio.ts); the account is handed in by
+ * the module per call and never logged. The carrier itself (server/carriers/twilio/index.ts) is built on these.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { connectionByProvider } from '../../modules/providers/provider.repo.js';
-import { openField } from '../../modules/providers/provider.store.js';
-import type { AppDeps } from '../../platform/deps.js';
-import { realHttpClient } from '../../platform/deps.js';
+import { CarrierApiError, type CarrierHttp, XML_DECLARATION as XML, xmlEscape } from '../types.js';
 
 export const TWILIO_API_URL = 'https://api.twilio.com';
 
 export interface TwilioAccount {
   accountSid: string;
   authToken: string;
-}
-
-/** The company's Twilio credentials, or undefined when Twilio is not connected (or cannot be opened). */
-export async function twilioAccount(deps: AppDeps, companyId: string): Promise<TwilioAccount | undefined> {
-  const row = await connectionByProvider(deps, companyId, 'twilio');
-  if (!row) return undefined;
-  const accountSid = openField(deps, row, 'Account SID');
-  const authToken = openField(deps, row, 'Auth Token');
-  return accountSid && authToken ? { accountSid, authToken } : undefined;
 }
 
 /** Twilio's signature of a request to `url` with form `params` (sorted by name, then value). */
@@ -62,11 +50,6 @@ export function validTwilioSignature(
 // ---------------------------------------------------------------------------------------------
 // TwiML
 
-export const xmlEscape = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-
-const XML = '<?xml version="1.0" encoding="UTF-8"?>';
-
 /** <Connect><Stream>: a bidirectional media stream to `url`, with custom parameters. */
 export function streamTwiml(url: string, parameters: Record<string, string> = {}): string {
   const params = Object.entries(parameters)
@@ -85,14 +68,8 @@ export const dialTwiml = (number: string, callerId?: string) =>
 // ---------------------------------------------------------------------------------------------
 // REST
 
-export class TwilioApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'TwilioApiError';
-  }
+export class TwilioApiError extends CarrierApiError {
+  override name = 'TwilioApiError';
 }
 
 export interface TwilioCall {
@@ -105,26 +82,24 @@ export interface TwilioCall {
 
 export class TwilioRest {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly api: CarrierHttp,
     private readonly account: TwilioAccount,
   ) {}
 
-  private get base() {
-    return this.deps.config.telephonyUrls?.twilio ?? TWILIO_API_URL;
-  }
-
   /** A POST with `form`, or a GET without. */
   private async request(path: string, form?: [string, string][]): Promise<TwilioCall> {
-    const http = this.deps.http ?? realHttpClient;
     const auth = Buffer.from(`${this.account.accountSid}:${this.account.authToken}`).toString('base64');
-    const res = await http.fetch(`${this.base}/2010-04-01/Accounts/${encodeURIComponent(this.account.accountSid)}${path}`, {
-      method: form ? 'POST' : 'GET',
-      headers: {
-        Authorization: `Basic ${auth}`,
-        ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+    const res = await this.api.http.fetch(
+      `${this.api.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(this.account.accountSid)}${path}`,
+      {
+        method: form ? 'POST' : 'GET',
+        headers: {
+          Authorization: `Basic ${auth}`,
+          ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+        },
+        ...(form ? { body: new URLSearchParams(form).toString() } : {}),
       },
-      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
-    });
+    );
     const text = await res.text();
     let body: { sid?: unknown; status?: unknown; duration?: unknown; message?: unknown } = {};
     try {

@@ -30,5 +30,6 @@ export {
   hashToken,
   newToken,
 } from './session.repo.js';
+export { type AcceptedCall, type SocketRoute, webCallSocketRoute } from './socket-route.js';
 export { startCallSweeper } from './sweep.js';
 export { webCallRoutes } from './web-call.routes.js';

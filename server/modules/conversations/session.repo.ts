@@ -25,7 +25,7 @@ export interface NewCallSession {
   agent: AgentDoc | null;
   type: CallType;
   /** phone calls: the carrier and its id of the call (a status callback finds the call by it) */
-  provider?: 'twilio' | 'plivo';
+  provider?: string;
   providerCallId?: string | null;
   from: string;
   to: string;

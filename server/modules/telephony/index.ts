@@ -5,7 +5,7 @@
  * a module is imported only through this file (tests/unit/server-layers.test.ts).
  */
 export { phoneCallRoutes } from './phone-call.routes.js';
-export { acceptPlivoStream, runPlivoCall } from './plivo-service.js';
 export { askCarriersAboutCalls } from './recovery.js';
-export { acceptTwilioStream, createPhoneCall, endUnanswered, liveCalls, runTwilioCall } from './service.js';
+export { createPhoneCall, endUnanswered, liveCalls } from './service.js';
+export { carrierSocketRoute } from './stream.routes.js';
 export { telephonyRoutes } from './telephony.routes.js';

@@ -18,7 +18,7 @@ const NONCE_MAX = 128;
  * Records `nonce` of a request the carrier signed for `companyId`: true the first time, false when it was
  * seen before (a replay) or is not a nonce. Nonces past their time are dropped on the way.
  */
-export async function firstUseOfNonce(deps: AppDeps, companyId: string, provider: 'plivo', nonce: string): Promise<boolean> {
+export async function firstUseOfNonce(deps: AppDeps, companyId: string, provider: string, nonce: string): Promise<boolean> {
   if (nonce.length === 0 || nonce.length > NONCE_MAX) return false;
   const now = deps.clock.now();
   const db = deps.db.db;

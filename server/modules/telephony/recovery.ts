@@ -6,59 +6,30 @@
  * still has in flight is left to its callbacks; one nobody ends is stored as failed after STALE_PHONE_MS
  * (server/modules/conversations/sweep.ts).
  *
+ * Each carrier answers through its REST API's `callEnd` (server/carriers/types.ts):
  * - Twilio: the Calls resource's fetch, `GET /2010-04-01/Accounts/{AccountSid}/Calls/{CallSid}.json`
  *   (server/carriers/twilio/rest.ts fetchCall): `status`.
- * - Plivo: Retrieve a call, `GET /v1/Account/{auth_id}/Call/{call_uuid}/` (plivo.ts getCall): the call
- *   detail record exists once the call has ended (404 before); its hangup cause gives the status. An
- *   outbound Plivo call has its CallUUID only from its answer callback: one still ringing cannot be asked.
+ * - Plivo: Retrieve a call, `GET /v1/Account/{auth_id}/Call/{call_uuid}/` (server/carriers/plivo/rest.ts
+ *   getCall): the call detail record exists once the call has ended (404 before); its hangup cause gives the
+ *   status. An outbound Plivo call has its CallUUID only from its answer callback: one still ringing cannot
+ *   be asked.
  */
 
-import { PlivoApiError, PlivoRest, plivoAccount } from '../../carriers/plivo/rest.js';
-import { TwilioRest, twilioAccount } from '../../carriers/twilio/rest.js';
+import { carriers } from '../../carriers/registry.js';
 import type { AppDeps } from '../../platform/deps.js';
-import { PLIVO_END_STATUS } from './plivo-service.js';
-import { dialEnded, TWILIO_END_STATUS } from './service.js';
+import { carrierAccount, carrierRest, dialEnded } from './service.js';
+import { callsAwaitingCarrier } from './telephony.repo.js';
 
 const BATCH = 100;
 
-type CarrierEnd = Parameters<typeof dialEnded>[2];
-
-/** Plivo's hangup cause of an ended call as the CallStatus its hangup callback would have sent. */
-export function plivoStatusOf(record: { hangupCause: string; answered: boolean }): string {
-  const cause = record.hangupCause;
-  if (/busy/i.test(cause)) return 'busy';
-  if (/no answer|ring timeout/i.test(cause)) return 'no-answer';
-  if (/cancel/i.test(cause)) return 'cancel';
-  if (/reject/i.test(cause)) return 'rejected';
-  return record.answered ? 'completed' : 'failed';
-}
-
 /** The carrier's end of a call: { end, completed } once it has ended there, undefined while in flight or unknown. */
-async function carrierEnd(
-  deps: AppDeps,
-  row: { company_id: string; provider: string; provider_call_id: string | null },
-): Promise<{ end: CarrierEnd; completed: boolean } | undefined> {
+async function carrierEnd(deps: AppDeps, row: { company_id: string; provider: string; provider_call_id: string | null }) {
+  const carrier = carriers.get(row.provider);
   const id = row.provider_call_id;
-  if (!id) return undefined;
-  if (row.provider === 'twilio') {
-    const account = await twilioAccount(deps, row.company_id);
-    if (!account) return undefined;
-    const call = await new TwilioRest(deps, account).fetchCall(id);
-    const end = TWILIO_END_STATUS[call.status];
-    return end || call.status === 'completed' ? { end, completed: call.status === 'completed' } : undefined;
-  }
-  if (row.provider === 'plivo') {
-    const account = await plivoAccount(deps, row.company_id);
-    if (!account) return undefined;
-    const record = await new PlivoRest(deps, account).getCall(id).catch((e: unknown) => {
-      if (e instanceof PlivoApiError && e.status === 404) return undefined; // no record yet: still live
-      throw e;
-    });
-    if (!record) return undefined;
-    const status = plivoStatusOf(record);
-    return { end: PLIVO_END_STATUS[status], completed: status === 'completed' };
-  }
-  return undefined;
+  if (!carrier || !id) return undefined;
+  const account = await carrierAccount(deps, carrier, row.company_id);
+  if (account === undefined) return undefined;
+  return carrierRest(deps, carrier, account).callEnd(id);
 }
 
 /**
@@ -66,17 +37,7 @@ async function carrierEnd(
  * server's start); stores those the carrier has ended. Answers how many were asked and ended.
  */
 export async function askCarriersAboutCalls(deps: AppDeps, before: Date): Promise<{ asked: number; ended: number }> {
-  const rows = await deps.db.db
-    .selectFrom('call_sessions')
-    .selectAll()
-    .where('status', '=', 'registered')
-    .where('type', 'in', ['inbound', 'outbound'])
-    .where('provider', 'in', ['twilio', 'plivo'])
-    .where('provider_call_id', 'is not', null)
-    .where('created_at', '<', before.toISOString())
-    .orderBy('created_at')
-    .limit(BATCH)
-    .execute();
+  const rows = await callsAwaitingCarrier(deps.db.db, carriers.ids(), before, BATCH);
   let ended = 0;
   for (const row of rows) {
     try {

@@ -1,21 +1,28 @@
 /**
- * Phone calls on the call engine: the carrier carries the call and streams its audio to Parley
- * over a WebSocket; the conversation is the same callSession actor as a web call's (server/modules/conversations/runtime.ts
- * runLineCall), on a TwilioTransport.
+ * Phone calls on the call engine, for every carrier of the registry (server/carriers/registry.ts) through
+ * the Carrier interface (server/carriers/types.ts): the carrier carries the call and streams its audio to
+ * Parley over a WebSocket; the conversation is the same callSession actor as a web call's
+ * (server/modules/conversations/runtime.ts runLineCall), on the carriers' one stream transport
+ * (server/carriers/stream.ts) speaking the carrier's dialect.
  *
- * - Inbound: the carrier's signed voice webhook -> the number (by `To`) -> its company's carrier account
- *   (the Account SID must be the company's, the signature made with its Auth Token) -> limits (no inbound
- *   agent, concurrency, spend: a short spoken message and the call stored with that reason) -> the agent's
- *   Inbound Call Webhook (dynamic variables, 2 s) -> a call row with a one-time stream token -> TwiML
- *   <Connect><Stream> whose URL carries the token in its path.
- * - Outbound: `POST /call/create` -> the same checks -> the carrier's Calls API with the Stream TwiML, the
- *   status callback and answering-machine detection -> the row follows the signed status callbacks.
- * - The stream's WebSocket upgrade is signed by the carrier and takes the one-time token (server/call-sockets.ts).
+ * - Inbound: the carrier's signed inbound webhook -> the number (by `To`) -> its company's carrier account
+ *   (the request signed with its credentials; a nonce seen before is a replay) -> limits (no inbound agent,
+ *   concurrency, spend: a short spoken message and the call stored with that reason) -> the agent's Inbound
+ *   Call Webhook (dynamic variables, 2 s) -> a call row with a one-time stream token -> the carrier's stream
+ *   markup whose URL carries the token in its path.
+ * - Outbound: `POST /call/create` -> the same checks -> the carrier's API with the stream (or, for carriers
+ *   that learn it when the call is answered, the answer URL), the status callback and answering-machine
+ *   detection -> the row follows the signed status callbacks.
+ * - A live call: hang-up, transfer_call and the voicemail message go through the carrier's API (a redirect
+ *   to markup, inline or at the instructions URL).
+ * - The stream's WebSocket upgrade is signed by the carrier and takes the one-time token (stream.routes.ts).
+ * The URLs are built in paths.ts, the SQL is in telephony.repo.ts. docs/telephony.md tells it all.
  */
 import { createHmac } from 'node:crypto';
 import type { AgentDoc } from '@contract/agent/save.js';
 import type { CallStatus } from '@contract/call-values.js';
 import { destinationRefusal } from '@contract/destinations.js';
+import type { ProviderName } from '@contract/provider.js';
 import {
   type CreatePhoneCallBody,
   INBOUND_STREAM_TOKEN_TTL_MS,
@@ -25,22 +32,13 @@ import {
 } from '@contract/telephony.js';
 import * as v from 'valibot';
 import type WebSocket from 'ws';
-import { type PlivoAccount, PlivoApiError, PlivoRest, plivoAccount } from '../../carriers/plivo/rest.js';
-import {
-  dialTwiml,
-  sayAndHangUpTwiml,
-  streamTwiml,
-  type TwilioAccount,
-  TwilioApiError,
-  TwilioRest,
-  twilioAccount,
-  validTwilioSignature,
-} from '../../carriers/twilio/rest.js';
-import { type CarrierStreamTransport, START_TIMEOUT_MS, TwilioTransport } from '../../carriers/twilio/stream.js';
+import { carriers } from '../../carriers/registry.js';
+import { CarrierStreamTransport, START_TIMEOUT_MS } from '../../carriers/stream.js';
+import { type Carrier, CarrierApiError, type CarrierRequest, type CarrierRest, type DialEnd } from '../../carriers/types.js';
 import { isId, newId } from '../../platform/crypto/ids.js';
 import { parseJson } from '../../platform/db/json.js';
 import type { PhoneNumbersTable } from '../../platform/db/schema.js';
-import type { AppDeps } from '../../platform/deps.js';
+import { type AppDeps, realHttpClient } from '../../platform/deps.js';
 import { isUniqueViolation } from '../../platform/http/db-errors.js';
 import { HttpError } from '../../platform/http/http.js';
 import { guardedFetch } from '../../platform/net/net-guard.js';
@@ -60,6 +58,7 @@ import {
   emptyUsage,
   finishCallSession,
   getCallSession,
+  hashToken,
   keysFor,
   liveCalls,
   newToken,
@@ -69,46 +68,96 @@ import {
   runLineCall,
   takeLine,
 } from '../conversations/index.js';
+import { connectionByProvider, openField } from '../providers/index.js';
+import { firstUseOfNonce } from './nonces.repo.js';
+import { carrierPaths, publicBase, publicWsBase } from './paths.js';
+import {
+  callOfCarrier,
+  carrierCall,
+  clearStreamToken,
+  companyNumber,
+  numberByPhone,
+  recordCarrierState,
+  recordDial,
+  setStreamToken,
+} from './telephony.repo.js';
 
-export const TELEPHONY_PATHS = {
-  twilioVoice: '/api/v1/telephony/twilio/voice',
-  twilioStatus: (callId: string) => `/api/v1/telephony/twilio/status/${callId}`,
-  twilioStream: (callId: string, token: string) => `/api/v1/telephony/twilio/stream/${callId}/${token}`,
-  plivoAnswer: '/api/v1/telephony/plivo/answer',
-  plivoOutboundAnswer: (callId: string) => `/api/v1/telephony/plivo/answer/${callId}`,
-  plivoStatus: (callId: string) => `/api/v1/telephony/plivo/status/${callId}`,
-  plivoXml: (callId: string) => `/api/v1/telephony/plivo/xml/${callId}`,
-  plivoStream: (callId: string, token: string) => `/api/v1/telephony/plivo/stream/${callId}/${token}`,
-};
-
-/** The address the carriers call back (PUBLIC_URL), without a trailing slash. */
-export const publicBase = (deps: AppDeps) => deps.config.publicUrl.replace(/\/+$/, '');
-/** The same origin as a WebSocket address (https -> wss). */
-export const publicWsBase = (deps: AppDeps) => publicBase(deps).replace(/^http/, 'ws');
+export { publicBase, publicWsBase };
 
 const now = (deps: AppDeps) => deps.clock.now();
 
-/** What the carrier webhook answers: a status and a body (TwiML, or nothing). */
+/** What a carrier's webhook answers: a status and a body (its markup, or nothing). */
 export interface CarrierAnswer {
   status: number;
   body: string;
   contentType: string;
 }
 
-export const xml = (body: string): CarrierAnswer => ({ status: 200, body, contentType: 'text/xml' });
+const markup = (carrier: Carrier, body: string): CarrierAnswer => ({
+  status: 200,
+  body,
+  contentType: carrier.markup.contentType,
+});
 export const forbidden: CarrierAnswer = { status: 403, body: 'Forbidden', contentType: 'text/plain' };
+const badRequest: CarrierAnswer = { status: 400, body: 'Bad Request', contentType: 'text/plain' };
+const noContent: CarrierAnswer = { status: 204, body: '', contentType: 'text/plain' };
 
 type NumberRow = PhoneNumbersTable;
 
-export function numberByPhone(deps: AppDeps, phone: string, provider: string) {
-  return deps.db.db
-    .selectFrom('phone_numbers')
-    .selectAll()
-    .where('phone_number', '=', phone)
-    .where('provider', '=', provider)
-    .where('company_id', 'is not', null)
-    .executeTakeFirst();
+// ---------------------------------------------------------------------------------------------
+// The company's carrier account
+
+/** The company's account with `carrier` (its credentials in Providers), or undefined when not connected. */
+export async function carrierAccount(deps: AppDeps, carrier: Carrier, companyId: string): Promise<unknown> {
+  // a carrier's id is its Providers name (a carrier outside the catalogue simply has no connection)
+  const row = await connectionByProvider(deps, companyId, carrier.id as ProviderName);
+  if (!row) return undefined;
+  return carrier.account((field) => openField(deps, row, field));
 }
+
+/** The carrier's REST API with the company's `account`. */
+export const carrierRest = (deps: AppDeps, carrier: Carrier, account: unknown): CarrierRest =>
+  carrier.rest(account, {
+    http: deps.http ?? realHttpClient,
+    baseUrl: (deps.config.telephonyUrls as Record<string, string | undefined> | undefined)?.[carrier.id] ?? carrier.apiUrl,
+  });
+
+/**
+ * The company's account when the request is the carrier's: signed with the account's credentials, and
+ * (for carriers that send one) a nonce never seen before: a request sent again is a replay. Undefined (and
+ * a log line naming no secret) otherwise.
+ */
+async function verified(deps: AppDeps, carrier: Carrier, companyId: string, req: CarrierRequest, where: string) {
+  const account = await carrierAccount(deps, carrier, companyId);
+  const verdict = account === undefined ? { ok: false as const } : carrier.verify(account, req);
+  if (!verdict.ok) {
+    deps.logger.warn(`${carrier.id} request refused: bad signature`, { where });
+    return undefined;
+  }
+  if (verdict.nonce !== undefined && !(await firstUseOfNonce(deps, companyId, carrier.id, verdict.nonce))) {
+    deps.logger.warn(`${carrier.id} request refused: its nonce was used before (a replay)`, { where });
+    return undefined;
+  }
+  return account;
+}
+
+/** A webhook request as the carrier made it: the public URL it called, and its form parameters. */
+export interface WebhookRequest {
+  /** the path and query the carrier called */
+  path: string;
+  body: string;
+  header(name: string): string | undefined;
+}
+
+/** The form parameters of a carrier's request, in order (duplicates kept: carriers sign them all). */
+export const formPairs = (body: string): [string, string][] => [...new URLSearchParams(body)];
+
+const signedRequest = (deps: AppDeps, req: WebhookRequest): CarrierRequest => ({
+  url: `${publicBase(deps)}${req.path}`,
+  method: 'POST',
+  params: formPairs(req.body),
+  header: req.header,
+});
 
 export async function agentDoc(deps: AppDeps, companyId: string, agentId: string | null) {
   if (!agentId) return undefined;
@@ -204,12 +253,15 @@ export async function inboundWebhookVariables(
   }
 }
 
+/** The agent stored on a call row. */
+const storedAgent = (row: CallSessionRow) => agentDocOrUndefined(row.agent);
+
 /** A call that cannot be taken: stored at once with `reason` (Call History shows it). */
 async function storeRefusedCall(
   deps: AppDeps,
   number: NumberRow,
   agent: { agentId: string | null; doc: AgentDoc } | undefined,
-  p: { from: string; to: string; callSid: string; reason: string; provider?: 'twilio' | 'plivo' },
+  p: { from: string; to: string; callSid: string; reason: string; provider: string },
 ) {
   const companyId = number.company_id as string;
   const row = await createCallSession(deps.db.db, {
@@ -222,11 +274,33 @@ async function storeRefusedCall(
     to: p.to,
     phoneNumber: number.phone_number,
     variables: {},
-    provider: p.provider ?? 'twilio',
+    provider: p.provider,
     providerCallId: p.callSid,
     now: now(deps),
   });
   await endUnanswered(deps, row, agent?.doc, { status: 'ended', reason: p.reason });
+}
+
+/** Stores the end of a call no agent talked in: no transcript, no usage, no cost. False when it had ended already. */
+function storeUntalked(
+  deps: AppDeps,
+  row: CallSessionRow,
+  agent: AgentDoc | undefined,
+  end: {
+    status: Extract<CallStatus, 'ended' | 'busy' | 'no-answer' | 'failed' | 'canceled'>;
+    reason: string;
+    errorMessage: string | null;
+  },
+) {
+  return finishCallSession(deps.db.db, row, {
+    ...end,
+    transcript: [],
+    latency: [],
+    usage: emptyUsage(agent),
+    cost: 0,
+    recording: null,
+    endedAt: now(deps),
+  });
 }
 
 /**
@@ -239,70 +313,35 @@ export async function endUnanswered(
   agent: AgentDoc | undefined,
   end: { status: Extract<CallStatus, 'ended' | 'busy' | 'no-answer' | 'failed' | 'canceled'>; reason: string },
 ) {
-  const stored = await finishCallSession(deps.db.db, row, {
-    status: end.status,
-    reason: end.reason,
-    errorMessage: null,
-    transcript: [],
-    latency: [],
-    usage: emptyUsage(agent),
-    cost: 0,
-    recording: null,
-    endedAt: now(deps),
-  });
+  const stored = await storeUntalked(deps, row, agent, { ...end, errorMessage: null });
   if (stored) announceCall(deps, 'call.ended', { companyId: row.company_id, callId: row.id, analyse: false });
-}
-
-/** The form parameters of a carrier's request, in order (duplicates kept: Twilio signs them all). */
-export const formPairs = (body: string): [string, string][] => [...new URLSearchParams(body)];
-
-/** Checks a Twilio request's signature with the company's account; false (and a log line) when it fails. */
-function checkTwilio(
-  deps: AppDeps,
-  account: TwilioAccount | undefined,
-  url: string,
-  params: [string, string][],
-  signature: string | undefined,
-  where: string,
-): account is TwilioAccount {
-  const sid = params.find(([k]) => k === 'AccountSid')?.[1];
-  const good =
-    account !== undefined &&
-    (sid === undefined || sid === account.accountSid) &&
-    validTwilioSignature(account.authToken, url, params, signature);
-  if (!good) deps.logger.warn('twilio request refused: bad signature', { where });
-  return good;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Inbound
 
-/** `POST /telephony/twilio/voice`: Twilio asks what to do with a call to one of the company's numbers. */
-export async function twilioVoice(deps: AppDeps, rawBody: string, query: string, signature: string | undefined) {
-  const params = formPairs(rawBody);
-  const get = (k: string) => params.find(([n]) => n === k)?.[1] ?? '';
-  const url = `${publicBase(deps)}${TELEPHONY_PATHS.twilioVoice}${query}`;
-  const to = get('To');
-  const from = get('From');
-  const callSid = get('CallSid');
-  const number = to ? await numberByPhone(deps, to, 'twilio') : undefined;
+/** The inbound call webhook: the carrier asks what to do with a call to one of the companies' numbers. */
+export async function inboundCall(deps: AppDeps, carrier: Carrier, req: WebhookRequest): Promise<CarrierAnswer> {
+  const signed = signedRequest(deps, req);
+  const call = carrier.inbound(signed.params);
+  const number = call.to ? await numberByPhone(deps.db.db, call.to, carrier.id) : undefined;
   if (!number?.company_id) {
-    deps.logger.warn('twilio request refused: unknown number', { where: 'voice' });
+    deps.logger.warn(`${carrier.id} request refused: unknown number`, { where: 'inbound' });
     return forbidden;
   }
-  const companyId = number.company_id;
-  const account = await twilioAccount(deps, companyId);
-  if (!checkTwilio(deps, account, url, params, signature, 'voice')) return forbidden;
-  if (!/^CA[0-9a-fA-F]{32}$/.test(callSid)) return { status: 400, body: 'Bad Request', contentType: 'text/plain' };
-
-  const admitted = await admitInbound(deps, number, { from, to, callSid, provider: 'twilio' });
-  if ('say' in admitted) return xml(sayAndHangUpTwiml(admitted.say));
-  return xml(
-    streamTwiml(`${publicWsBase(deps)}${TELEPHONY_PATHS.twilioStream(admitted.row.id, admitted.token)}`, {
-      call_id: admitted.row.id,
-    }),
-  );
+  if (!(await verified(deps, carrier, number.company_id, signed, 'inbound'))) return forbidden;
+  if (!carrier.callIdPattern.test(call.callId)) return badRequest;
+  const admitted = await admitInbound(deps, number, { from: call.from, to: call.to, callSid: call.callId, provider: carrier.id });
+  if ('say' in admitted) return markup(carrier, carrier.markup.sayAndHangUp(admitted.say));
+  return streamMarkup(deps, carrier, admitted.row, admitted.token);
 }
+
+/** The stream markup of a call: its stream's URL carries the one-time token in its path. */
+const streamMarkup = (deps: AppDeps, carrier: Carrier, row: CallSessionRow, token: string) =>
+  markup(carrier, carrier.markup.stream(streamUrl(deps, carrier, row.id, token), { call_id: row.id }));
+
+const streamUrl = (deps: AppDeps, carrier: Carrier, callId: string, token: string) =>
+  `${publicWsBase(deps)}${carrierPaths(carrier).stream(callId, token)}`;
 
 /**
  * The stream token of a carrier call, derived from its id with the server's key: a carrier asking again
@@ -311,16 +350,6 @@ export async function twilioVoice(deps: AppDeps, rawBody: string, query: string,
  */
 export const carrierStreamToken = (deps: AppDeps, callId: string) =>
   createHmac('sha256', deps.secrets.jwtKey).update(`parley-carrier-stream.${callId}`).digest('base64url');
-
-/** The company's call with the carrier's id `callSid` (one at most: a unique index, migration 017). */
-export function callOfCarrier(deps: AppDeps, companyId: string, callSid: string) {
-  return deps.db.db
-    .selectFrom('call_sessions')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('provider_call_id', '=', callSid)
-    .executeTakeFirst();
-}
 
 /** The words a refused inbound call was answered, by the reason it was stored with. */
 const REFUSED_WORDS: Record<string, string> = {
@@ -346,15 +375,15 @@ function answeredBefore(deps: AppDeps, row: CallSessionRow): { say: string } | {
 export async function admitInbound(
   deps: AppDeps,
   number: NumberRow,
-  p: { from: string; to: string; callSid: string; provider: 'twilio' | 'plivo' },
+  p: { from: string; to: string; callSid: string; provider: string },
 ): Promise<{ say: string } | { row: CallSessionRow; token: string }> {
   const companyId = number.company_id as string;
-  const known = await callOfCarrier(deps, companyId, p.callSid);
+  const known = await callOfCarrier(deps.db.db, companyId, p.callSid);
   if (known) return answeredBefore(deps, known);
   try {
     return await admitNewInbound(deps, number, p);
   } catch (e) {
-    const first = isUniqueViolation(e) ? await callOfCarrier(deps, companyId, p.callSid) : undefined;
+    const first = isUniqueViolation(e) ? await callOfCarrier(deps.db.db, companyId, p.callSid) : undefined;
     if (!first) throw e;
     return answeredBefore(deps, first);
   }
@@ -363,7 +392,7 @@ export async function admitInbound(
 async function admitNewInbound(
   deps: AppDeps,
   number: NumberRow,
-  p: { from: string; to: string; callSid: string; provider: 'twilio' | 'plivo' },
+  p: { from: string; to: string; callSid: string; provider: string },
 ): Promise<{ say: string } | { row: CallSessionRow; token: string }> {
   const companyId = number.company_id as string;
   const { from, to, callSid, provider } = p;
@@ -414,73 +443,63 @@ async function admitNewInbound(
 // The media stream
 
 /**
- * The carrier's WebSocket upgrade for a call's stream: the signature (over the Stream URL, no parameters)
- * with the call's company's Auth Token, then the one-time token. Answers the call row, or a status to refuse.
+ * The carrier's WebSocket upgrade for a call's stream: its signature over the stream URL (a GET without
+ * parameters) with the call's company's account, then the one-time token. Answers the call row and the
+ * account, or a status to refuse.
  */
-export async function acceptTwilioStream(
+export async function acceptStream(
   deps: AppDeps,
   rt: CallRuntime,
+  carrier: Carrier,
   callId: string,
   token: string,
-  signature: string | undefined,
-): Promise<{ row: CallSessionRow; account: TwilioAccount } | { refuse: 401 | 403 }> {
-  if (!isId(callId)) return { refuse: 403 };
-  const found = await deps.db.db
-    .selectFrom('call_sessions')
-    .select(['company_id', 'provider'])
-    .where('id', '=', callId)
-    .executeTakeFirst();
-  if (found?.provider !== 'twilio') return { refuse: 403 };
-  const account = await twilioAccount(deps, found.company_id);
-  const url = `${publicWsBase(deps)}${TELEPHONY_PATHS.twilioStream(callId, token)}`;
-  if (!checkTwilio(deps, account, url, [], signature, 'stream')) return { refuse: 403 };
+  header: (name: string) => string | undefined,
+): Promise<{ row: CallSessionRow; account: unknown } | { refuse: 401 | 403 }> {
+  const found = isId(callId) ? await carrierCall(deps.db.db, callId, carrier.id) : undefined;
+  if (!found) return { refuse: 403 };
+  const req: CarrierRequest = { url: streamUrl(deps, carrier, callId, token), method: 'GET', params: [], header };
+  const account = await verified(deps, carrier, found.company_id, req, 'stream');
+  if (account === undefined) return { refuse: 403 };
   const row = await claimCallToken(deps.db.db, callId, token, now(deps), rt.serverId);
   if (!row) return { refuse: 401 };
   return { row, account };
 }
 
-/** Runs a phone call on Twilio's media stream until it ends, then stores it. */
-export function runTwilioCall(deps: AppDeps, rt: CallRuntime, row: CallSessionRow, account: TwilioAccount, ws: WebSocket) {
-  const rest = new TwilioRest(deps, account);
-  runPhoneLine(deps, rt, row, (line) => {
-    return new TwilioTransport(ws, {
+/**
+ * Runs a phone call on the carrier's media stream until it ends, then stores it: waits for the stream's
+ * start (the call's own: the carrier's id of the call must be the row's), then the conversation. Hang-up
+ * and transfer_call go through the carrier's API.
+ */
+export function runCarrierCall(
+  deps: AppDeps,
+  rt: CallRuntime,
+  carrier: Carrier,
+  row: CallSessionRow,
+  account: unknown,
+  ws: WebSocket,
+) {
+  const rest = carrierRest(deps, carrier, account);
+  let callSid = row.provider_call_id ?? '';
+  const transport = new CarrierStreamTransport(
+    ws,
+    {
       hangUpCall: async () => {
-        if (line.callSid) await rest.hangUp(line.callSid);
+        if (callSid) await rest.hangUp(callSid);
       },
       transferCall: async (number) => {
         await refuseDestination(deps, row.company_id, number);
-        await rest.updateTwiml(line.callSid, dialTwiml(number, row.phone_number || undefined));
+        await rest.redirect(callSid, instructions(deps, carrier, row, { do: 'transfer', to: number }));
       },
       warn: (message, fields) => deps.logger.warn(message, { callId: row.id, ...fields }),
-    });
-  });
-}
-
-/**
- * Runs a phone call on a carrier's media stream (`makeTransport` builds it, reading the carrier's id of
- * the call from `line`): waits for the stream's start (the call's own), then the conversation.
- */
-export function runPhoneLine(
-  deps: AppDeps,
-  rt: CallRuntime,
-  row: CallSessionRow,
-  makeTransport: (line: { callSid: string }) => CarrierStreamTransport,
-) {
-  const line = { callSid: row.provider_call_id ?? '' };
-  const transport = makeTransport(line);
-  let callSid = line.callSid;
+    },
+    carrier.dialect,
+  );
   const ready = Promise.race([
     transport.started.then(async (start) => {
       if (callSid && start.callSid !== callSid) throw new Error('The stream is not this call’s.');
       if (!callSid) {
         callSid = start.callSid;
-        line.callSid = callSid;
-        await deps.db.db
-          .updateTable('call_sessions')
-          .set({ provider_call_id: callSid })
-          .where('id', '=', row.id)
-          .where('company_id', '=', row.company_id)
-          .execute();
+        await recordCarrierState(deps.db.db, row, { providerCallId: callSid });
       }
     }),
     new Promise<never>((_, reject) =>
@@ -499,17 +518,47 @@ export function runPhoneLine(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Outbound
+// Instructions for a live call
 
-export const TWILIO_END_STATUS: Record<
-  string,
-  { status: Extract<CallStatus, 'busy' | 'no-answer' | 'failed' | 'canceled'>; reason: string }
-> = {
-  busy: { status: 'busy', reason: 'dial_busy' },
-  'no-answer': { status: 'no-answer', reason: 'dial_no_answer' },
-  failed: { status: 'failed', reason: 'dial_failed' },
-  canceled: { status: 'canceled', reason: 'dial_canceled' },
-};
+type Instruction = { do: 'transfer'; to: string } | { do: 'voicemail' };
+
+/** The voicemail message of the call's agent, its variables filled ('' when none). */
+function voicemailMessage(row: CallSessionRow) {
+  const agent = storedAgent(row);
+  return fillVariables(agent?.editor.voicemailMessage ?? '', parseJson(row.dynamic_variables, {})).trim();
+}
+
+/** What an instruction says in the carrier's markup: a <Dial> for a transfer, the voicemail message. */
+function instructionMarkup(carrier: Carrier, row: CallSessionRow, i: Instruction) {
+  if (i.do === 'transfer') return carrier.markup.dial(i.to, row.phone_number || undefined);
+  return carrier.markup.sayAndHangUp(voicemailMessage(row));
+}
+
+/** A live call's new instructions, inline and as the URL that answers them (the query is signed). */
+function instructions(deps: AppDeps, carrier: Carrier, row: CallSessionRow, i: Instruction) {
+  const query = new URLSearchParams(i.do === 'transfer' ? { do: 'transfer', to: i.to } : { do: 'voicemail' });
+  const url = carrier.hooks.instructions ? `${publicBase(deps)}${carrierPaths(carrier).instructions(row.id)}?${query}` : '';
+  return { markup: instructionMarkup(carrier, row, i), url };
+}
+
+/**
+ * The instructions webhook, `{instructions}/{call_id}?do=transfer&to=+1…` or `?do=voicemail`: the markup a
+ * live call is redirected to (carriers that redirect to a URL). The query is part of what the carrier
+ * signs, so the number cannot be changed on the way.
+ */
+export async function callInstructions(deps: AppDeps, carrier: Carrier, callId: string, req: WebhookRequest) {
+  const row = isId(callId) ? await carrierCall(deps.db.db, callId, carrier.id) : undefined;
+  if (!row) return forbidden;
+  if (!(await verified(deps, carrier, row.company_id, signedRequest(deps, req), 'instructions'))) return forbidden;
+  const q = new URLSearchParams(req.path.includes('?') ? req.path.slice(req.path.indexOf('?') + 1) : '');
+  const to = q.get('to') ?? '';
+  if (q.get('do') === 'transfer' && /^\+[1-9]\d{7,14}$/.test(to))
+    return markup(carrier, instructionMarkup(carrier, row, { do: 'transfer', to }));
+  return markup(carrier, instructionMarkup(carrier, row, { do: 'voicemail' }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outbound
 
 /**
  * The destination policy (src/api/contract/destinations.ts) for a number the company's carrier is asked to
@@ -533,27 +582,19 @@ export async function createPhoneCall(
   /** the batch dispatcher records the call on its recipient before the carrier dials (no double dial after a crash) */
   beforeDial?: (callId: string) => Promise<void>,
 ) {
-  const number = await deps.db.db
-    .selectFrom('phone_numbers')
-    .selectAll()
-    .where('company_id', '=', caller.companyId)
-    .where('phone_number', '=', body.from_number)
-    .executeTakeFirst();
+  const number = await companyNumber(deps.db.db, caller.companyId, body.from_number);
   if (!number) throw new HttpError(404, TELEPHONY_MESSAGES.numberNotFound);
   await refuseDestination(deps, caller.companyId, body.to_number);
-  if (number.provider !== 'twilio' && number.provider !== 'plivo')
-    throw new HttpError(400, TELEPHONY_MESSAGES.unsupportedProvider);
-  const provider = number.provider;
-  const label = provider === 'twilio' ? 'Twilio' : 'Plivo';
+  const carrier = carriers.get(number.provider);
+  if (!carrier) throw new HttpError(400, TELEPHONY_MESSAGES.unsupportedProvider);
   const agentId = body.agent_id ?? number.outbound_agent_id;
   if (!agentId) throw new HttpError(400, TELEPHONY_MESSAGES.noOutboundAgent);
   const agent = await agentDoc(deps, caller.companyId, agentId);
   if (!agent) throw new HttpError(404, TELEPHONY_MESSAGES.agentNotFound);
-  const account = provider === 'twilio' ? await twilioAccount(deps, caller.companyId) : undefined;
-  const plivo = provider === 'plivo' ? await plivoAccount(deps, caller.companyId) : undefined;
-  if (!account && !plivo)
-    throw new HttpError(400, TELEPHONY_MESSAGES.notConnected(label), {
-      problem: { provider, message: TELEPHONY_MESSAGES.notConnected(label), link: '/providers' },
+  const account = await carrierAccount(deps, carrier, caller.companyId);
+  if (account === undefined)
+    throw new HttpError(400, TELEPHONY_MESSAGES.notConnected(carrier.label), {
+      problem: { provider: carrier.id, message: TELEPHONY_MESSAGES.notConnected(carrier.label), link: '/providers' },
     });
   await keysFor(
     deps,
@@ -575,117 +616,67 @@ export async function createPhoneCall(
       phoneNumber: number.phone_number,
       variables: phoneVariables(deps, body.dynamic_variables, body.from_number, body.to_number, 'outbound'),
       token: { value: token, expiresAt: new Date(now(deps).getTime() + OUTBOUND_STREAM_TOKEN_TTL_MS) },
-      provider,
+      provider: carrier.id,
       now: now(deps),
     }),
   );
   await beforeDial?.(row.id);
-  if (plivo) return placePlivoCall(deps, plivo, row, agent.doc, body);
-  if (!account) throw new HttpError(400, TELEPHONY_MESSAGES.notConnected(label));
-  const statusUrl = `${publicBase(deps)}${TELEPHONY_PATHS.twilioStatus(row.id)}`;
-  const form: [string, string][] = [
-    ['To', body.to_number],
-    ['From', body.from_number],
-    ['Twiml', streamTwiml(`${publicWsBase(deps)}${TELEPHONY_PATHS.twilioStream(row.id, token)}`, { call_id: row.id })],
-    ['StatusCallback', statusUrl],
-    ['StatusCallbackMethod', 'POST'],
-    ...(['initiated', 'ringing', 'answered', 'completed'] as const).map((e): [string, string] => ['StatusCallbackEvent', e]),
-  ];
-  if (agent.doc.editor.voicemailDetection) {
-    form.push(
-      ['MachineDetection', 'DetectMessageEnd'],
-      [
-        'MachineDetectionTimeout',
-        String(Math.min(60, Math.max(3, Math.round(agent.doc.editor.voicemailDetectionDuration || 30)))),
-      ],
-      ['AsyncAmd', 'true'],
-      ['AsyncAmdStatusCallback', statusUrl],
-      ['AsyncAmdStatusCallbackMethod', 'POST'],
-    );
-  }
+  const paths = carrierPaths(carrier);
+  const atAnswer = carrier.outboundStream === 'answer';
+  // a carrier that learns its stream when the call is answered gets the token made then (any server can answer it)
+  if (atAnswer) await clearStreamToken(deps.db.db, row);
+  const editor = agent.doc.editor;
   try {
-    const call = await new TwilioRest(deps, account).createCall(form);
-    await deps.db.db
-      .updateTable('call_sessions')
-      .set({ provider_call_id: call.sid, provider_status: call.status || 'queued' })
-      .where('id', '=', row.id)
-      .where('company_id', '=', row.company_id)
-      .where('provider_call_id', 'is', null)
-      .execute();
+    const placed = await carrierRest(deps, carrier, account).placeCall({
+      from: body.from_number,
+      to: body.to_number,
+      parleyCallId: row.id,
+      ...(atAnswer
+        ? { answerUrl: `${publicBase(deps)}${paths.answer(row.id)}` }
+        : { streamUrl: streamUrl(deps, carrier, row.id, token) }),
+      statusUrl: `${publicBase(deps)}${paths.status(row.id)}`,
+      ...(editor.voicemailDetection ? { machineDetection: { seconds: editor.voicemailDetectionDuration || 0 } } : {}),
+    });
+    await recordDial(deps.db.db, row, placed);
   } catch (e) {
-    await dialRefused(deps, row, agent.doc, 'Twilio', e);
+    await dialRefused(deps, row, agent.doc, carrier.label, e);
   }
-  deps.logger.info('outbound call placed', { callId: row.id });
+  deps.logger.info('outbound call placed', { callId: row.id, provider: carrier.id });
   return { call_id: row.id };
 }
 
 /** The call row of a dial that failed at the carrier's API: stored as failed, answered 502. */
-async function dialRefused(deps: AppDeps, row: CallSessionRow, agent: AgentDoc, label: string, e: unknown): Promise<never> {
+async function dialRefused(
+  deps: AppDeps,
+  row: CallSessionRow,
+  agent: AgentDoc | undefined,
+  label: string,
+  e: unknown,
+): Promise<never> {
   const message = e instanceof Error ? e.message : `${label} did not answer.`;
-  await finishCallSession(deps.db.db, row, {
-    status: 'failed',
-    reason: 'dial_failed',
-    errorMessage: message,
-    transcript: [],
-    latency: [],
-    usage: emptyUsage(agent),
-    cost: 0,
-    recording: null,
-    endedAt: now(deps),
-  });
-  if (e instanceof TwilioApiError || e instanceof PlivoApiError)
-    throw new HttpError(502, TELEPHONY_MESSAGES.carrierRefused(label, message));
+  await storeUntalked(deps, row, agent, { status: 'failed', reason: 'dial_failed', errorMessage: message });
+  if (e instanceof CarrierApiError) throw new HttpError(502, TELEPHONY_MESSAGES.carrierRefused(label, message));
   throw new HttpError(502, TELEPHONY_MESSAGES.carrierRefused(label, 'it could not be reached.'));
 }
 
 /**
- * Plivo's Call API: answer_url gives the Stream XML when the call is answered (its stream token is made
- * then, so any server can answer it), hangup_url and machine_detection_url report the end and a machine.
+ * The answer webhook of an outbound call (carriers with `outboundStream: 'answer'`): the call was answered;
+ * its stream token is set now and travels in this markup (the carrier only learns it here). Asked again
+ * (the carrier retrying, with a new nonce), the same markup: the token is derived from the call
+ * (carrierStreamToken) and opens one stream at most.
  */
-async function placePlivoCall(
-  deps: AppDeps,
-  account: PlivoAccount,
-  row: CallSessionRow,
-  agent: AgentDoc,
-  body: CreatePhoneCallBody,
-) {
-  // the token made at creation is not used: the answer callback makes the one Plivo gets
-  await deps.db.db
-    .updateTable('call_sessions')
-    .set({ token_hash: null, token_expires_at: null })
-    .where('id', '=', row.id)
-    .where('company_id', '=', row.company_id)
-    .execute();
-  const statusUrl = `${publicBase(deps)}${TELEPHONY_PATHS.plivoStatus(row.id)}`;
-  const request: Record<string, string> = {
-    from: body.from_number.replace(/^\+/, ''),
-    to: body.to_number.replace(/^\+/, ''),
-    answer_url: `${publicBase(deps)}${TELEPHONY_PATHS.plivoOutboundAnswer(row.id)}`,
-    answer_method: 'POST',
-    hangup_url: statusUrl,
-    hangup_method: 'POST',
-  };
-  if (agent.editor.voicemailDetection) {
-    request.machine_detection = 'true';
-    request.machine_detection_time = String(
-      Math.min(10_000, Math.max(2000, Math.round((agent.editor.voicemailDetectionDuration || 5) * 1000))),
-    );
-    request.machine_detection_url = statusUrl;
-    request.machine_detection_method = 'POST';
-  }
-  try {
-    const requestUuid = await new PlivoRest(deps, account).createCall(request);
-    await deps.db.db
-      .updateTable('call_sessions')
-      .set({ provider_status: `queued:${requestUuid}`.slice(0, 100) })
-      .where('id', '=', row.id)
-      .where('company_id', '=', row.company_id)
-      .execute();
-  } catch (e) {
-    await dialRefused(deps, row, agent, 'Plivo', e);
-  }
-  deps.logger.info('outbound call placed', { callId: row.id, provider: 'plivo' });
-  return { call_id: row.id };
+export async function outboundAnswer(deps: AppDeps, carrier: Carrier, callId: string, req: WebhookRequest) {
+  const row = isId(callId) ? await carrierCall(deps.db.db, callId, carrier.id) : undefined;
+  if (!row) return forbidden;
+  const signed = signedRequest(deps, req);
+  if (!(await verified(deps, carrier, row.company_id, signed, 'answer'))) return forbidden;
+  const carrierCallId = carrier.callback(signed.params).callId;
+  if (carrierCallId && !row.provider_call_id)
+    await recordCarrierState(deps.db.db, row, { providerCallId: carrierCallId, providerStatus: 'in-progress' });
+  if (row.status !== 'registered' && row.status !== 'ongoing') return markup(carrier, carrier.markup.hangUp());
+  const token = carrierStreamToken(deps, row.id);
+  await setStreamToken(deps.db.db, row, hashToken(token), new Date(now(deps).getTime() + INBOUND_STREAM_TOKEN_TTL_MS));
+  return streamMarkup(deps, carrier, row, token);
 }
 
 /**
@@ -695,59 +686,46 @@ async function placePlivoCall(
 export async function dialEnded(
   deps: AppDeps,
   found: CallSessionRow,
-  end: { status: Extract<CallStatus, 'busy' | 'no-answer' | 'failed' | 'canceled'>; reason: string } | undefined,
+  end: DialEnd | undefined,
   completed: boolean,
   answeredBy: string,
 ) {
   if (!(end || completed) || found.status !== 'registered') return;
-  const agent = agentDocOrUndefined(found.agent);
   const machine = (answeredBy || found.answered_by || '').startsWith('machine');
-  await endUnanswered(deps, found, agent, {
+  await endUnanswered(deps, found, storedAgent(found), {
     status: end?.status ?? 'ended',
     reason: end?.reason ?? (machine ? 'voicemail_reached' : 'user_hangup'),
   });
 }
 
 /**
- * `POST /telephony/twilio/status/{call_id}`: a status callback (initiated, ringing, in-progress, completed,
- * busy, no-answer, failed, canceled) or the answering-machine detection's answer (AnsweredBy). Signed with
- * the call's company's Auth Token. A call that never reached its stream is stored here with the carrier's
- * end; a voicemail reached does what the agent's settings say (hang up, or leave the voicemail message).
+ * The status webhook, `{status}/{call_id}`: a status callback or the answering-machine detection's answer,
+ * signed with the call's company's credentials. A call that never reached its stream is stored here with
+ * the carrier's end; a voicemail reached does what the agent's settings say (hang up, or leave the
+ * voicemail message).
  */
-export async function twilioStatus(deps: AppDeps, callId: string, rawBody: string, signature: string | undefined) {
-  if (!isId(callId)) return forbidden;
-  const found = await deps.db.db.selectFrom('call_sessions').selectAll().where('id', '=', callId).executeTakeFirst();
-  if (found?.provider !== 'twilio') return forbidden;
-  const params = formPairs(rawBody);
-  const get = (k: string) => params.find(([n]) => n === k)?.[1] ?? '';
-  const account = await twilioAccount(deps, found.company_id);
-  const url = `${publicBase(deps)}${TELEPHONY_PATHS.twilioStatus(callId)}`;
-  if (!checkTwilio(deps, account, url, params, signature, 'status')) return forbidden;
-  const callSid = get('CallSid');
-  if (found.provider_call_id && callSid && callSid !== found.provider_call_id) return forbidden;
-  const status = get('CallStatus');
-  const answeredBy = get('AnsweredBy');
-  await deps.db.db
-    .updateTable('call_sessions')
-    .set({
-      ...(status ? { provider_status: status } : {}),
-      ...(answeredBy ? { answered_by: answeredBy } : {}),
-      ...(!found.provider_call_id && callSid ? { provider_call_id: callSid } : {}),
-    })
-    .where('id', '=', callId)
-    .where('company_id', '=', found.company_id)
-    .execute();
-  const agent = agentDocOrUndefined(found.agent);
-  if (answeredBy.startsWith('machine_end') && found.status !== 'ended' && found.status !== 'error') {
-    const rest = new TwilioRest(deps, account);
-    const sid = callSid || found.provider_call_id || '';
-    const message = fillVariables(agent?.editor.voicemailMessage ?? '', parseJson(found.dynamic_variables, {})).trim();
-    const leave = agent?.editor.voicemailAction === 'leave' && message !== '';
+export async function callStatus(deps: AppDeps, carrier: Carrier, callId: string, req: WebhookRequest) {
+  const found = isId(callId) ? await carrierCall(deps.db.db, callId, carrier.id) : undefined;
+  if (!found) return forbidden;
+  const signed = signedRequest(deps, req);
+  const account = await verified(deps, carrier, found.company_id, signed, 'status');
+  if (account === undefined) return forbidden;
+  const cb = carrier.callback(signed.params);
+  if (found.provider_call_id && cb.callId && cb.callId !== found.provider_call_id) return forbidden;
+  await recordCarrierState(deps.db.db, found, {
+    providerStatus: cb.status,
+    answeredBy: cb.answeredBy,
+    ...(!found.provider_call_id && cb.callId ? { providerCallId: cb.callId } : {}),
+  });
+  const sid = cb.callId || found.provider_call_id || '';
+  if (cb.voicemail && found.status !== 'ended' && found.status !== 'error' && sid) {
+    const rest = carrierRest(deps, carrier, account);
+    const leave = storedAgent(found)?.editor.voicemailAction === 'leave' && voicemailMessage(found) !== '';
     deps.logger.info('voicemail reached', { callId, action: leave ? 'leave' : 'hang' });
-    await (leave ? rest.updateTwiml(sid, sayAndHangUpTwiml(message)) : rest.hangUp(sid)).catch((e) =>
+    await (leave ? rest.redirect(sid, instructions(deps, carrier, found, { do: 'voicemail' })) : rest.hangUp(sid)).catch((e) =>
       deps.logger.warn('voicemail action failed', { callId, reason: e instanceof Error ? e.message : String(e) }),
     );
   }
-  await dialEnded(deps, found, TWILIO_END_STATUS[status], status === 'completed', answeredBy);
-  return { status: 204, body: '', contentType: 'text/plain' } satisfies CarrierAnswer;
+  await dialEnded(deps, found, cb.end, cb.completed, cb.answeredBy);
+  return noContent;
 }

@@ -3,7 +3,7 @@
  * server pointed at all of them, and the company's keys connected (the carrier's through Providers).
  */
 import { expect } from 'vitest';
-import { PHONE_FRAME_MAX_BYTES } from '../../../server/carriers/twilio/stream.js';
+import { PHONE_FRAME_MAX_BYTES } from '../../../server/carriers/stream.js';
 import { newId } from '../../../server/platform/crypto/ids.js';
 import type { DbKind } from '../../../server/platform/db/index.js';
 import { createProviderRegistry } from '../../../server/voice/providers/registry.js';
@@ -25,9 +25,10 @@ export interface PhoneWorld<C> {
 
 export async function startPhoneWorld<C extends { url: string; close(): Promise<void> }>(
   kind: DbKind,
-  name: 'twilio' | 'plivo',
+  name: string,
   startCarrier: () => Promise<C>,
-  keys: (carrier: C) => { name: string; value: string }[],
+  /** connects the company's carrier account (its keys through Providers, for a carrier of the catalogue) */
+  connect: (s: CallServer, carrier: C) => Promise<void>,
 ): Promise<PhoneWorld<C>> {
   const [deepgram, openai, eleven, carrier] = await Promise.all([
     DeepgramFake.start(),
@@ -45,8 +46,7 @@ export async function startPhoneWorld<C extends { url: string; close(): Promise<
   await connectProvider(s, 'deepgram', deepgram.key);
   await connectProvider(s, 'openai', openai.apiKey);
   await connectProvider(s, 'elevenlabs', eleven.key);
-  const res = await s.t.req('POST', '/api/v1/provider/values', { token: s.user.token, body: { name, keys: keys(carrier) } });
-  expect(res.status).toBeLessThan(300);
+  await connect(s, carrier);
   return {
     deepgram,
     openai,
@@ -61,6 +61,14 @@ export async function startPhoneWorld<C extends { url: string; close(): Promise<
   };
 }
 
+/** Connects the carrier `name` through Providers with `keys`. */
+const providerKeys =
+  <C>(name: string, keys: (carrier: C) => { name: string; value: string }[]) =>
+  async (s: CallServer, carrier: C) => {
+    const res = await s.t.req('POST', '/api/v1/provider/values', { token: s.user.token, body: { name, keys: keys(carrier) } });
+    expect(res.status).toBeLessThan(300);
+  };
+
 /** The largest media payload a phone line takes (2,560 bytes of mu-law: 320 ms), base64, for the flood tests. */
 export const LARGEST_MEDIA_PAYLOAD = Buffer.alloc(PHONE_FRAME_MAX_BYTES, 0x20).toString('base64');
 
@@ -70,10 +78,10 @@ export const startTwilioWorld = (kind: DbKind) =>
     kind,
     'twilio',
     () => TwilioFake.start(),
-    (c) => [
+    providerKeys('twilio', (c: TwilioFake) => [
       { name: 'Account SID', value: c.accountSid },
       { name: 'Auth Token', value: c.authToken },
-    ],
+    ]),
   );
 
 /** A phone world on the fake Plivo, its Auth ID and Auth Token connected. */
@@ -82,16 +90,16 @@ export const startPlivoWorld = (kind: DbKind) =>
     kind,
     'plivo',
     () => PlivoFake.start(),
-    (c) => [
+    providerKeys('plivo', (c: PlivoFake) => [
       { name: 'Auth ID', value: c.authId },
       { name: 'Auth Token', value: c.authToken },
-    ],
+    ]),
   );
 
 /** A `provider` number of the company, answered by the given agents. */
 export async function carrierNumber(
   s: CallServer,
-  provider: 'twilio' | 'plivo',
+  provider: string,
   number: string,
   agents: { inbound: string | null; outbound: string | null },
 ) {
@@ -123,7 +131,7 @@ export async function carrierNumber(
 /** The company's sample agent saved with `patch`, answering (inbound and outbound) on its `provider` number. */
 export async function agentOnCarrierNumber(
   s: CallServer,
-  provider: 'twilio' | 'plivo',
+  provider: string,
   number: string,
   patch: Record<string, unknown> = {},
 ): Promise<string> {

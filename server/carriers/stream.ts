@@ -1,0 +1,209 @@
+/**
+ * A phone call's line over a carrier's bidirectional media stream; the carrier's protocol is its dialect
+ * (server/carriers/twilio/stream.ts, server/carriers/plivo/stream.ts; the StreamDialect of types.ts):
+ *
+ * The agent's audio is paced by a Playout (one 20 ms frame ahead of real time), so a `clear` drops little.
+ * What the caller has heard is what the carrier says it has played: a progress mark follows every few
+ * frames, and the heard position is the last one the carrier echoed. The engine's own marks (a sentence
+ * heard, a turn heard) are sent after the last frame of their audio and fire on the carrier's echo. After a
+ * `clear`, the echoes of marks past the heard position are ignored (their audio was dropped).
+ *
+ * The audio is mu-law 8 kHz both ways, as the engine asks the speech and voice providers for it: nothing
+ * is transcoded. Hanging up goes through the carrier's API (the `hangUpCall` given by the service).
+ */
+
+import type { WebCallServerEvent } from '@contract/call-runtime.js';
+import type WebSocket from 'ws';
+import { SocketLine } from '../voice/lines/socket-line.js';
+import type { AudioLine } from '../voice/lines/types.js';
+import { PHONE_AUDIO } from '../voice/providers/types.js';
+import type { StreamDialect, StreamStart } from './types.js';
+
+/** a media payload larger than this (bytes of mu-law) is dropped: carriers send 160-byte (20 ms) chunks */
+export const PHONE_FRAME_MAX_BYTES = 160 * 16;
+/** a progress mark after this many frames (60 ms): the granularity of the heard position */
+const PROGRESS_FRAMES = 3;
+/** how long the `start` message may take after the socket opened */
+export const START_TIMEOUT_MS = 10_000;
+
+export interface PhoneLineControl {
+  /** ends the call through the carrier's API (end_call, a timeout, an error) */
+  hangUpCall(): Promise<void>;
+  /** moves the caller to `number` through the carrier's API (transfer_call) */
+  transferCall?(number: string): Promise<void>;
+  /** a problem worth a log line (never a secret) */
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+interface PendingMark {
+  /** byte offset of the playout after which it fires */
+  at: number;
+  onHeard?: () => void;
+}
+
+/** A carrier's bidirectional media stream as a call's line, speaking the carrier's dialect. */
+export class CarrierStreamTransport extends SocketLine implements AudioLine {
+  readonly kind = 'phone' as const;
+  readonly format = PHONE_AUDIO;
+  private streamSid = '';
+  /** bytes sent to the carrier since the stream began (the playout's timeline) */
+  private sentBytes = 0;
+  /** bytes the carrier has reported played (by the last echoed mark) */
+  private heardBytes = 0;
+  private framesSinceMark = 0;
+  private markSeq = 0;
+  /** marks sent to the carrier, by name, until echoed */
+  private sentMarks = new Map<string, PendingMark>();
+  /** the engine's marks whose audio has not all been sent yet, in order */
+  private waiting: PendingMark[] = [];
+  /** the caller (or the carrier) ended the stream */
+  private stoppedByCaller = false;
+  dtmf: string[] = [];
+  /** resolves with the `start` message (rejects when the socket closes first) */
+  readonly started: Promise<StreamStart>;
+  private resolveStart!: (s: StreamStart) => void;
+  private rejectStart!: (e: Error) => void;
+
+  constructor(
+    socket: WebSocket,
+    private readonly control: PhoneLineControl,
+    private readonly dialect: StreamDialect,
+  ) {
+    super(socket, PHONE_AUDIO, (frame) => this.sendFrame(frame));
+    this.started = new Promise((resolve, reject) => {
+      this.resolveStart = resolve;
+      this.rejectStart = reject;
+    });
+    this.started.catch(() => {});
+    socket.on('message', (data, isBinary) => {
+      if (!isBinary) this.receive(String(data));
+    });
+  }
+
+  private receive(text: string) {
+    if (this.closed) return;
+    let msg: Record<string, unknown>;
+    try {
+      msg = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    if (!msg || typeof msg !== 'object') return;
+    const e = this.dialect.parse(msg);
+    switch (e.type) {
+      case 'start': {
+        if (!e.formatOk) {
+          this.control.warn(`${this.dialect.name} stream refused: unexpected media format`, { encoding: e.encoding });
+          this.rejectStart(new Error('unexpected media format'));
+          this.socket.close(1003, 'unsupported media format');
+          return;
+        }
+        this.streamSid = e.start.streamSid;
+        this.resolveStart(e.start);
+        return;
+      }
+      case 'media': {
+        if (!this.streamSid) return;
+        if (e.payload.length > (PHONE_FRAME_MAX_BYTES * 4) / 3 + 4) return this.refuse(Math.floor((e.payload.length * 3) / 4));
+        const frame = new Uint8Array(Buffer.from(e.payload, 'base64'));
+        if (frame.byteLength === 0) return;
+        this.deliver(frame, performance.now());
+        return;
+      }
+      case 'mark': {
+        const mark = this.sentMarks.get(e.name);
+        if (!mark) return;
+        // the carrier plays in order: every mark up to this one has played
+        for (const [n, m] of this.sentMarks) {
+          if (m.at > mark.at) break;
+          this.sentMarks.delete(n);
+          this.heardBytes = Math.max(this.heardBytes, m.at);
+          m.onHeard?.();
+        }
+        return;
+      }
+      case 'dtmf':
+        if (this.dtmf.length < 64) this.dtmf.push(e.digit.slice(0, 1));
+        return;
+      case 'stop':
+        this.stoppedByCaller = true;
+        this.finish();
+        return;
+      default:
+        return;
+    }
+  }
+
+  private send(message: Record<string, unknown>) {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  private sendMark(mark: PendingMark) {
+    const name = `m${++this.markSeq}`;
+    this.sentMarks.set(name, mark);
+    this.send(this.dialect.mark(this.streamSid, name));
+    this.framesSinceMark = 0;
+  }
+
+  private sendFrame(frame: Uint8Array) {
+    if (this.closed) return;
+    this.send(this.dialect.media(this.streamSid, Buffer.from(frame).toString('base64')));
+    this.sentBytes += frame.byteLength;
+    this.framesSinceMark++;
+    let sent = false;
+    while (this.waiting.length > 0 && (this.waiting[0] as PendingMark).at <= this.sentBytes) {
+      this.sendMark(this.waiting.shift() as PendingMark);
+      sent = true;
+    }
+    if (!sent && this.framesSinceMark >= PROGRESS_FRAMES) this.sendMark({ at: this.sentBytes });
+  }
+
+  play(chunk: Uint8Array): void {
+    if (!this.closed) this.playout.play(chunk);
+  }
+
+  mark(onHeard: () => void): void {
+    if (this.closed) return;
+    const at = this.bytesOf(this.playout.queuedEndMs());
+    if (at <= this.heardBytes) onHeard();
+    else if (at <= this.sentBytes) this.sendMark({ at, onHeard });
+    else this.waiting.push({ at, onHeard });
+  }
+
+  clear(): void {
+    this.playout.clear();
+    this.waiting = [];
+    // marks past what the carrier reported played belong to audio it now drops: their echoes are ignored
+    for (const [name, m] of this.sentMarks) if (m.at > this.heardBytes) this.sentMarks.delete(name);
+    this.send(this.dialect.clear(this.streamSid));
+  }
+
+  heardMs(): number {
+    return this.heardBytes / 8;
+  }
+
+  notify(_event: WebCallServerEvent): void {}
+
+  /** transfer_call: the carrier moves the caller to `number` (the stream then stops). */
+  async transfer(number: string): Promise<void> {
+    if (this.closed || !this.control.transferCall) throw new Error('transfer is not available on this line');
+    await this.control.transferCall(number);
+  }
+
+  hangUp(reason: string): void {
+    if (this.closed) return;
+    // a caller who hung up, or a transferred call, needs no hang-up from us
+    if (!this.stoppedByCaller && reason !== 'call_transfer')
+      this.control.hangUpCall().catch((e) => this.control.warn('hang-up through the carrier failed', { reason: String(e) }));
+    this.close(reason);
+  }
+
+  protected override finish() {
+    this.rejectStart(new Error('the stream closed before it started'));
+    super.finish();
+  }
+
+  private bytesOf(ms: number) {
+    return Math.round(ms * 8);
+  }
+}
