@@ -1,7 +1,8 @@
 import type { CallRuntime } from '../modules/conversations/runtime.js';
 import type { ProviderUrls } from '../voice/providers/types.js';
 import type { AppDatabase } from './db/index.js';
-import type { JobLimits } from './jobs/fair-jobs.js';
+import type { JobLimits } from './jobs/limits.js';
+import type { WakeChannel } from './jobs/wake.js';
 import type { EventLoopMonitor } from './log/event-loop.js';
 import type { Logger } from './log/logger.js';
 
@@ -74,7 +75,7 @@ export interface AppConfig {
   callPingMs?: number | undefined;
   /** Call sockets one company may hold open on this server (CALL_SOCKETS_PER_COMPANY). */
   callSocketsPerCompany?: number | undefined;
-  /** The background jobs' concurrency, fairness, deadline and Resend limits (server/platform/jobs/fair-jobs.ts); unset = defaults. */
+  /** The background jobs' concurrency, fairness, deadline and Resend limits (server/platform/jobs/limits.ts); unset = defaults. */
   jobLimits?: JobLimits;
 }
 
@@ -92,4 +93,6 @@ export interface AppDeps {
   calls?: CallRuntime;
   /** event-loop delay over the last minute, reported by GET /health (main.ts starts one; absent: not reported) */
   eventLoop?: EventLoopMonitor;
+  /** the wake channel of this app's background jobs (server/platform/jobs/wake.ts), made on first use */
+  jobs?: WakeChannel;
 }

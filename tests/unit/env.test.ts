@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EnvError, jobLimitsOfEnv, parseEnv, providerUrlsOf } from '../../server/platform/env.js';
-import { JOB_LIMIT_DEFAULTS, jobLimitsOf } from '../../server/platform/jobs/fair-jobs.js';
+import { JOB_LIMIT_DEFAULTS, jobLimitsOf } from '../../server/platform/jobs/limits.js';
 import { DEFAULT_PROVIDER_URLS } from '../../server/voice/providers/types.js';
 
 describe('parseEnv', () => {

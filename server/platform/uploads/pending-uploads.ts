@@ -7,6 +7,7 @@ import { kbDir } from '../../modules/knowledge/kb.repo.js';
 import type { DB, PendingUploadsTable } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { HttpError } from '../http/http.js';
+import { definePeriodicJob, type PeriodicJob } from '../jobs/periodic.js';
 import { uploadsDir } from './uploads.js';
 
 /**
@@ -221,26 +222,19 @@ export async function sweepOrphanFiles(deps: AppDeps): Promise<{ directories: nu
 /**
  * At start: sweeps run-out leases and orphaned files once, then the leases every UPLOAD_LEASE_MS (a
  * request killed just before this start still holds a live lease for up to a minute). In the
- * background: the server listens meanwhile. `stop()` ends the timer and waits for a sweep in flight.
+ * background: the server listens meanwhile (a periodic job, server/platform/jobs/periodic.ts). `stop()` ends
+ * the timer and waits for a sweep in flight.
  */
-export function startUploadSweeper(deps: AppDeps, everyMs = UPLOAD_LEASE_MS): { stop(): Promise<void>; idle(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  const run = (what: () => Promise<Record<string, number>>) => {
-    running = running
-      .then(what)
-      .then((counts) => {
-        if (Object.values(counts).some((n) => n > 0)) deps.logger.info('swept what interrupted uploads left', counts);
-      })
-      .catch((e: unknown) => deps.logger.error('upload sweep failed', { error: e instanceof Error ? e.message : String(e) }));
-  };
-  run(async () => ({ uploads: await sweepExpiredUploads(deps), ...(await sweepOrphanFiles(deps)) }));
-  const timer = setInterval(() => run(async () => ({ uploads: await sweepExpiredUploads(deps) })), everyMs);
-  timer.unref();
-  return {
-    idle: () => running,
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startUploadSweeper(deps: AppDeps, everyMs = UPLOAD_LEASE_MS): PeriodicJob {
+  const sweeper = definePeriodicJob(deps, {
+    name: 'upload sweep',
+    everyMs,
+    logAs: 'swept what interrupted uploads left',
+    run: async ({ first }) => ({
+      uploads: await sweepExpiredUploads(deps),
+      ...(first ? await sweepOrphanFiles(deps) : {}),
+    }),
+  });
+  sweeper.start();
+  return sweeper;
 }
