@@ -124,6 +124,10 @@ export async function claimFairly<Row extends JobColumns>(db: Kysely<DB>, c: Fai
       where t.${key} in (${sql.join(keys)}) and t.status = ${pending} and t.next_attempt_at <= ${now}${
         postgres ? sql` for update skip locked` : sql``
       }`.execute(trx);
+    // started in the order of the rounds
+    const rank = new Map(keys.map((k, i) => [k, i]));
+    const at = (row: Row) => rank.get((row as unknown as Record<string, string>)[c.key] as string) ?? 0;
+    rows.sort((x, y) => at(x) - at(y));
     const claimed: Row[] = [];
     for (const row of rows) {
       const attempts = Number(row.attempts);

@@ -4,7 +4,7 @@
  * server/modules/conversations/sweep.ts; what interrupted uploads left,
  * server/platform/uploads/pending-uploads.ts). Their writes are conditional, so servers sharing a
  * database may run them at the same time; a periodic job only makes sure one server never runs two of its
- * own passes at once.
+ * own passes at once, and that passes do not pile up behind a slow one (a tick during a pass is skipped).
  *
  *   const sweeper = definePeriodicJob(deps, { name: 'expiry sweep', everyMs: 300_000, run: () => sweep() });
  *   sweeper.start();            // a first pass now (unless atStart is false), then one every everyMs
@@ -41,10 +41,12 @@ export interface PeriodicJob {
 
 export function definePeriodicJob(deps: { logger: Logger }, spec: PeriodicJobSpec): PeriodicJob {
   let running: Promise<void> = Promise.resolve();
+  let busy = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   let first = true;
   const pass = (): Promise<void> => {
+    busy++;
     running = running.then(async () => {
       const isFirst = first;
       first = false;
@@ -53,6 +55,8 @@ export function definePeriodicJob(deps: { logger: Logger }, spec: PeriodicJobSpe
         if (spec.logAs && Object.values(counts).some((n) => n > 0)) deps.logger.info(spec.logAs, counts);
       } catch (e) {
         deps.logger[spec.failureLevel ?? 'error'](`${spec.name} failed`, { error: e instanceof Error ? e.message : String(e) });
+      } finally {
+        busy--;
       }
     });
     return running;
@@ -63,8 +67,9 @@ export function definePeriodicJob(deps: { logger: Logger }, spec: PeriodicJobSpe
       stopped = false;
       if (spec.atStart !== false) void pass();
       else first = false;
+      // a tick that finds a pass still under way is skipped: passes never pile up behind a slow one
       timer = setInterval(() => {
-        if (!stopped) void pass();
+        if (!stopped && busy === 0) void pass();
       }, spec.everyMs);
       timer.unref();
     },
