@@ -21,18 +21,21 @@ export interface Background {
  * Work that runs once the app is built, before it listens:
  * - the demo workspace on a first start (DEMO, see createDemoWorkspace); `print` writes to the console
  *   (the demo's one-time password goes there, never to the log);
- * - the knowledge-base worker (durable jobs in the database; a restart resumes unfinished ones);
+ * - the knowledge-base worker (durable jobs in the database; a restart resumes unfinished ones), like the
+ *   webhook and analysis workers below a leased job (server/platform/jobs/leased-job.ts), and the sweeps
+ *   periodic jobs (server/platform/jobs/periodic.ts);
  * - the upload sweeper: removes what uploads interrupted by a crash left (recipient rows, knowledge-base
  *   directories, photo files; server/platform/uploads/pending-uploads.ts), once at start and then every minute.
- * - the expiry sweep (services/sweep.ts): expired sessions, refresh and reset tokens and rate-limit
+ * - the expiry sweep (server/modules/auth/sweep.ts): expired sessions, refresh and reset tokens and rate-limit
  *   attempts are deleted now and every 5 minutes;
  * - call recovery (call/recovery.ts): the calls this server's previous process died with are stored from
  *   their last progress before anything else; the carriers are asked about phone calls that were in flight
  *   (telephony/recovery.ts);
- * - the call sweeper (call/sweep.ts): heartbeats of this server's live calls, and the end of calls nobody
+ * - the call sweeper (server/modules/conversations/sweep.ts): heartbeats of this server's live calls, and the end of calls nobody
  *   will finish (a dead server's, idle chats);
- * - the webhook worker (webhooks/worker.ts): sends the outbox of webhook deliveries, retries, and takes
- *   over deliveries a dead server left mid-send; the post-call analysis worker (webhooks/analysis.ts);
+ * - the webhook worker (server/modules/webhooks/worker.ts): sends the outbox of webhook deliveries, retries,
+ *   and takes over deliveries a dead server left mid-send; the post-call analysis worker
+ *   (server/modules/calls/analysis.ts);
  * - the batch dispatcher (telephony/dispatcher.ts), and a warning when companies have a phone carrier
  *   connected while PUBLIC_URL is on localhost (the carriers cannot call this server back).
  */

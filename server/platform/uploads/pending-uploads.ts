@@ -8,6 +8,18 @@ import type { DB, PendingUploadsTable } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { HttpError } from '../http/http.js';
 import { definePeriodicJob, type PeriodicJob } from '../jobs/periodic.js';
+import {
+  deleteLease,
+  expiredLeases,
+  fileNames,
+  insertLease,
+  insertLeaseOnce,
+  knowledgeBaseIds,
+  leasedIds,
+  listInUse,
+  renewLeaseOf,
+  takeLeaseOver,
+} from './pending-uploads.repo.js';
 import { uploadsDir } from './uploads.js';
 
 /**
@@ -66,31 +78,28 @@ export async function beginUpload(
 ): Promise<PendingUpload> {
   const db = deps.db.db;
   const owner = token();
-  await db
-    .insertInto('pending_uploads')
-    .values({ id, kind, company_id: companyId, owner, lease_until: iso(deps, UPLOAD_LEASE_MS), created_at: iso(deps) })
-    .execute();
-  const mine = (on: Kysely<DB>) => on.deleteFrom('pending_uploads').where('id', '=', id).where('owner', '=', owner);
+  await insertLease(db, {
+    id,
+    kind,
+    company_id: companyId,
+    owner,
+    lease_until: iso(deps, UPLOAD_LEASE_MS),
+    created_at: iso(deps),
+  });
   const renew = setInterval(() => {
-    db.updateTable('pending_uploads')
-      .set({ lease_until: iso(deps, UPLOAD_LEASE_MS) })
-      .where('id', '=', id)
-      .where('owner', '=', owner)
-      .execute()
-      .catch((e: unknown) =>
-        deps.logger.warn('upload lease renewal failed', { kind, error: e instanceof Error ? e.message : String(e) }),
-      );
+    renewLeaseOf(db, id, owner, iso(deps, UPLOAD_LEASE_MS)).catch((e: unknown) =>
+      deps.logger.warn('upload lease renewal failed', { kind, error: e instanceof Error ? e.message : String(e) }),
+    );
   }, RENEW_MS);
   renew.unref();
   return {
     id,
     async settle(trx) {
-      const res = await mine(trx).executeTakeFirst();
-      if (Number(res.numDeletedRows) !== 1) throw new HttpError(409, UPLOAD_LOST_MESSAGE);
+      if (!(await deleteLease(trx, id, owner))) throw new HttpError(409, UPLOAD_LOST_MESSAGE);
     },
     async end() {
       clearInterval(renew);
-      await mine(db).execute();
+      await deleteLease(db, id, owner);
     },
   };
 }
@@ -108,15 +117,11 @@ export async function retireUpload(
 ): Promise<{ remove(): Promise<void> }> {
   const owner = token();
   const row = { id, kind, company_id: companyId, owner, lease_until: iso(deps), created_at: iso(deps) };
-  await trx
-    .insertInto('pending_uploads')
-    .values(row)
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+  await insertLeaseOnce(trx, row);
   return {
     async remove() {
       await removeLeftovers(deps, row);
-      await deps.db.db.deleteFrom('pending_uploads').where('id', '=', id).where('owner', '=', owner).execute();
+      await deleteLease(deps.db.db, id, owner);
     },
   };
 }
@@ -125,14 +130,13 @@ export async function retireUpload(
 async function removeLeftovers(deps: AppDeps, row: Pick<PendingUploadsTable, 'id' | 'kind' | 'company_id'>): Promise<void> {
   const db = deps.db.db;
   if (row.kind === 'recipients') {
-    const live = await db.selectFrom('batch_calls').select('id').where('upload_id', '=', row.id).executeTakeFirst();
-    if (!live) await deleteUploadRecipients(db, row.id);
+    if (!(await listInUse(db, row.id))) await deleteUploadRecipients(db, row.id);
   } else if (row.kind === 'knowledge-base') {
-    const live = await db.selectFrom('knowledge_bases').select('id').where('id', '=', row.id).executeTakeFirst();
+    const live = (await knowledgeBaseIds(db, [row.id])).length > 0;
     if (!live && row.company_id && safeName(row.id) && safeName(row.company_id))
       await fs.promises.rm(kbDir(deps.config.dataDir, row.company_id, row.id), { recursive: true, force: true });
   } else if (row.kind === 'photo') {
-    const live = await db.selectFrom('files').select('id').where('name', '=', row.id).executeTakeFirst();
+    const live = (await fileNames(db, [row.id])).length > 0;
     if (!live && safeName(row.id)) await fs.promises.rm(path.join(uploadsDir(deps.config.dataDir), row.id), { force: true });
   }
 }
@@ -145,26 +149,13 @@ export async function sweepExpiredUploads(deps: AppDeps): Promise<number> {
   const db = deps.db.db;
   let swept = 0;
   for (;;) {
-    const expired = await db
-      .selectFrom('pending_uploads')
-      .selectAll()
-      .where('lease_until', '<', iso(deps))
-      .orderBy('lease_until')
-      .limit(SWEEP_BATCH)
-      .execute();
+    const expired = await expiredLeases(db, iso(deps), SWEEP_BATCH);
     for (const row of expired) {
       // take the lease over (compare-and-set): one sweeper per upload, and never a lease renewed meanwhile
       const owner = token();
-      const claimed = await db
-        .updateTable('pending_uploads')
-        .set({ owner, lease_until: iso(deps, UPLOAD_LEASE_MS) })
-        .where('id', '=', row.id)
-        .where('owner', '=', row.owner)
-        .where('lease_until', '=', row.lease_until)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) continue;
+      if (!(await takeLeaseOver(db, row, owner, iso(deps, UPLOAD_LEASE_MS)))) continue;
       await removeLeftovers(deps, row);
-      await db.deleteFrom('pending_uploads').where('id', '=', row.id).where('owner', '=', owner).execute();
+      await deleteLease(db, row.id, owner);
       swept++;
     }
     if (expired.length < SWEEP_BATCH) return swept;
@@ -186,11 +177,8 @@ async function unclaimed(db: Kysely<DB>, names: string[], known: (batch: string[
   const out: string[] = [];
   for (let i = 0; i < names.length; i += SCAN_BATCH) {
     const batch = names.slice(i, i + SCAN_BATCH);
-    const [rows, leases] = await Promise.all([
-      known(batch),
-      db.selectFrom('pending_uploads').select('id').where('id', 'in', batch).execute(),
-    ]);
-    const claimed = new Set([...rows, ...leases.map((l) => l.id)]);
+    const [rows, leases] = await Promise.all([known(batch), leasedIds(db, batch)]);
+    const claimed = new Set([...rows, ...leases]);
     out.push(...batch.filter((n) => !claimed.has(n)));
   }
   return out;
@@ -203,18 +191,14 @@ export async function sweepOrphanFiles(deps: AppDeps): Promise<{ directories: nu
   const kbRoot = path.join(deps.config.dataDir, 'knowledge-base');
   for (const company of await entries(kbRoot, 'dir')) {
     const ids = await entries(path.join(kbRoot, company), 'dir');
-    const known = async (batch: string[]) =>
-      (await db.selectFrom('knowledge_bases').select('id').where('id', 'in', batch).execute()).map((r) => r.id);
-    for (const id of await unclaimed(db, ids, known)) {
+    for (const id of await unclaimed(db, ids, (batch) => knowledgeBaseIds(db, batch))) {
       await fs.promises.rm(path.join(kbRoot, company, id), { recursive: true, force: true });
       directories++;
     }
   }
   const uploads = uploadsDir(deps.config.dataDir);
   const names = await entries(uploads, 'file');
-  const knownFiles = async (batch: string[]) =>
-    (await db.selectFrom('files').select('name').where('name', 'in', batch).execute()).map((r) => r.name);
-  const orphans = await unclaimed(db, names, knownFiles);
+  const orphans = await unclaimed(db, names, (batch) => fileNames(db, batch));
   for (const name of orphans) await fs.promises.rm(path.join(uploads, name), { force: true });
   return { directories, files: orphans.length };
 }
