@@ -132,14 +132,49 @@ export async function claimFairly<Row extends JobColumns>(db: Kysely<DB>, c: Fai
     for (const row of rows) {
       const attempts = Number(row.attempts);
       const id = (row as unknown as Record<string, string>)[c.key] as string;
-      const res = await sql`update ${table} set status = ${running}, worker = ${c.worker}, lease_until = ${lease},
-          attempts = ${attempts + 1}, updated_at = ${now}
-        where ${key} = ${id} and status = ${pending} and attempts = ${attempts}`.execute(trx);
-      if (Number(res.numAffectedRows) === 1)
-        claimed.push({ ...row, attempts: attempts + 1, status: running, worker: c.worker, lease_until: lease });
+      const taken = await takeLease(trx, {
+        table: c.table,
+        where: { [c.key]: id },
+        status: { column: 'status', from: pending, to: running },
+        attempts,
+        set: { worker: c.worker, lease_until: lease, updated_at: now },
+      });
+      if (taken) claimed.push({ ...row, attempts: attempts + 1, status: running, worker: c.worker, lease_until: lease });
     }
     return claimed;
   });
+}
+
+/**
+ * The claim's last step, for any leased row (the fair claim above; a queue with its own selection, such
+ * as the batch dispatcher's recipients, server/modules/batches/dispatcher.ts): inside the claim's
+ * transaction, after the row was read (`FOR UPDATE SKIP LOCKED` on PostgreSQL), moves it from status
+ * `from` to `to`, counts the attempt and writes `set` (its owner and lease), only if its status and
+ * attempts are still what was read: a compare-and-set, so a row is never taken twice. True when taken.
+ */
+export async function takeLease(
+  trx: Kysely<DB>,
+  o: {
+    table: keyof DB;
+    /** the row's key columns and values (one or several: `{ upload_id, row_number }`) */
+    where: Record<string, string | number>;
+    status: { column: string; from: string; to: string };
+    /** the attempts read with the row */
+    attempts: number;
+    set: Record<string, unknown>;
+  },
+): Promise<boolean> {
+  const set = [
+    sql`${sql.ref(o.status.column)} = ${o.status.to}`,
+    sql`attempts = ${o.attempts + 1}`,
+    ...Object.entries(o.set).map(([column, value]) => sql`${sql.ref(column)} = ${value}`),
+  ];
+  const match = Object.entries(o.where).map(([column, value]) => sql`${sql.ref(column)} = ${value}`);
+  const res = await sql`update ${sql.table(o.table)} set ${sql.join(set)}
+    where ${sql.join(match, sql` and `)} and ${sql.ref(o.status.column)} = ${o.status.from} and attempts = ${o.attempts}`.execute(
+    trx,
+  );
+  return Number(res.numAffectedRows) === 1;
 }
 
 /** The run of one claimed row, as the compare-and-set of every write after the claim checks it. */

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppDatabase, DbKind } from '../../../server/platform/db/index.js';
+import { takeLease } from '../../../server/platform/jobs/jobs.repo.js';
 import { defineLeasedJob, type JobOutcome, type JobRow, type LeasedJob } from '../../../server/platform/jobs/leased-job.js';
 import { definePeriodicJob } from '../../../server/platform/jobs/periodic.js';
 import { type WakeChannel, wakeChannel } from '../../../server/platform/jobs/wake.js';
@@ -252,6 +253,21 @@ describeEachDb('leased jobs', (kind: DbKind) => {
     expect(await other.runOnce()).toBe(2);
     expect((await row(a[2] as string)).status).toBe('done');
     expect((await row(b[1] as string)).status).toBe('done');
+  });
+
+  it('takeLease (the claim primitive for queues with their own selection) takes a row once: a second taker of what it read gets false', async () => {
+    const [id] = await queue('co-a');
+    const take = (owner: string) =>
+      takeLease(db.db, {
+        table: 'call_analyses',
+        where: { call_id: id as string, company_id: 'co-a' },
+        status: { column: 'status', from: 'pending', to: 'running' },
+        attempts: 0,
+        set: { worker: owner, lease_until: clock.now().toISOString() },
+      });
+    expect(await take('first')).toBe(true);
+    expect(await take('second')).toBe(false);
+    expect(await row(id as string)).toMatchObject({ status: 'running', worker: 'first', attempts: 1 });
   });
 
   it('stores the names a table shows its users for running and done', async () => {
