@@ -153,7 +153,7 @@ export function createKnowledgeWorker(deps: AppDeps, opts: KnowledgeWorkerOption
         await closing;
       },
     },
-    { workerId: opts.workerId ?? undefined },
+    { workerId: opts.workerId },
   );
 
   return {
