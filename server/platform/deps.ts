@@ -1,6 +1,7 @@
 import type { AppDatabase } from './db/index.js';
 import type { AppEventBus } from './events.js';
-import type { JobLimits } from './jobs/fair-jobs.js';
+import type { JobLimits } from './jobs/limits.js';
+import type { WakeChannel } from './jobs/wake.js';
 import type { EventLoopMonitor } from './log/event-loop.js';
 import type { Logger } from './log/logger.js';
 import type { UploadKinds } from './uploads/kinds.js';
@@ -77,7 +78,7 @@ export interface AppConfig {
   callPingMs?: number | undefined;
   /** Call sockets one company may hold open on this server (CALL_SOCKETS_PER_COMPANY). */
   callSocketsPerCompany?: number | undefined;
-  /** The background jobs' concurrency, fairness, deadline and Resend limits (server/platform/jobs/fair-jobs.ts); unset = defaults. */
+  /** The background jobs' concurrency, fairness, deadline and Resend limits (server/platform/jobs/limits.ts); unset = defaults. */
   jobLimits?: JobLimits;
 }
 
@@ -112,4 +113,6 @@ export interface AppDeps {
   uploads: UploadKinds;
   /** event-loop delay over the last minute, reported by GET /health (main.ts starts one; absent: not reported) */
   eventLoop?: EventLoopMonitor;
+  /** the wake channel of this app's background jobs (server/platform/jobs/wake.ts), made on first use */
+  jobs?: WakeChannel;
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { JobLimits } from './jobs/fair-jobs.js';
+import type { JobLimits } from './jobs/limits.js';
 import { BASE_URL_RULE, normalizeBaseUrl } from './net/base-url.js';
 
 /** A provider API base (an http(s) origin, optionally with a path prefix), normalised. */
@@ -11,7 +11,7 @@ const ProviderBase = v.optional(
   ),
 );
 const Flag = v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false');
-/** A whole number from 1 to `max`, unset by default (server/platform/jobs/fair-jobs.ts JOB_LIMIT_DEFAULTS then). */
+/** A whole number from 1 to `max`, unset by default (server/platform/jobs/limits.ts JOB_LIMIT_DEFAULTS then). */
 const Count = (max: number) =>
   v.optional(
     v.pipe(
@@ -86,7 +86,7 @@ const EnvSchema = v.object({
   ),
   /** The server refuses to start when it may open fewer files than this (server/platform/log/open-files.ts; 0 = no check). */
   MIN_OPEN_FILES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number))),
-  /** The background jobs (server/platform/jobs/fair-jobs.ts): concurrency per server, per company, deadlines, Resend. */
+  /** The background jobs (server/platform/jobs/limits.ts): concurrency per server, per company, deadlines, Resend. */
   ANALYSIS_CONCURRENCY: Count(1000),
   ANALYSIS_PER_COMPANY: Count(1000),
   ANALYSIS_DEADLINE_SECONDS: Count(3600),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EnvError, jobLimitsOfEnv, parseEnv } from '../../server/platform/env.js';
-import { JOB_LIMIT_DEFAULTS, jobLimitsOf } from '../../server/platform/jobs/fair-jobs.js';
+import { JOB_LIMIT_DEFAULTS, jobLimitsOf } from '../../server/platform/jobs/limits.js';
 import { createProviderRegistry, defaultProviderUrls } from '../../server/voice/providers/registry.js';
 
 /** The URL variables the provider registry names (server/main.ts gives them to parseEnv). */

@@ -7,7 +7,8 @@
  * then the analysis is marked failed. The call record never waits for it: the call is stored first, and
  * the analysis fills its 'Successful' column and is sent as `call_analyzed` when it is done.
  *
- * Analyses run concurrently and fairly across companies (server/platform/jobs/fair-jobs.ts): at most
+ * Analyses are a leased job (server/platform/jobs/leased-job.ts): they run concurrently and fairly across
+ * companies, at most
  * `analysisConcurrency` at once per server, at most `analysisPerCompany` of one company at once across
  * servers, claimed each company's oldest first; and each attempt as a whole ends at `analysisDeadlineMs`
  * (AnalysisDeadlineError), so an LLM that drips a token every few seconds holds one slot of its own
@@ -18,17 +19,17 @@ import type { AnalysisField } from '@contract/agent/records.js';
 import type { AgentDoc } from '@contract/agent/save.js';
 import { type CallAnalysis, SENTIMENTS, type TranscriptTurn } from '@contract/call-runtime.js';
 import { modelPurpose } from '@contract/provider-keys.js';
-import type { Selectable } from 'kysely';
-import { newId } from '../../platform/crypto/ids.js';
 import { parseJson } from '../../platform/db/json.js';
-import type { CallAnalysesTable } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
-import { claimFairly, JobPool, jobLimitsOf, jobLoop } from '../../platform/jobs/fair-jobs.js';
+import { defineLeasedJob, type JobRow } from '../../platform/jobs/leased-job.js';
+import { jobLimitsOf } from '../../platform/jobs/limits.js';
+import { wakeChannel } from '../../platform/jobs/wake.js';
 import { callRuntimeOf } from '../../voice/engine/call-runtime.js';
 import { pipelineOf } from '../../voice/engine/pipeline.js';
 import { parseAgentDoc } from '../../voice/engine/plan.js';
 import { ProviderError } from '../../voice/providers/types.js';
 import { ProviderKeyMissingError, providerAccess } from '../providers/index.js';
+import { analysedCall, insertAnalysis } from './analysis.repo.js';
 import { setCallSuccessful } from './call-analytics.repo.js';
 
 export const MAX_ATTEMPTS = 3;
@@ -38,35 +39,16 @@ export const POLL_MS = 2000;
 /** the transcript given to the LLM is cut to its last this many characters */
 const TRANSCRIPT_MAX = 40_000;
 
-type Row = Selectable<CallAnalysesTable>;
+type Row = JobRow<'call_analyses'>;
 
 /** A wrong answer of the LLM (not JSON, a field of the wrong type): retried like a provider failure. */
 export class AnalysisFormatError extends Error {}
 
-/** Queues the analysis of an ended call (once per call). */
+/** Queues the analysis of an ended call (once per call) and wakes this app's analysis workers. */
 export async function queueAnalysis(deps: AppDeps, call: { companyId: string; callId: string }): Promise<void> {
-  const now = deps.clock.now().toISOString();
-  await deps.db.db
-    .insertInto('call_analyses')
-    .values({
-      call_id: call.callId,
-      company_id: call.companyId,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      lease_until: null,
-      worker: null,
-      result: null,
-      error: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.column('call_id').doNothing())
-    .execute();
-  for (const wake of wakers) wake();
+  await insertAnalysis(deps.db.db, call, deps.clock.now().toISOString());
+  wakeChannel(deps).wake('call_analyses');
 }
-
-const wakers = new Set<() => void>();
 
 // ---------------------------------------------------------------------------------------------
 // The question and the answer
@@ -184,18 +166,8 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions = {}): AnalysisWorker {
-  const db = deps.db.db;
-  const id = opts.workerId ?? `anw-${newId()}`;
-  const pollMs = opts.pollMs ?? POLL_MS;
-  const iso = (ms = 0) => new Date(deps.clock.now().getTime() + ms).toISOString();
-
   async function analyse(row: Row, signal: AbortSignal) {
-    const session = await db
-      .selectFrom('call_sessions')
-      .select(['agent', 'transcript'])
-      .where('company_id', '=', row.company_id)
-      .where('id', '=', row.call_id)
-      .executeTakeFirst();
+    const session = await analysedCall(deps.db.db, row.company_id, row.call_id);
     if (!session) throw new Error('The call is gone');
     // the stored agent, validated (an invalid one fails the attempt, naming the fields)
     const agent = parseAgentDoc(session.agent);
@@ -240,89 +212,51 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
     }
   }
 
-  async function run(row: Row): Promise<void> {
-    try {
-      const result = await attempt(row);
-      const done = await db.transaction().execute(async (trx) => {
-        const res = await trx
-          .updateTable('call_analyses')
-          .set({ status: 'done', result: JSON.stringify(result), error: null, lease_until: null, updated_at: iso() })
-          .where('call_id', '=', row.call_id)
-          .where('worker', '=', id)
-          .where('status', '=', 'running')
-          .executeTakeFirst();
-        if (Number(res.numUpdatedRows) !== 1) return false;
-        await setCallSuccessful(trx, row.company_id, row.call_id, result.successful === true);
-        return true;
-      });
-      if (done) await deps.events.publish('call.analyzed', { companyId: row.company_id, callId: row.call_id });
-    } catch (e) {
-      const known =
-        e instanceof AnalysisFormatError ||
-        e instanceof AnalysisDeadlineError ||
-        e instanceof ProviderError ||
-        e instanceof ProviderKeyMissingError;
-      const message = known ? e.message : 'The analysis failed';
-      if (!known)
-        deps.logger.warn('call analysis failed', { callId: row.call_id, reason: e instanceof Error ? e.message : String(e) });
-      const last = row.attempts >= MAX_ATTEMPTS;
-      const delay = RETRY_DELAYS_MS[Math.min(row.attempts, RETRY_DELAYS_MS.length) - 1] ?? 0;
-      await db
-        .updateTable('call_analyses')
-        .set({
-          status: last ? 'failed' : 'pending',
-          next_attempt_at: last ? row.next_attempt_at : iso(delay),
-          error: message,
-          lease_until: null,
-          updated_at: iso(),
-        })
-        .where('call_id', '=', row.call_id)
-        .where('worker', '=', id)
-        .where('status', '=', 'running')
-        .execute();
-    }
-  }
-
-  const pool = new JobPool<Row>({
-    slots: () => jobLimitsOf(deps.config).analysisConcurrency,
-    claim: (take) => {
-      const limits = jobLimitsOf(deps.config);
-      return claimFairly<Row>(db, {
-        table: 'call_analyses',
-        key: 'call_id',
-        busy: 'running',
-        worker: id,
-        now: deps.clock.now(),
-        // the lease outlasts the attempt's deadline, so no other server takes a row still being analysed
-        leaseMs: opts.leaseMs ?? Math.max(LEASE_MS, limits.analysisDeadlineMs + 60_000),
-        take,
-        perCompany: limits.analysisPerCompany,
-      });
+  const job = defineLeasedJob(
+    deps,
+    {
+      name: 'call analysis',
+      table: 'call_analyses',
+      key: 'call_id',
+      // the lease outlasts the attempt's deadline, so no other server takes a row still being analysed
+      leaseMs: () => opts.leaseMs ?? Math.max(LEASE_MS, jobLimitsOf(deps.config).analysisDeadlineMs + 60_000),
+      pollMs: opts.pollMs ?? POLL_MS,
+      retry: {
+        attempts: () => MAX_ATTEMPTS,
+        backoffMs: (attempt) => RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length) - 1] ?? 0,
+      },
+      concurrency: () => jobLimitsOf(deps.config).analysisConcurrency,
+      perCompany: () => jobLimitsOf(deps.config).analysisPerCompany,
+      // claimed again after its server died during the last attempt
+      exhausted: () => ({ set: { error: 'The analysis failed' } }),
+      handle: async (row) => {
+        const result = await attempt(row);
+        return {
+          status: 'done',
+          set: { result: JSON.stringify(result), error: null },
+          also: (trx) => setCallSuccessful(trx, row.company_id, row.call_id, result.successful === true),
+          after: async () => {
+            await deps.events.publish('call.analyzed', { companyId: row.company_id, callId: row.call_id });
+          },
+        };
+      },
+      onError: (e, row) => {
+        const known =
+          e instanceof AnalysisFormatError ||
+          e instanceof AnalysisDeadlineError ||
+          e instanceof ProviderError ||
+          e instanceof ProviderKeyMissingError;
+        if (!known)
+          deps.logger.warn('call analysis failed', { callId: row.call_id, reason: e instanceof Error ? e.message : String(e) });
+        return { status: 'retry', set: { error: known ? e.message : 'The analysis failed' } };
+      },
     },
-    run,
-    onError: (e) => deps.logger.error('call analysis failed', { error: e instanceof Error ? e.message : String(e) }),
-    onFree: () => loop.wake(),
-  });
-  const loop = jobLoop({
-    round: () => pool.round(),
-    pollMs,
-    onError: (e) => deps.logger.error('analysis worker failed', { error: e instanceof Error ? e.message : String(e) }),
-  });
+    { workerId: opts.workerId },
+  );
 
   return {
-    async runOnce() {
-      const runs = await pool.round();
-      await Promise.all(runs);
-      return runs.length > 0;
-    },
-    start() {
-      wakers.add(loop.wake);
-      loop.start();
-    },
-    async stop() {
-      wakers.delete(loop.wake);
-      await loop.stop();
-      await pool.idle();
-    },
+    runOnce: async () => (await job.runOnce()) > 0,
+    start: () => job.start(),
+    stop: () => job.stop(),
   };
 }

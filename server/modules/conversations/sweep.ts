@@ -14,11 +14,13 @@
  */
 import type { TranscriptTurn, TurnLatency } from '@contract/call-runtime.js';
 import type { AppDeps } from '../../platform/deps.js';
+import { definePeriodicJob } from '../../platform/jobs/periodic.js';
 import { callRuntimeOf } from '../../voice/engine/call-runtime.js';
 import { agentDocOrUndefined } from '../../voice/engine/plan.js';
 import { endDeadCall } from './recovery.js';
 import { emptyUsage } from './runtime.js';
 import { finishCallSession, parseJson } from './session.repo.js';
+import { beatLiveCalls, removeUnopenedWebCalls, staleLiveCalls, unreachedPhoneCalls } from './sweep.repo.js';
 
 export const HEARTBEAT_MS = 30_000;
 export const STALE_HEARTBEAT_MS = 120_000;
@@ -32,32 +34,9 @@ export async function sweepCalls(deps: AppDeps): Promise<{ removed: number; ende
   const db = deps.db.db;
   const now = deps.clock.now();
   const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
-  const removed = await db
-    .deleteFrom('call_sessions')
-    .where('status', '=', 'registered')
-    .where('type', '=', 'web')
-    .where('created_at', '<', ago(STALE_REGISTERED_MS))
-    .executeTakeFirst();
-  const stale = await db
-    .selectFrom('call_sessions')
-    .selectAll()
-    .where('status', '=', 'ongoing')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('type', 'in', ['web', 'inbound', 'outbound']), eb('heartbeat_at', '<', ago(STALE_HEARTBEAT_MS))]),
-        eb.and([eb('type', '=', 'chat'), eb('updated_at', '<', ago(IDLE_CHAT_MS))]),
-      ]),
-    )
-    .limit(BATCH)
-    .execute();
-  const unreached = await db
-    .selectFrom('call_sessions')
-    .selectAll()
-    .where('status', '=', 'registered')
-    .where('type', 'in', ['inbound', 'outbound'])
-    .where('created_at', '<', ago(STALE_PHONE_MS))
-    .limit(BATCH)
-    .execute();
+  const removed = await removeUnopenedWebCalls(db, ago(STALE_REGISTERED_MS));
+  const stale = await staleLiveCalls(db, { heartbeatBefore: ago(STALE_HEARTBEAT_MS), idleBefore: ago(IDLE_CHAT_MS) }, BATCH);
+  const unreached = await unreachedPhoneCalls(db, ago(STALE_PHONE_MS), BATCH);
   let ended = 0;
   for (const row of unreached) {
     const agent = agentDocOrUndefined(row.agent);
@@ -94,32 +73,33 @@ export async function sweepCalls(deps: AppDeps): Promise<{ removed: number; ende
     });
     if (done) ended++;
   }
-  return { removed: Number(removed.numDeletedRows), ended };
+  return { removed, ended };
 }
 
-/** Beats for this server's live calls and sweeps, until stopped. */
-export function startCallSweeper(deps: AppDeps) {
-  const beat = async () => {
-    const live = [...(callRuntimeOf(deps)?.live.keys() ?? [])];
-    if (live.length === 0) return;
-    await deps.db.db
-      .updateTable('call_sessions')
-      .set({ heartbeat_at: deps.clock.now().toISOString() })
-      .where('id', 'in', live)
-      .where('status', '=', 'ongoing')
-      .execute();
-  };
-  const run = (what: string, job: () => Promise<unknown>) =>
-    job().catch((e) => deps.logger.warn(`call ${what} failed`, { reason: e instanceof Error ? e.message : String(e) }));
-  void run('sweep', () => sweepCalls(deps));
-  const beats = setInterval(() => void run('heartbeat', beat), HEARTBEAT_MS);
-  const sweeps = setInterval(() => void run('sweep', () => sweepCalls(deps)), SWEEP_MS);
-  beats.unref();
-  sweeps.unref();
+/** Beats for this server's live calls and sweeps, until stopped (periodic jobs: server/platform/jobs/periodic.ts). */
+export function startCallSweeper(deps: AppDeps): { stop(): Promise<void> } {
+  const beats = definePeriodicJob(deps, {
+    name: 'call heartbeat',
+    everyMs: HEARTBEAT_MS,
+    atStart: false,
+    failureLevel: 'warn',
+    run: async () => {
+      const live = [...(callRuntimeOf(deps)?.live.keys() ?? [])];
+      if (live.length > 0) await beatLiveCalls(deps.db.db, live, deps.clock.now().toISOString());
+      return { live: live.length };
+    },
+  });
+  const sweeps = definePeriodicJob(deps, {
+    name: 'call sweep',
+    everyMs: SWEEP_MS,
+    failureLevel: 'warn',
+    run: () => sweepCalls(deps),
+  });
+  beats.start();
+  sweeps.start();
   return {
     stop: async () => {
-      clearInterval(beats);
-      clearInterval(sweeps);
+      await Promise.all([beats.stop(), sweeps.stop()]);
     },
   };
 }

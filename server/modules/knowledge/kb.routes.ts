@@ -126,7 +126,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
         answer = { success: true, msg: KB_MESSAGES.created, data: { knowledge_base: rowToKnowledgeBase(row) } };
         await idempotency.storeWith(trx, 201, answer);
       });
-      knowledgeJobQueued();
+      knowledgeJobQueued(deps);
       deps.logger.info('knowledge base created', { companyId, knowledgeBaseId: id, sources: sources.length });
       return c.json(answer, 201);
     } catch (e) {

@@ -12,32 +12,33 @@
 
 import type { AgentDoc } from '@contract/agent/save.js';
 import type { WebhookEvent } from '@contract/webhook.js';
-import type { Kysely } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
 import { decryptSecret, encryptSecret } from '../../platform/crypto/secrets.js';
 import { parseJson } from '../../platform/db/json.js';
 import type { DB } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
+import { wakeChannel } from '../../platform/jobs/wake.js';
 import { callDetail, recordingToken } from '../calls/index.js';
+import {
+  callWebhookSource,
+  companyWebhook,
+  insertDeliveries,
+  storeFirstSecret,
+  upsertSecret,
+  upsertWebhookUrl,
+} from './outbox.repo.js';
 import { newSigningSecret } from './sign.js';
+
+export { companyWebhook };
 
 const SECRET_CONTEXT = (companyId: string) => ({ companyId, provider: 'webhooks', field: 'signing secret' });
 
 // ---------------------------------------------------------------------------------------------
 // Settings and secret
 
-export function companyWebhook(db: Kysely<DB>, companyId: string) {
-  return db.selectFrom('company_webhooks').selectAll().where('company_id', '=', companyId).executeTakeFirst();
-}
-
 /** Sets the company-wide URL ('' = none), creating the settings row when missing. */
 export async function saveCompanyWebhookUrl(deps: AppDeps, companyId: string, url: string) {
-  const now = deps.clock.now().toISOString();
-  await deps.db.db
-    .insertInto('company_webhooks')
-    .values({ company_id: companyId, url, secret: null, secret_hint: null, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.column('company_id').doUpdateSet({ url, updated_at: now }))
-    .execute();
+  await upsertWebhookUrl(deps.db.db, companyId, url, deps.clock.now().toISOString());
 }
 
 /** Makes a new signing secret (the previous one stops signing at once) and returns it: shown once. */
@@ -45,12 +46,7 @@ export async function rotateSecret(deps: AppDeps, companyId: string): Promise<st
   const secret = newSigningSecret();
   const sealed = encryptSecret(deps.secrets.masterKey, secret, SECRET_CONTEXT(companyId));
   const hint = secret.slice(-4);
-  const now = deps.clock.now().toISOString();
-  await deps.db.db
-    .insertInto('company_webhooks')
-    .values({ company_id: companyId, url: '', secret: sealed, secret_hint: hint, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.column('company_id').doUpdateSet({ secret: sealed, secret_hint: hint, updated_at: now }))
-    .execute();
+  await upsertSecret(deps.db.db, companyId, sealed, hint, deps.clock.now().toISOString());
   return secret;
 }
 
@@ -61,34 +57,13 @@ export async function signingSecret(deps: AppDeps, companyId: string): Promise<s
   // two servers making the first secret at once: the first write wins, both use what was stored
   const secret = newSigningSecret();
   const sealed = encryptSecret(deps.secrets.masterKey, secret, SECRET_CONTEXT(companyId));
-  const now = deps.clock.now().toISOString();
-  await deps.db.db
-    .insertInto('company_webhooks')
-    .values({ company_id: companyId, url: '', secret: sealed, secret_hint: secret.slice(-4), created_at: now, updated_at: now })
-    .onConflict((oc) => oc.column('company_id').doNothing())
-    .execute();
-  await deps.db.db
-    .updateTable('company_webhooks')
-    .set({ secret: sealed, secret_hint: secret.slice(-4), updated_at: now })
-    .where('company_id', '=', companyId)
-    .where('secret', 'is', null)
-    .execute();
+  await storeFirstSecret(deps.db.db, companyId, sealed, secret.slice(-4), deps.clock.now().toISOString());
   const stored = await companyWebhook(deps.db.db, companyId);
   return decryptSecret(deps.secrets.masterKey, stored?.secret as string, SECRET_CONTEXT(companyId));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Queueing
-
-/** Wakes the workers of this process when something is queued (their poll is the fallback). */
-const wakers = new Set<() => void>();
-export function onWebhookQueued(wake: () => void): () => void {
-  wakers.add(wake);
-  return () => wakers.delete(wake);
-}
-function webhookQueued() {
-  for (const wake of wakers) wake();
-}
 
 export interface NewDelivery {
   companyId: string;
@@ -113,7 +88,7 @@ export async function enqueueDeliveries(deps: AppDeps, deliveries: NewDelivery[]
     event: d.event,
     call_id: d.callId,
     payload: d.payload,
-    status: 'pending',
+    status: 'pending' as const,
     attempts: 0,
     next_attempt_at: now,
     lease_until: null,
@@ -127,8 +102,9 @@ export async function enqueueDeliveries(deps: AppDeps, deliveries: NewDelivery[]
     created_at: now,
     updated_at: now,
   }));
-  await deps.db.db.insertInto('webhook_deliveries').values(rows).execute();
-  webhookQueued();
+  await insertDeliveries(deps.db.db, rows);
+  // this app's webhook workers send them at once (their poll is the fallback)
+  wakeChannel(deps).wake('webhook_deliveries');
   return rows.map((r) => r.id);
 }
 
@@ -144,12 +120,7 @@ export async function callPayload(deps: AppDeps, companyId: string, callId: stri
 
 /** The webhooks of a call: its agent's (from the snapshot it ran with) and the company's. */
 async function callTargets(deps: AppDeps, companyId: string, callId: string) {
-  const session = await deps.db.db
-    .selectFrom('call_sessions')
-    .select(['agent', 'agent_id'])
-    .where('company_id', '=', companyId)
-    .where('id', '=', callId)
-    .executeTakeFirst();
+  const session = await callWebhookSource(deps.db.db, companyId, callId);
   const targets: { target: 'company' | 'agent'; agentId: string | null; url: string }[] = [];
   const agent = session ? parseJson<Partial<AgentDoc>>(session.agent, {}) : {};
   const agentUrl = agent.editor?.agentLevelWebhook?.trim();

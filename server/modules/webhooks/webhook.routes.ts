@@ -14,7 +14,7 @@ import { JSON_BODY_MAX, limitBody } from '../../platform/http/body-limit.js';
 import { HttpError, jsonBody, notFound, ok, query } from '../../platform/http/http.js';
 import { enforce, forgive } from '../../platform/http/ratelimit.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { jobLimitsOf } from '../../platform/jobs/fair-jobs.js';
+import { jobLimitsOf } from '../../platform/jobs/limits.js';
 import { assertPublicUrl, UnsafeUrlError } from '../../platform/net/net-guard.js';
 import { requireAuth } from '../auth/index.js';
 import { companyWebhook, enqueueDeliveries, rotateSecret, saveCompanyWebhookUrl } from './outbox.js';

@@ -1,9 +1,11 @@
 /**
- * The webhook worker: runs inside every server (started by server/startup.ts) and sends the deliveries of
- * the outbox (`webhook_deliveries`, outbox.ts).
+ * The webhook worker: a leased job (server/platform/jobs/leased-job.ts) in every server (started by
+ * server/startup.ts) that sends the deliveries of the outbox (`webhook_deliveries`, outbox.ts). The stored
+ * statuses are the delivery log's (`pending`, `sending`, `delivered`, `failed`: DELIVERY_STATUSES of the
+ * API contract), the library's `running` and `done` under the names users see.
  *
  * - Claim: due rows (`pending` with `next_attempt_at <= now`, or `sending` whose lease expired: the server
- *   sending it died) are taken fairly across companies by claimFairly (server/platform/jobs/fair-jobs.ts): each
+ *   sending it died) are taken fairly across companies by the library's claim: each
  *   company's oldest first, round by round, no company beyond `webhookPerCompany` deliveries in flight
  *   across servers, as many as this server's free sending slots (`webhookConcurrency`). One transaction:
  *   on PostgreSQL `FOR UPDATE SKIP LOCKED` (servers sharing the database never take the same row); on
@@ -22,13 +24,12 @@
  */
 
 import { DELIVERY_BODY_MAX, SIGNATURE_HEADER } from '@contract/webhook.js';
-import type { Selectable } from 'kysely';
-import { newId } from '../../platform/crypto/ids.js';
-import type { WebhookDeliveriesTable } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
-import { claimFairly, JobPool, jobLimitsOf, jobLoop } from '../../platform/jobs/fair-jobs.js';
+import { defineLeasedJob, type JobOutcome, type JobRow } from '../../platform/jobs/leased-job.js';
+import { jobLimitsOf } from '../../platform/jobs/limits.js';
 import { type GuardOptions, guardedFetch } from '../../platform/net/net-guard.js';
-import { onWebhookQueued, signingSecret } from './outbox.js';
+import { signingSecret } from './outbox.js';
+import { pruneDeliveries } from './outbox.repo.js';
 import { signatureHeader } from './sign.js';
 
 export const MAX_ATTEMPTS = 5;
@@ -42,7 +43,7 @@ export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
 const PRUNE_EVERY_MS = 3600_000;
 const PRUNE_BATCH = 1000;
 
-type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+type DeliveryRow = JobRow<'webhook_deliveries'>;
 
 export interface WebhookWorkerOptions {
   workerId?: string;
@@ -92,80 +93,36 @@ async function readCapped(res: Response, max = DELIVERY_BODY_MAX): Promise<strin
   return cut(Buffer.concat(chunks).toString('utf8'), max);
 }
 
+/** What one attempt stores on its row, whatever it became (delivered, pending again, failed). */
+interface Attempt {
+  ok: boolean;
+  statusCode: number | null;
+  durationMs: number | null;
+  error: string | null;
+  responseBody: string | null;
+  attemptedAt: string;
+}
+
+function outcomeOf(row: DeliveryRow, a: Attempt): JobOutcome {
+  return {
+    status: a.ok ? 'done' : 'retry',
+    set: {
+      status_code: a.statusCode,
+      duration_ms: a.durationMs,
+      error: a.error,
+      request_body: cut(row.payload),
+      response_body: a.responseBody,
+      attempted_at: a.attemptedAt,
+    },
+  };
+}
+
 export function createWebhookWorker(deps: AppDeps, opts: WebhookWorkerOptions = {}): WebhookWorker {
-  const db = deps.db.db;
-  const id = opts.workerId ?? `whw-${newId()}`;
-  const leaseMs = opts.leaseMs ?? LEASE_MS;
-  const pollMs = opts.pollMs ?? POLL_MS;
   const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const iso = (ms = 0) => new Date(deps.clock.now().getTime() + ms).toISOString();
-  const pool = new JobPool<DeliveryRow>({
-    slots: () => jobLimitsOf(deps.config).webhookConcurrency,
-    claim: (take) =>
-      claimFairly<DeliveryRow>(db, {
-        table: 'webhook_deliveries',
-        key: 'id',
-        busy: 'sending',
-        worker: id,
-        now: deps.clock.now(),
-        leaseMs,
-        take,
-        perCompany: jobLimitsOf(deps.config).webhookPerCompany,
-      }),
-    run: (row) => send(row),
-    onError: (e) => deps.logger.error('webhook send failed', { error: e instanceof Error ? e.message : String(e) }),
-    onFree: () => loop.wake(),
-  });
 
-  async function finish(
-    row: DeliveryRow,
-    outcome: {
-      ok: boolean;
-      statusCode: number | null;
-      durationMs: number | null;
-      error: string | null;
-      responseBody: string | null;
-      attemptedAt: string;
-    },
-  ) {
-    const last = row.attempts >= MAX_ATTEMPTS;
-    const status = outcome.ok ? 'delivered' : last ? 'failed' : 'pending';
-    const delay = RETRY_DELAYS_MS[Math.min(row.attempts, RETRY_DELAYS_MS.length) - 1] ?? 0;
-    await db
-      .updateTable('webhook_deliveries')
-      .set({
-        status,
-        lease_until: null,
-        next_attempt_at: status === 'pending' ? iso(delay) : row.next_attempt_at,
-        status_code: outcome.statusCode,
-        duration_ms: outcome.durationMs,
-        error: outcome.error,
-        request_body: cut(row.payload),
-        response_body: outcome.responseBody,
-        attempted_at: outcome.attemptedAt,
-        updated_at: iso(),
-      })
-      .where('id', '=', row.id)
-      .where('worker', '=', id)
-      .where('status', '=', 'sending')
-      .where('attempts', '=', row.attempts)
-      .execute();
-  }
-
-  async function send(row: DeliveryRow): Promise<void> {
+  async function send(row: DeliveryRow): Promise<JobOutcome> {
     const attemptedAt = iso();
-    if (row.attempts > MAX_ATTEMPTS) {
-      // claimed again after its server died during the last attempt
-      await finish(row, {
-        ok: false,
-        statusCode: null,
-        durationMs: null,
-        error: 'Gave up after 5 attempts',
-        responseBody: null,
-        attemptedAt,
-      });
-      return;
-    }
     const started = performance.now();
     const signal = AbortSignal.timeout(timeoutMs);
     try {
@@ -187,7 +144,7 @@ export function createWebhookWorker(deps: AppDeps, opts: WebhookWorkerOptions = 
       const body = await readCapped(res);
       const durationMs = Math.round(performance.now() - started);
       const ok = res.status >= 200 && res.status < 300;
-      await finish(row, {
+      return outcomeOf(row, {
         ok,
         statusCode: res.status,
         durationMs,
@@ -198,56 +155,56 @@ export function createWebhookWorker(deps: AppDeps, opts: WebhookWorkerOptions = 
     } catch (e) {
       const durationMs = Math.round(performance.now() - started);
       const error = signal.aborted ? `No answer within ${timeoutMs / 1000} s` : e instanceof Error ? e.message : String(e);
-      await finish(row, { ok: false, statusCode: null, durationMs, error: cut(error, 500), responseBody: null, attemptedAt });
+      return outcomeOf(row, { ok: false, statusCode: null, durationMs, error: cut(error, 500), responseBody: null, attemptedAt });
+    } finally {
+      deps.logger.debug('webhook attempt', { delivery: row.id, event: row.event, attempt: row.attempts });
     }
-    deps.logger.debug('webhook attempt', { delivery: row.id, event: row.event, attempt: row.attempts });
   }
 
-  async function prune(): Promise<number> {
-    const before = iso(-DELIVERY_RETENTION_MS);
-    const old = db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('status', 'in', ['delivered', 'failed'])
-      .where('updated_at', '<', before)
-      .limit(PRUNE_BATCH);
-    const res = await db.deleteFrom('webhook_deliveries').where('id', 'in', old).executeTakeFirst();
-    return Number(res.numDeletedRows);
-  }
+  const prune = () => pruneDeliveries(deps.db.db, iso(-DELIVERY_RETENTION_MS), PRUNE_BATCH);
   let prunedAt = 0;
 
-  async function runOnce(): Promise<number> {
-    const runs = await pool.round();
-    await Promise.all(runs);
-    return runs.length;
-  }
-
-  const loop = jobLoop({
-    round: () => pool.round(),
-    pollMs,
-    onError: (e) => deps.logger.error('webhook worker failed', { error: e instanceof Error ? e.message : String(e) }),
-    afterDrain: async () => {
-      const now = deps.clock.now().getTime();
-      if (now - prunedAt < PRUNE_EVERY_MS) return;
-      prunedAt = now;
-      await prune();
+  const job = defineLeasedJob(
+    deps,
+    {
+      name: 'webhook delivery',
+      table: 'webhook_deliveries',
+      key: 'id',
+      statuses: { running: 'sending', done: 'delivered' },
+      leaseMs: () => opts.leaseMs ?? LEASE_MS,
+      pollMs: opts.pollMs ?? POLL_MS,
+      retry: {
+        attempts: () => MAX_ATTEMPTS,
+        backoffMs: (attempt) => RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length) - 1] ?? 0,
+      },
+      concurrency: () => jobLimitsOf(deps.config).webhookConcurrency,
+      perCompany: () => jobLimitsOf(deps.config).webhookPerCompany,
+      // claimed again after its server died during the last attempt
+      exhausted: (row) =>
+        outcomeOf(row, {
+          ok: false,
+          statusCode: null,
+          durationMs: null,
+          error: `Gave up after ${MAX_ATTEMPTS} attempts`,
+          responseBody: null,
+          attemptedAt: iso(),
+        }),
+      handle: send,
+      afterPass: async () => {
+        const now = deps.clock.now().getTime();
+        if (now - prunedAt < PRUNE_EVERY_MS) return;
+        prunedAt = now;
+        await prune();
+      },
     },
-  });
-  let unsubscribe: (() => void) | undefined;
+    { workerId: opts.workerId },
+  );
 
   return {
-    id,
-    runOnce,
+    id: job.id,
+    runOnce: () => job.runOnce(),
     prune,
-    start() {
-      unsubscribe ??= onWebhookQueued(loop.wake);
-      loop.start();
-    },
-    async stop() {
-      unsubscribe?.();
-      unsubscribe = undefined;
-      await loop.stop();
-      await pool.idle();
-    },
+    start: () => job.start(),
+    stop: () => job.stop(),
   };
 }

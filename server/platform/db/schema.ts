@@ -320,13 +320,13 @@ export interface KnowledgeBaseJobsTable {
   id: string;
   knowledge_base_id: string;
   company_id: string;
-  /** queued | running | done | failed */
+  /** pending | running | done | failed (server/platform/jobs/leased-job.ts) */
   status: string;
   attempts: number;
-  run_after: string;
+  next_attempt_at: string;
   lease_until: string | null;
   worker: string | null;
-  last_error: string | null;
+  error: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -5,7 +5,19 @@ import type { Kysely } from 'kysely';
 import type { DB, PendingUploadsTable } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { HttpError } from '../http/http.js';
+import { definePeriodicJob, type PeriodicJob } from '../jobs/periodic.js';
 import type { PendingKind } from './kinds.js';
+import {
+  deleteLease,
+  expiredLeases,
+  fileNames,
+  insertLease,
+  insertLeaseOnce,
+  knowledgeBaseIds,
+  leasedIds,
+  renewLeaseOf,
+  takeLeaseOver,
+} from './pending-uploads.repo.js';
 import { uploadsDir } from './uploads.js';
 
 /**
@@ -64,31 +76,28 @@ export async function beginUpload(
 ): Promise<PendingUpload> {
   const db = deps.db.db;
   const owner = token();
-  await db
-    .insertInto('pending_uploads')
-    .values({ id, kind, company_id: companyId, owner, lease_until: iso(deps, UPLOAD_LEASE_MS), created_at: iso(deps) })
-    .execute();
-  const mine = (on: Kysely<DB>) => on.deleteFrom('pending_uploads').where('id', '=', id).where('owner', '=', owner);
+  await insertLease(db, {
+    id,
+    kind,
+    company_id: companyId,
+    owner,
+    lease_until: iso(deps, UPLOAD_LEASE_MS),
+    created_at: iso(deps),
+  });
   const renew = setInterval(() => {
-    db.updateTable('pending_uploads')
-      .set({ lease_until: iso(deps, UPLOAD_LEASE_MS) })
-      .where('id', '=', id)
-      .where('owner', '=', owner)
-      .execute()
-      .catch((e: unknown) =>
-        deps.logger.warn('upload lease renewal failed', { kind, error: e instanceof Error ? e.message : String(e) }),
-      );
+    renewLeaseOf(db, id, owner, iso(deps, UPLOAD_LEASE_MS)).catch((e: unknown) =>
+      deps.logger.warn('upload lease renewal failed', { kind, error: e instanceof Error ? e.message : String(e) }),
+    );
   }, RENEW_MS);
   renew.unref();
   return {
     id,
     async settle(trx) {
-      const res = await mine(trx).executeTakeFirst();
-      if (Number(res.numDeletedRows) !== 1) throw new HttpError(409, UPLOAD_LOST_MESSAGE);
+      if (!(await deleteLease(trx, id, owner))) throw new HttpError(409, UPLOAD_LOST_MESSAGE);
     },
     async end() {
       clearInterval(renew);
-      await mine(db).execute();
+      await deleteLease(db, id, owner);
     },
   };
 }
@@ -106,15 +115,11 @@ export async function retireUpload(
 ): Promise<{ remove(): Promise<void> }> {
   const owner = token();
   const row = { id, kind, company_id: companyId, owner, lease_until: iso(deps), created_at: iso(deps) };
-  await trx
-    .insertInto('pending_uploads')
-    .values(row)
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+  await insertLeaseOnce(trx, row);
   return {
     async remove() {
       await removeLeftovers(deps, row);
-      await deps.db.db.deleteFrom('pending_uploads').where('id', '=', id).where('owner', '=', owner).execute();
+      await deleteLease(deps.db.db, id, owner);
     },
   };
 }
@@ -134,26 +139,13 @@ export async function sweepExpiredUploads(deps: AppDeps): Promise<number> {
   const db = deps.db.db;
   let swept = 0;
   for (;;) {
-    const expired = await db
-      .selectFrom('pending_uploads')
-      .selectAll()
-      .where('lease_until', '<', iso(deps))
-      .orderBy('lease_until')
-      .limit(SWEEP_BATCH)
-      .execute();
+    const expired = await expiredLeases(db, iso(deps), SWEEP_BATCH);
     for (const row of expired) {
       // take the lease over (compare-and-set): one sweeper per upload, and never a lease renewed meanwhile
       const owner = token();
-      const claimed = await db
-        .updateTable('pending_uploads')
-        .set({ owner, lease_until: iso(deps, UPLOAD_LEASE_MS) })
-        .where('id', '=', row.id)
-        .where('owner', '=', row.owner)
-        .where('lease_until', '=', row.lease_until)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) continue;
+      if (!(await takeLeaseOver(db, row, owner, iso(deps, UPLOAD_LEASE_MS)))) continue;
       await removeLeftovers(deps, row);
-      await db.deleteFrom('pending_uploads').where('id', '=', row.id).where('owner', '=', owner).execute();
+      await deleteLease(db, row.id, owner);
       swept++;
     }
     if (expired.length < SWEEP_BATCH) return swept;
@@ -175,11 +167,8 @@ async function unclaimed(db: Kysely<DB>, names: string[], known: (batch: string[
   const out: string[] = [];
   for (let i = 0; i < names.length; i += SCAN_BATCH) {
     const batch = names.slice(i, i + SCAN_BATCH);
-    const [rows, leases] = await Promise.all([
-      known(batch),
-      db.selectFrom('pending_uploads').select('id').where('id', 'in', batch).execute(),
-    ]);
-    const claimed = new Set([...rows, ...leases.map((l) => l.id)]);
+    const [rows, leases] = await Promise.all([known(batch), leasedIds(db, batch)]);
+    const claimed = new Set([...rows, ...leases]);
     out.push(...batch.filter((n) => !claimed.has(n)));
   }
   return out;
@@ -192,18 +181,14 @@ export async function sweepOrphanFiles(deps: AppDeps): Promise<{ directories: nu
   const kbRoot = path.join(deps.config.dataDir, 'knowledge-base');
   for (const company of await entries(kbRoot, 'dir')) {
     const ids = await entries(path.join(kbRoot, company), 'dir');
-    const known = async (batch: string[]) =>
-      (await db.selectFrom('knowledge_bases').select('id').where('id', 'in', batch).execute()).map((r) => r.id);
-    for (const id of await unclaimed(db, ids, known)) {
+    for (const id of await unclaimed(db, ids, (batch) => knowledgeBaseIds(db, batch))) {
       await fs.promises.rm(path.join(kbRoot, company, id), { recursive: true, force: true });
       directories++;
     }
   }
   const uploads = uploadsDir(deps.config.dataDir);
   const names = await entries(uploads, 'file');
-  const knownFiles = async (batch: string[]) =>
-    (await db.selectFrom('files').select('name').where('name', 'in', batch).execute()).map((r) => r.name);
-  const orphans = await unclaimed(db, names, knownFiles);
+  const orphans = await unclaimed(db, names, (batch) => fileNames(db, batch));
   for (const name of orphans) await fs.promises.rm(path.join(uploads, name), { force: true });
   return { directories, files: orphans.length };
 }
@@ -211,26 +196,19 @@ export async function sweepOrphanFiles(deps: AppDeps): Promise<{ directories: nu
 /**
  * At start: sweeps run-out leases and orphaned files once, then the leases every UPLOAD_LEASE_MS (a
  * request killed just before this start still holds a live lease for up to a minute). In the
- * background: the server listens meanwhile. `stop()` ends the timer and waits for a sweep in flight.
+ * background: the server listens meanwhile (a periodic job, server/platform/jobs/periodic.ts). `stop()` ends
+ * the timer and waits for a sweep in flight.
  */
-export function startUploadSweeper(deps: AppDeps, everyMs = UPLOAD_LEASE_MS): { stop(): Promise<void>; idle(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  const run = (what: () => Promise<Record<string, number>>) => {
-    running = running
-      .then(what)
-      .then((counts) => {
-        if (Object.values(counts).some((n) => n > 0)) deps.logger.info('swept what interrupted uploads left', counts);
-      })
-      .catch((e: unknown) => deps.logger.error('upload sweep failed', { error: e instanceof Error ? e.message : String(e) }));
-  };
-  run(async () => ({ uploads: await sweepExpiredUploads(deps), ...(await sweepOrphanFiles(deps)) }));
-  const timer = setInterval(() => run(async () => ({ uploads: await sweepExpiredUploads(deps) })), everyMs);
-  timer.unref();
-  return {
-    idle: () => running,
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startUploadSweeper(deps: AppDeps, everyMs = UPLOAD_LEASE_MS): PeriodicJob {
+  const sweeper = definePeriodicJob(deps, {
+    name: 'upload sweep',
+    everyMs,
+    logAs: 'swept what interrupted uploads left',
+    run: async ({ first }) => ({
+      uploads: await sweepExpiredUploads(deps),
+      ...(first ? await sweepOrphanFiles(deps) : {}),
+    }),
+  });
+  sweeper.start();
+  return sweeper;
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Indexes for the fair claim of the background jobs (server/platform/jobs/fair-jobs.ts): the webhook outbox and the
+ * Indexes for the fair claim of the background jobs (server/platform/jobs/jobs.repo.ts): the webhook outbox and the
  * post-call analyses are claimed company by company (each company's oldest due rows, and how many it has
  * in flight). `(status, company_id, next_attempt_at)` lets the claim list the companies with pending rows
  * one index seek each, and read a company's oldest due rows (or count its rows in flight) from the index,
