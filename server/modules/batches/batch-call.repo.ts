@@ -8,8 +8,8 @@ import {
   type RecipientState,
 } from '@contract/batch.js';
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import { newestFirstPage } from '../../platform/db/page.js';
 import type { BatchCallsTable, DB } from '../../platform/db/schema.js';
-import { newestFirstPage } from '../../platform/http/list-query.js';
 import { yieldToLoop } from '../../platform/jobs/cooperative.js';
 import { zoneOfNumber } from './number-zones.js';
 

@@ -16,6 +16,7 @@
 import { PlivoApiError, PlivoRest, plivoAccount } from '../../carriers/plivo/rest.js';
 import { TwilioRest, twilioAccount } from '../../carriers/twilio/rest.js';
 import type { AppDeps } from '../../platform/deps.js';
+import { unansweredCarrierCalls } from '../conversations/session.repo.js';
 import { PLIVO_END_STATUS } from './plivo-service.js';
 import { dialEnded, TWILIO_END_STATUS } from './service.js';
 
@@ -66,17 +67,7 @@ async function carrierEnd(
  * server's start); stores those the carrier has ended. Answers how many were asked and ended.
  */
 export async function askCarriersAboutCalls(deps: AppDeps, before: Date): Promise<{ asked: number; ended: number }> {
-  const rows = await deps.db.db
-    .selectFrom('call_sessions')
-    .selectAll()
-    .where('status', '=', 'registered')
-    .where('type', 'in', ['inbound', 'outbound'])
-    .where('provider', 'in', ['twilio', 'plivo'])
-    .where('provider_call_id', 'is not', null)
-    .where('created_at', '<', before.toISOString())
-    .orderBy('created_at')
-    .limit(BATCH)
-    .execute();
+  const rows = await unansweredCarrierCalls(deps.db.db, before, BATCH);
   let ended = 0;
   for (const row of rows) {
     try {

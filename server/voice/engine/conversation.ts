@@ -40,7 +40,7 @@ import {
 } from '../providers/types.js';
 import { Backchannel } from './backchannel.js';
 import { failureOf } from './failures.js';
-import { searchKnowledge } from './knowledge.js';
+import type { KnowledgeSearch } from './knowledge.js';
 import { type Pipeline, type ProviderSet, pipelineOf, readsPhonemes, ttsModelId } from './pipeline.js';
 import { buildMessages } from './prompt.js';
 import { RealtimeBridge } from './realtime.js';
@@ -63,6 +63,8 @@ export interface ConversationOptions {
   agent: AgentDoc;
   variables: Record<string, string>;
   keys: ProviderKeys;
+  /** the chunks of the agent's knowledge bases that match the caller's words (the engine has no SQL) */
+  knowledge: KnowledgeSearch;
   transport: Transport;
   input: CallSessionInput;
   /** the transcript so far (a chat's next message) */
@@ -474,7 +476,7 @@ export class Conversation {
         .filter((id): id is string => typeof id === 'string');
       const knowledge =
         input.kind === 'answer' && knowledgeIds.length > 0
-          ? (await searchKnowledge(o.deps.db.db, o.deps.db.kind, o.companyId, knowledgeIds, lastUser)).map((h) => h.content)
+          ? (await o.knowledge(o.companyId, knowledgeIds, lastUser)).map((h) => h.content)
           : [];
       const messages = buildMessages({
         prompt: fillVariables(o.agent.prompt, o.variables),
