@@ -1,18 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import { runCompanyCreated } from '../company/company-hooks.js';
-
-export interface NewCompanyAccount {
-  companyId: string;
-  accountId: string;
-  companyName: string;
-  name: string;
-  /** lowercased */
-  email: string;
-  passwordHash: string;
-  photo?: string | null;
-  now: Date;
-}
+import { insertCompanyAndAccount, type NewCompanyAccount } from './account.repo.js';
 
 /**
  * Creates a company with its first account and runs the onCompanyCreated hooks (the sample agent...).
@@ -20,20 +9,6 @@ export interface NewCompanyAccount {
  * Used by registration and by the demo workspace and seed.
  */
 export async function insertCompanyWithAccount(db: Kysely<DB>, a: NewCompanyAccount): Promise<void> {
-  const at = a.now.toISOString();
-  await db.insertInto('companies').values({ id: a.companyId, name: a.companyName, created_at: at }).execute();
-  await db
-    .insertInto('accounts')
-    .values({
-      id: a.accountId,
-      company_id: a.companyId,
-      name: a.name,
-      email: a.email,
-      password_hash: a.passwordHash,
-      photo: a.photo ?? null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  await insertCompanyAndAccount(db, a);
   await runCompanyCreated(db, { companyId: a.companyId, accountId: a.accountId, now: a.now });
 }
