@@ -369,3 +369,17 @@ const outcomeRow = (x: {
   attempts: Number(x.attempts),
   duration: x.duration === null ? null : Number(x.duration),
 });
+
+/**
+ * True when `phone` is one of the company's assigned numbers: the From number a batch may call from
+ * (the form offers the same numbers, from GET /phone/assigned).
+ */
+export async function isAssignedNumber(db: Kysely<DB>, companyId: string, phone: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('phone_numbers')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('phone_number', '=', phone)
+    .executeTakeFirst();
+  return row !== undefined;
+}

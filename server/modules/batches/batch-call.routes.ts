@@ -37,7 +37,6 @@ import type { AppEnv } from '../../platform/http/types.js';
 import { beginUpload, retireUpload } from '../../platform/uploads/pending-uploads.js';
 import { requireAuth } from '../auth/middleware.js';
 import { billingLimits, committedSpend } from '../billing/billing.service.js';
-import { isAssignedNumber } from './assigned-number.js';
 import { exportRecipients, recipientsExportPurpose } from './batch.export.js';
 import { ingestRecipients, TooLargeError } from './batch.ingest.js';
 import {
@@ -46,6 +45,7 @@ import {
   deleteUploadRecipients,
   findBatch,
   insertBatch,
+  isAssignedNumber,
   listBatchCalls,
   listBatches,
   listRecipients,
@@ -202,7 +202,8 @@ export function batchCallRoutes(deps: AppDeps) {
       fromNumber: normalizePhone(body.fromNumber) ?? body.fromNumber,
       scheduledAt: body.scheduledAt ?? null,
     };
-    if (!(await isAssignedNumber(deps, companyId, input.fromNumber))) throw fieldError('fromNumber', BATCH_MESSAGES.fromNotOwned);
+    if (!(await isAssignedNumber(deps.db.db, companyId, input.fromNumber)))
+      throw fieldError('fromNumber', BATCH_MESSAGES.fromNotOwned);
     if (input.status === 'scheduled' && input.scheduledAt) future(input.scheduledAt);
 
     const row = newBatchRow({
