@@ -16,6 +16,12 @@ export async function anyCompanyExists(db: Kysely<DB>): Promise<boolean> {
   return (await db.selectFrom('companies').select('id').limit(1).executeTakeFirst()) !== undefined;
 }
 
+/** Whether the company holds at least one number. */
+export async function holdsAnyNumber(db: Kysely<DB>, companyId: string): Promise<boolean> {
+  const owned = await db.selectFrom('phone_numbers').select('id').where('company_id', '=', companyId).limit(1).execute();
+  return owned.length > 0;
+}
+
 /** Which of `phones` are already in the pool (any company's or free). */
 export async function takenPhoneNumbers(db: Kysely<DB>, phones: readonly string[]): Promise<Set<string>> {
   const rows = await db
