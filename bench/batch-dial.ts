@@ -26,8 +26,7 @@ import { loadSecrets } from '../server/platform/crypto/keys.js';
 import { openDatabase } from '../server/platform/db/index.js';
 import { type AppDeps, realHttpClient, systemClock } from '../server/platform/deps.js';
 import { createLogger } from '../server/platform/log/logger.js';
-import { createProviderSet } from '../server/voice/providers/index.js';
-import { DEFAULT_PROVIDER_URLS } from '../server/voice/providers/types.js';
+import { createProviderRegistry, defaultProviderUrls } from '../server/voice/providers/registry.js';
 import { log, phoneCompany, round1, sleep, startPhoneFakes } from './phone-lib.js';
 import { QUICK, writeSection } from './results.mjs';
 
@@ -42,7 +41,7 @@ async function main() {
   fakes.twilio.calleeHangsUpAfterMs = CALL_MS;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-batch-'));
   const database = await openDatabase({ sqliteFile: path.join(dataDir, 'parley.sqlite') });
-  const calls = createCallRuntime(createProviderSet());
+  const calls = createCallRuntime(createProviderRegistry());
   const deps: AppDeps = {
     db: database,
     clock: systemClock,
@@ -52,7 +51,7 @@ async function main() {
       dataDir,
       publicUrl: 'http://127.0.0.1',
       providerUrls: {
-        ...DEFAULT_PROVIDER_URLS,
+        ...defaultProviderUrls(),
         deepgram: fakes.deepgram.url,
         openai: fakes.openai.url,
         elevenlabs: fakes.eleven.url,

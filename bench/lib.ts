@@ -13,7 +13,7 @@ import { seedCalls } from '../server/modules/company/workspace.js';
 import { type AppDatabase, openDatabase } from '../server/platform/db/index.js';
 import { systemClock } from '../server/platform/deps.js';
 import { createLogger } from '../server/platform/log/logger.js';
-import { DEFAULT_PROVIDER_URLS } from '../server/voice/providers/types.js';
+import { defaultProviderUrls } from '../server/voice/providers/registry.js';
 
 export interface BenchApp {
   app: ReturnType<typeof createApp>;
@@ -47,7 +47,7 @@ export async function benchApp(name: string, opts: { postgresUrl?: string | unde
       clock: systemClock,
       mailer: { send: async () => {} },
       secrets: { jwtKey: randomBytes(32), masterKey: randomBytes(32) },
-      config: { dataDir: dir, publicUrl: 'http://bench.local', providerUrls: DEFAULT_PROVIDER_URLS },
+      config: { dataDir: dir, publicUrl: 'http://bench.local', providerUrls: defaultProviderUrls() },
       logger: createLogger('silent'),
     });
     const form = new FormData();

@@ -8,20 +8,26 @@ import { createCallRuntime, settleCalls } from './modules/conversations/runtime.
 import { loadSecrets } from './platform/crypto/keys.js';
 import { openDatabase } from './platform/db/index.js';
 import { realHttpClient, systemClock } from './platform/deps.js';
-import { EnvError, jobLimitsOfEnv, parseEnv, providerUrlsOf } from './platform/env.js';
+import { EnvError, jobLimitsOfEnv, parseEnv } from './platform/env.js';
 import { REFUSED_LOGIN_DELAY_MS } from './platform/http/ratelimit.js';
 import { createEventLoopMonitor } from './platform/log/event-loop.js';
 import { createLogger } from './platform/log/logger.js';
 import { openFilesLimit, openFilesProblem } from './platform/log/open-files.js';
 import { outboxMailer, smtpMailer } from './platform/mail.js';
 import { afterStart } from './startup.js';
-import { createProviderSet } from './voice/providers/index.js';
+import { createProviderRegistry } from './voice/providers/registry.js';
 
 const startedAt = performance.now();
 
+// the providers the call engine runs; their API bases come from the environment variables they name
+const providers = createProviderRegistry();
+
 let env: ReturnType<typeof parseEnv>;
 try {
-  env = parseEnv(process.env);
+  env = parseEnv(
+    process.env,
+    providers.urlVariables().map((u) => u.env),
+  );
 } catch (e) {
   if (e instanceof EnvError) {
     process.stderr.write(`${e.message}\n`);
@@ -65,7 +71,7 @@ const deps = {
     requestAutoGrant: env.REQUEST_AUTO_GRANT === 'true',
     trustProxy: env.TRUST_PROXY,
     refusedLoginDelayMs: REFUSED_LOGIN_DELAY_MS,
-    providerUrls: providerUrlsOf(env),
+    providerUrls: providers.urlsOf(env.apiBases),
     telephonyUrls: { twilio: env.TWILIO_API_URL, plivo: env.PLIVO_API_URL },
     allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS === 'true',
     allowPrivateWebhookUrls: env.ALLOW_PRIVATE_WEBHOOK_URLS === 'true',
@@ -78,7 +84,7 @@ const deps = {
   logger,
   http: realHttpClient,
   // the same id across restarts: the calls a killed process left are this server's to store at start
-  calls: createCallRuntime(createProviderSet(), serverIdOf(dataDir)),
+  calls: createCallRuntime(providers, serverIdOf(dataDir)),
   eventLoop,
 };
 const app = createApp(deps);

@@ -1,5 +1,4 @@
 import type { CallRuntime } from '../modules/conversations/runtime.js';
-import type { ProviderUrls } from '../voice/providers/types.js';
 import type { AppDatabase } from './db/index.js';
 import type { JobLimits } from './jobs/fair-jobs.js';
 import type { EventLoopMonitor } from './log/event-loop.js';
@@ -56,8 +55,11 @@ export interface AppConfig {
    * main.ts sets REFUSED_LOGIN_DELAY_MS; undefined = answer at once (tests).
    */
   refusedLoginDelayMs?: number;
-  /** the providers' API bases (OPENAI_BASE_URL, ...; DEFAULT_PROVIDER_URLS for what is unset) */
-  providerUrls: ProviderUrls;
+  /**
+   * Each provider's API base, by provider id (server/voice/providers/registry.ts `urlsOf`: OPENAI_BASE_URL,
+   * DEEPGRAM_API_URL... when set, else the provider's own; `defaultProviderUrls()` in tests).
+   */
+  providerUrls: Readonly<Record<string, string>>;
   /** the phone carriers' REST origins (TWILIO_API_URL, PLIVO_API_URL); unset = the carriers' own */
   telephonyUrls?: { twilio?: string | undefined; plivo?: string | undefined };
   /** ALLOW_PRIVATE_PROVIDER_URLS: a company's own Base URL may resolve to a private address (default false) */

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { DEFAULT_PROVIDER_URLS, type ProviderUrls } from '../voice/providers/types.js';
-import { BASE_URL_RULE, normalizeBaseUrl } from '../voice/providers/urls.js';
 import type { JobLimits } from './jobs/fair-jobs.js';
+import { BASE_URL_RULE, normalizeBaseUrl } from './net/base-url.js';
 
 /** A provider API base (an http(s) origin, optionally with a path prefix), normalised. */
 const ProviderBase = v.optional(
@@ -96,12 +95,6 @@ const EnvSchema = v.object({
   WEBHOOK_RESENDS_PER_MINUTE: Count(10_000),
   WEBHOOK_RESEND_INTERVAL_SECONDS: Count(86_400),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
-  // where the providers' APIs are (tests and self-hosted gateways); unset = the providers' own
-  OPENAI_BASE_URL: ProviderBase,
-  ANTHROPIC_BASE_URL: ProviderBase,
-  DEEPGRAM_API_URL: ProviderBase,
-  ELEVENLABS_API_URL: ProviderBase,
-  CARTESIA_API_URL: ProviderBase,
   /** the phone carriers' REST origins */
   TWILIO_API_URL: ProviderBase,
   PLIVO_API_URL: ProviderBase,
@@ -111,16 +104,39 @@ const EnvSchema = v.object({
   ALLOW_PRIVATE_WEBHOOK_URLS: Flag,
 });
 
-export type Env = v.InferOutput<typeof EnvSchema>;
+export type Env = v.InferOutput<typeof EnvSchema> & {
+  /**
+   * The API bases set by the variables parseEnv was given (`urlVariables`), by variable, normalised; an
+   * unset one is absent. The provider registry names its variables (server/voice/providers/registry.ts
+   * `urlVariables`, OPENAI_BASE_URL, DEEPGRAM_API_URL...) and turns these into each provider's base (`urlsOf`).
+   */
+  apiBases: Record<string, string>;
+};
 
 export class EnvError extends Error {}
 
-export function parseEnv(source: Record<string, string | undefined>): Env {
+/**
+ * Parses the environment; `urlVariables` are more variables holding an API base (where a provider's API is,
+ * for tests and self-hosted gateways; unset = the provider's own), given by the composition (server/main.ts)
+ * so this floor names no provider.
+ */
+export function parseEnv(source: Record<string, string | undefined>, urlVariables: readonly string[] = []): Env {
   // Treat empty strings as unset, the way shells and .env files usually mean them.
   const cleaned: Record<string, string> = {};
   for (const [k, val] of Object.entries(source)) if (val !== undefined && val !== '') cleaned[k] = val;
-  const result = v.safeParse(EnvSchema, cleaned);
-  if (result.success) return result.output;
+  const bases = Object.fromEntries(
+    urlVariables.filter((name) => !(name in EnvSchema.entries)).map((name) => [name, ProviderBase]),
+  );
+  const result = v.safeParse(v.object({ ...EnvSchema.entries, ...bases }), cleaned);
+  if (result.success) {
+    const output: Record<string, unknown> = { ...result.output };
+    const apiBases: Record<string, string> = {};
+    for (const name of Object.keys(bases)) {
+      if (typeof output[name] === 'string') apiBases[name] = output[name];
+      delete output[name];
+    }
+    return { ...(output as v.InferOutput<typeof EnvSchema>), apiBases };
+  }
   const issue = result.issues[0];
   const key = issue?.path?.map((p) => String(p.key)).join('.') ?? 'environment';
   throw new EnvError(`Invalid environment variable ${key}: ${issue?.message ?? 'invalid value'}`);
@@ -137,16 +153,5 @@ export function jobLimitsOfEnv(env: Env): JobLimits {
     webhookPerCompany: env.WEBHOOK_PER_COMPANY,
     resendsPerMinute: env.WEBHOOK_RESENDS_PER_MINUTE,
     resendIntervalMs: ms(env.WEBHOOK_RESEND_INTERVAL_SECONDS),
-  };
-}
-
-/** The provider API bases of this server: the environment's, the providers' own for what is unset. */
-export function providerUrlsOf(env: Env): ProviderUrls {
-  return {
-    openai: env.OPENAI_BASE_URL ?? DEFAULT_PROVIDER_URLS.openai,
-    anthropic: env.ANTHROPIC_BASE_URL ?? DEFAULT_PROVIDER_URLS.anthropic,
-    deepgram: env.DEEPGRAM_API_URL ?? DEFAULT_PROVIDER_URLS.deepgram,
-    elevenlabs: env.ELEVENLABS_API_URL ?? DEFAULT_PROVIDER_URLS.elevenlabs,
-    cartesia: env.CARTESIA_API_URL ?? DEFAULT_PROVIDER_URLS.cartesia,
   };
 }

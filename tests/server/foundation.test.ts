@@ -11,7 +11,7 @@ import { migrations } from '../../server/platform/db/migrations/index.js';
 import type { DB } from '../../server/platform/db/schema.js';
 import { LIMITS } from '../../server/platform/http/ratelimit.js';
 import { createEventLoopMonitor } from '../../server/platform/log/event-loop.js';
-import { DEFAULT_PROVIDER_URLS } from '../../server/voice/providers/types.js';
+import { defaultProviderUrls } from '../../server/voice/providers/registry.js';
 import { buildTestApp, describeEachDb, freshDatabase, LOG_LINES, useTestApp } from './helpers.js';
 
 const json = (res: Response) => res.json() as Promise<Record<string, unknown>>;
@@ -258,7 +258,7 @@ describeEachDb('static SPA serving', (kind) => {
       dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'parley-data-')),
       publicUrl: 'http://parley.test',
       staticDir,
-      providerUrls: DEFAULT_PROVIDER_URLS,
+      providerUrls: defaultProviderUrls(),
     },
   }));
 

@@ -13,8 +13,7 @@ import type { DB } from '../../server/platform/db/schema.js';
 import type { AppDeps, Clock, Mailer, MailMessage } from '../../server/platform/deps.js';
 import type { AppEnv } from '../../server/platform/http/types.js';
 import { createLogger } from '../../server/platform/log/logger.js';
-import { createProviderSet } from '../../server/voice/providers/index.js';
-import { DEFAULT_PROVIDER_URLS } from '../../server/voice/providers/types.js';
+import { createProviderRegistry, defaultProviderUrls } from '../../server/voice/providers/registry.js';
 
 /** The database kinds this run covers: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
@@ -80,10 +79,10 @@ export async function buildTestApp(kind: DbKind, overrides: Partial<AppDeps> = {
     clock,
     mailer,
     secrets: { jwtKey: randomBytes(32), masterKey: randomBytes(32) },
-    config: { dataDir, publicUrl: 'http://parley.test', providerUrls: DEFAULT_PROVIDER_URLS },
+    config: { dataDir, publicUrl: 'http://parley.test', providerUrls: defaultProviderUrls() },
     logger: createLogger('debug', (line) => LOG_LINES.push(line)),
     // the call engine with the real adapters: a test that starts a call points them at its fakes
-    calls: createCallRuntime(createProviderSet()),
+    calls: createCallRuntime(createProviderRegistry()),
     ...overrides,
   };
   const app = createApp(deps);

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import { ProviderKeyMissingError, providerAccess } from '../../server/modules/providers/call-keys.js';
 import { getProviderSecret } from '../../server/modules/providers/provider.store.js';
-import { DEFAULT_PROVIDER_URLS } from '../../server/voice/providers/types.js';
-import { modelPurpose, PROVIDER_PURPOSES } from '../../src/api/contract/provider-keys.js';
+import { defaultProviderUrls } from '../../server/voice/providers/registry.js';
+import { modelPurpose, providerPurpose } from '../../src/api/contract/provider-keys.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
 
@@ -132,7 +132,7 @@ describeEachDb('providers: Anthropic card and the OpenAI Base URL', (kind) => {
     const a = await signUp(t());
     const b = await signUp(t());
     t().deps.config.providerUrls = {
-      ...DEFAULT_PROVIDER_URLS,
+      ...defaultProviderUrls(),
       openai: 'http://127.0.0.1:4010',
       anthropic: 'http://127.0.0.1:4011',
     };
@@ -178,7 +178,7 @@ describeEachDb('providers: Anthropic card and the OpenAI Base URL', (kind) => {
     });
     const gpt = await providerAccess(t().deps, a.companyId, 'openai', modelPurpose('gpt-4o')).catch((e) => e);
     expect(gpt.message).toBe('Connect OpenAI on the Providers page to use GPT 4o');
-    const dg = await providerAccess(t().deps, a.companyId, 'deepgram', PROVIDER_PURPOSES.deepgram).catch((e) => e);
+    const dg = await providerAccess(t().deps, a.companyId, 'deepgram', providerPurpose('deepgram', ['stt'])).catch((e) => e);
     expect(dg.message).toBe('Connect Deepgram on the Providers page to use speech recognition');
   });
 

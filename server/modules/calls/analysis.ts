@@ -24,7 +24,6 @@ import type { CallAnalysesTable } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { claimFairly, JobPool, jobLimitsOf, jobLoop } from '../../platform/jobs/fair-jobs.js';
 import { pipelineOf } from '../../voice/engine/pipeline.js';
-import { createProviderSet } from '../../voice/providers/index.js';
 import { ProviderError } from '../../voice/providers/types.js';
 import { parseJson } from '../conversations/session.repo.js';
 import { ProviderKeyMissingError, providerAccess } from '../providers/call-keys.js';
@@ -188,7 +187,6 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
   const id = opts.workerId ?? `anw-${newId()}`;
   const pollMs = opts.pollMs ?? POLL_MS;
   const iso = (ms = 0) => new Date(deps.clock.now().getTime() + ms).toISOString();
-  let providers = deps.calls?.providers;
 
   async function analyse(row: Row, signal: AbortSignal) {
     const session = await db
@@ -200,13 +198,15 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
     if (!session) throw new Error('The call is gone');
     const agent = parseJson<AgentDoc>(session.agent, {} as AgentDoc);
     const transcript = parseJson<TranscriptTurn[]>(session.transcript, []);
-    const pipeline = pipelineOf(agent);
+    // the providers come with the call engine, as the engine's own do (server/main.ts composes them)
+    const providers = deps.calls?.providers;
+    if (!providers) throw new Error('This server runs no call engine: it has no providers to analyse with');
+    const pipeline = pipelineOf(agent, providers);
     // a speech-to-speech agent's model only talks: its analysis is written by GPT 4o with the same key
     const llm = pipeline.mode === 'realtime' ? { provider: 'openai' as const, model: 'gpt-4o' } : pipeline.llm;
     const access = await providerAccess(deps, row.company_id, llm.provider, modelPurpose(agent.settings.llm.options.model));
-    providers ??= createProviderSet();
     let text = '';
-    for await (const e of providers.llm[llm.provider].stream({
+    for await (const e of providers.llm(llm.provider).stream({
       apiKey: access.apiKey,
       baseUrl: access.baseUrl,
       publicOnly: access.publicOnly,

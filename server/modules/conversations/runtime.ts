@@ -20,7 +20,8 @@ import {
   type TurnLatency,
   WEB_CALL_TOKEN_TTL_MS,
 } from '@contract/call-runtime.js';
-import { modelPurpose, PROVIDER_PURPOSES } from '@contract/provider-keys.js';
+import { providerLabel } from '@contract/provider.js';
+import { modelPurpose, providerPurpose } from '@contract/provider-keys.js';
 import type WebSocket from 'ws';
 import type { CallEndReason } from '../../../src/machines/callSession.machine.js';
 import { isId, newId } from '../../platform/crypto/ids.js';
@@ -28,8 +29,8 @@ import type { AppDeps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/http.js';
 import { type WavSummary, wavHeader } from '../../voice/audio/wav.js';
 import { Conversation, type ProviderKeys, voiceOptions } from '../../voice/engine/conversation.js';
-import { PROVIDER_LABELS, providerMessage } from '../../voice/engine/failures.js';
-import { type ProviderSet, pipelineOf, requiredProviders } from '../../voice/engine/pipeline.js';
+import { providerMessage } from '../../voice/engine/failures.js';
+import { pipelineOf, requiredProviders } from '../../voice/engine/pipeline.js';
 import { sessionInput } from '../../voice/engine/settings.js';
 import { fillVariables } from '../../voice/engine/text.js';
 import type { CallerAudioStats } from '../../voice/lines/audio-gate.js';
@@ -37,11 +38,13 @@ import type { Playout } from '../../voice/lines/playout.js';
 import { TextTransport } from '../../voice/lines/text.js';
 import type { Transport } from '../../voice/lines/types.js';
 import { WebTransport } from '../../voice/lines/web.js';
-import { BROWSER_AUDIO, ProviderError, type ProviderName } from '../../voice/providers/types.js';
+import type { ProviderRegistry } from '../../voice/providers/registry.js';
+import { BROWSER_AUDIO, ProviderError, type ProviderId } from '../../voice/providers/types.js';
 import { docOf, findAgent } from '../agents/agent.repo.js';
 import { knowledgeSearch } from '../knowledge/kb.search.js';
 import { ProviderKeyMissingError, providerAccess } from '../providers/call-keys.js';
 import { emitCallEvent } from '../webhooks/events.js';
+import { callRuntime } from './call-runtime.js';
 import { refuseOverSpend, takeLine } from './limits.js';
 import { CallRecording } from './recording.js';
 import {
@@ -59,7 +62,8 @@ import {
 } from './session.repo.js';
 
 export interface CallRuntime {
-  providers: ProviderSet;
+  /** the providers this engine runs (server/voice/providers/registry.ts) */
+  providers: ProviderRegistry;
   /** this server's id (which server holds a live call) */
   serverId: string;
   /** live conversations of this server, by call id */
@@ -80,7 +84,7 @@ export interface ChatTurn {
 }
 
 /** `serverId`: the id this server keeps across restarts (server/modules/conversations/recovery.ts serverIdOf), else a new one. */
-export function createCallRuntime(providers: ProviderSet, serverId = `srv-${newId()}`): CallRuntime {
+export function createCallRuntime(providers: ProviderRegistry, serverId = `srv-${newId()}`): CallRuntime {
   return { providers, serverId, live: new Map(), running: new Set(), chats: new Map(), openSockets: new Map() };
 }
 
@@ -113,25 +117,21 @@ export async function agentForTest(
 }
 
 /** What each provider is for, in the message naming a missing one. */
-function purposeOf(provider: ProviderName, agent: AgentDoc): string {
-  if (provider === 'openai' || provider === 'anthropic') return modelPurpose(agent.settings.llm.options.model);
-  return PROVIDER_PURPOSES[provider];
+function purposeOf(deps: AppDeps, provider: ProviderId, agent: AgentDoc): string {
+  const kinds = callRuntime(deps).providers.descriptor(provider)?.kinds ?? [];
+  if (kinds.includes('llm') || kinds.includes('realtime')) return modelPurpose(agent.settings.llm.options.model);
+  return providerPurpose(provider, kinds);
 }
 
 /**
  * The company's access to `providers` (keys decrypted in memory only); a missing one answers 400 with a
  * message naming the provider to connect, and the link to the Providers page.
  */
-export async function keysFor(
-  deps: AppDeps,
-  companyId: string,
-  agent: AgentDoc,
-  providers: ProviderName[],
-): Promise<ProviderKeys> {
+export async function keysFor(deps: AppDeps, companyId: string, agent: AgentDoc, providers: ProviderId[]): Promise<ProviderKeys> {
   const keys: ProviderKeys = {};
   for (const p of providers) {
     try {
-      keys[p] = await providerAccess(deps, companyId, p, purposeOf(p, agent));
+      keys[p] = await providerAccess(deps, companyId, p, purposeOf(deps, p, agent));
     } catch (e) {
       if (e instanceof ProviderKeyMissingError) throw new HttpError(400, e.message, { problem: e.toProblem() });
       throw e;
@@ -152,7 +152,7 @@ function variablesOf(deps: AppDeps, given: Record<string, string>, extra: Record
 
 export async function startChat(deps: AppDeps, rt: CallRuntime, caller: Caller, body: StartConversationBody) {
   const { agentId, doc } = await agentForTest(deps, caller, body);
-  const pipeline = pipelineOf(doc);
+  const pipeline = pipelineOf(doc, rt.providers);
   if (pipeline.mode === 'realtime') throw new HttpError(400, CALL_RUNTIME_MESSAGES.realtimeNoText);
   await keysFor(deps, caller.companyId, doc, requiredProviders(pipeline, 'text'));
   await refuseOverSpend(deps, caller.companyId);
@@ -201,7 +201,12 @@ export async function prepareChatMessage(
   const before = await chatRow(deps, caller, chatId);
   if (before.status !== 'ongoing') throw new HttpError(409, CALL_RUNTIME_MESSAGES.chatEnded);
   const agent = parseJson<AgentDoc>(before.agent, {} as AgentDoc);
-  const keys = await keysFor(deps, caller.companyId, agent, requiredProviders(pipelineOf(agent), 'text'));
+  const keys = await keysFor(
+    deps,
+    caller.companyId,
+    agent,
+    requiredProviders(pipelineOf(agent, callRuntime(deps).providers), 'text'),
+  );
   await refuseOverSpend(deps, caller.companyId);
   const at = now(deps);
   const locked = await lockChat(deps.db.db, caller.companyId, before.id, rt.serverId, at, new Date(at.getTime() - CHAT_LOCK_MS));
@@ -349,7 +354,7 @@ function mergeUsage(row: CallSessionRow, c: Conversation) {
  */
 export async function startWebCall(deps: AppDeps, caller: Caller, body: StartConversationBody) {
   const { agentId, doc } = await agentForTest(deps, caller, body);
-  await keysFor(deps, caller.companyId, doc, requiredProviders(pipelineOf(doc), 'voice'));
+  await keysFor(deps, caller.companyId, doc, requiredProviders(pipelineOf(doc, callRuntime(deps).providers), 'voice'));
   await refuseOverSpend(deps, caller.companyId);
   const token = newToken();
   const row = await takeLine(deps, caller.companyId, (trx) =>
@@ -418,7 +423,7 @@ export function runLineCall(
   const dir = recordingsDir(deps.config.dataDir, row.company_id);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const recordingName = `${row.id}.wav`;
-  const keysPromise = keysFor(deps, row.company_id, agent, requiredProviders(pipelineOf(agent), 'voice'));
+  const keysPromise = keysFor(deps, row.company_id, agent, requiredProviders(pipelineOf(agent, rt.providers), 'voice'));
   const startedAt = performance.now();
   const minutesOnLine = () => Math.round(((performance.now() - startedAt) / 60_000) * 100) / 100;
   const run = async () => {
@@ -453,7 +458,7 @@ export function runLineCall(
       keys,
       knowledge: knowledgeSearch(deps),
       transport,
-      input: sessionInput(agent, 'voice', greeting, pipelineOf(agent).mode === 'realtime'),
+      input: sessionInput(agent, 'voice', greeting, pipelineOf(agent, rt.providers).mode === 'realtime'),
       recorder,
       onTurn: (conv) => {
         if (options.phone) conv.usage.telephony_minutes = minutesOnLine();
@@ -552,7 +557,7 @@ export async function previewVoice(
   const { doc } = await agentForTest(deps, caller, { agent_id: body.agent_id ?? NEW_AGENT_ID, agent: body.agent });
   const text = (body.text?.trim() || fillVariables(doc.message, variablesOf(deps, {})).trim()).slice(0, 500);
   if (!text) throw new HttpError(400, CALL_RUNTIME_MESSAGES.previewTextRequired);
-  const tts = pipelineOf(doc).tts;
+  const tts = pipelineOf(doc, rt.providers).tts;
   const keys = await keysFor(deps, caller.companyId, doc, [tts]);
   const format = { encoding: 'pcm16' as const, sampleRate: 16000 as const };
   const max = PREVIEW_MAX_SECONDS * format.sampleRate * 2;
@@ -563,11 +568,12 @@ export async function previewVoice(
   try {
     await new Promise<void>((resolve, reject) => {
       controller.signal.addEventListener('abort', () =>
-        reject(new HttpError(504, `${PROVIDER_LABELS[tts]} did not answer in time.`)),
+        reject(new HttpError(504, `${providerLabel(tts)} did not answer in time.`)),
       );
-      rt.providers.tts[tts]
+      rt.providers
+        .tts(tts)
         .connect(
-          voiceOptions({ agent: doc, keys, deps }, tts, format),
+          voiceOptions({ agent: doc, keys, deps, providers: rt.providers }, tts, format),
           (e) => {
             if (e.type === 'audio') {
               if (bytes < max) chunks.push(e.chunk);

@@ -1,14 +1,17 @@
 /**
  * A company's provider key for a call, decrypted only in memory, with where to reach the
- * provider: the server's API base (AppConfig.providerUrls), or for OpenAI the company's own Base URL when it
- * set one, which then wins and is connected to only at public addresses (unless ALLOW_PRIVATE_PROVIDER_URLS).
+ * provider: the server's API base (AppConfig.providerUrls), or the company's own Base URL (a catalogue field
+ * marked `url`, OpenAI's) when it set one, which then wins and is connected to only at public addresses (unless ALLOW_PRIVATE_PROVIDER_URLS).
  * A provider that is not connected, or whose stored key cannot be opened, throws ProviderKeyMissingError
- * with a message that names the provider to connect (src/api/contract/provider-keys.ts).
+ * with a message that names the provider to connect (src/api/contract/provider-keys.ts). A provider
+ * registered outside the catalogue takes no key (server/voice/providers/registry.ts `register`).
  */
+
+import { isProviderName, type ProviderName, providerInfo } from '@contract/provider.js';
 import { PROVIDER_KEY_MESSAGES, PROVIDERS_PAGE, type ProviderKeyProblem } from '@contract/provider-keys.js';
 import type { AppDeps } from '../../platform/deps.js';
-import type { ProviderName } from '../../voice/providers/types.js';
-import { normalizeBaseUrl } from '../../voice/providers/urls.js';
+import { normalizeBaseUrl } from '../../platform/net/base-url.js';
+import type { ProviderAccess, ProviderId } from '../../voice/providers/types.js';
 import { connectionByProvider } from './provider.repo.js';
 import { openField } from './provider.store.js';
 
@@ -28,30 +31,28 @@ export class ProviderKeyMissingError extends Error {
   }
 }
 
-export interface ProviderAccess {
-  apiKey: string;
-  /** the API base to use (no trailing slash) */
-  baseUrl: string;
-  /** the base is the company's own: connect to public addresses only (LlmRequest/RealtimeOptions.publicOnly) */
-  publicOnly: boolean;
-}
+export type { ProviderAccess };
 
 /**
  * The key and API base of `provider` for `companyId`. `purpose` completes the message when it is missing
- * ('GPT 4o', 'speech recognition'; see modelPurpose and PROVIDER_PURPOSES).
+ * ('GPT 4o', 'speech recognition'; see modelPurpose and providerPurpose).
  */
 export async function providerAccess(
   deps: AppDeps,
   companyId: string,
-  provider: ProviderName,
+  provider: ProviderId,
   purpose: string,
 ): Promise<ProviderAccess> {
+  const serverBase = deps.config.providerUrls[provider] ?? deps.calls?.providers.descriptor(provider)?.url.default ?? '';
+  if (!isProviderName(provider)) return { apiKey: '', baseUrl: serverBase, publicOnly: false };
   const row = await connectionByProvider(deps, companyId, provider);
   if (!row) throw new ProviderKeyMissingError(provider, PROVIDER_KEY_MESSAGES.notConnected(provider, purpose));
   const apiKey = openField(deps, row, 'API Key');
   if (!apiKey) throw new ProviderKeyMissingError(provider, PROVIDER_KEY_MESSAGES.unreadable(provider));
-  const own = provider === 'openai' ? openField(deps, row, 'Base URL') : undefined;
+  // a catalogue URL field (OpenAI's Base URL) is the company's own API base
+  const urlField = providerInfo(provider).fields.find((f) => f.url);
+  const own = urlField ? openField(deps, row, urlField.name) : undefined;
   const ownBase = own ? normalizeBaseUrl(own) : null;
   if (ownBase) return { apiKey, baseUrl: ownBase, publicOnly: deps.config.allowPrivateProviderUrls !== true };
-  return { apiKey, baseUrl: deps.config.providerUrls[provider], publicOnly: false };
+  return { apiKey, baseUrl: serverBase, publicOnly: false };
 }

@@ -9,8 +9,8 @@ import {
 import { decryptSecret, encryptSecret, SecretDecryptError } from '../../platform/crypto/secrets.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/http.js';
+import { normalizeBaseUrl } from '../../platform/net/base-url.js';
 import { assertPublicUrl, UnsafeUrlError } from '../../platform/net/net-guard.js';
-import { normalizeBaseUrl } from '../../voice/providers/urls.js';
 import { type ConnectionRow, storedSecrets } from './provider.repo.js';
 
 export function listItem(info: ProviderInfo, row: ConnectionRow | undefined): ProviderListItem {

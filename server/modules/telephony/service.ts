@@ -47,6 +47,7 @@ import { pipelineOf, requiredProviders } from '../../voice/engine/pipeline.js';
 import { fillVariables } from '../../voice/engine/text.js';
 import { docOf, findAgent } from '../agents/agent.repo.js';
 import { allowedCountries } from '../billing/billing.service.js';
+import { callRuntime } from '../conversations/call-runtime.js';
 import { liveCalls, overSpend, refuseOverSpend, reserveLine, takeLine } from '../conversations/limits.js';
 import { type Caller, type CallRuntime, emptyUsage, keysFor, runLineCall } from '../conversations/runtime.js';
 import {
@@ -546,7 +547,12 @@ export async function createPhoneCall(
     throw new HttpError(400, TELEPHONY_MESSAGES.notConnected(label), {
       problem: { provider, message: TELEPHONY_MESSAGES.notConnected(label), link: '/providers' },
     });
-  await keysFor(deps, caller.companyId, agent.doc, requiredProviders(pipelineOf(agent.doc), 'voice'));
+  await keysFor(
+    deps,
+    caller.companyId,
+    agent.doc,
+    requiredProviders(pipelineOf(agent.doc, callRuntime(deps).providers), 'voice'),
+  );
   await refuseOverSpend(deps, caller.companyId);
   const token = newToken();
   const row = await takeLine(deps, caller.companyId, (trx) =>

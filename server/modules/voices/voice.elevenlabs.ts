@@ -2,11 +2,11 @@ import { parseJson } from '@contract/json.js';
 import type { Voice } from '@contract/voice.js';
 import * as v from 'valibot';
 import { type AppDeps, realHttpClient } from '../../platform/deps.js';
-import { DEFAULT_PROVIDER_URLS } from '../../voice/providers/types.js';
+import { elevenlabs } from '../../voice/providers/elevenlabs/index.js';
 
 /** The voice list under an ElevenLabs API base (the same base as the TTS socket: ELEVENLABS_API_URL). */
 export const elevenLabsVoicesUrl = (baseUrl: string) => `${baseUrl.replace(/\/+$/, '')}/v1/voices`;
-export const ELEVENLABS_VOICES_URL = elevenLabsVoicesUrl(DEFAULT_PROVIDER_URLS.elevenlabs);
+export const ELEVENLABS_VOICES_URL = elevenLabsVoicesUrl(elevenlabs.url.default);
 /** More than any account has; a longer answer is cut here. */
 const MAX_VOICES = 1000;
 /** The answer is read up to this size (about 4 KB a voice); a longer one is treated as unreachable. */
@@ -54,7 +54,7 @@ export class ElevenLabsError extends Error {
 export async function fetchElevenLabsVoices(
   deps: Pick<AppDeps, 'http'>,
   apiKey: string,
-  baseUrl: string = DEFAULT_PROVIDER_URLS.elevenlabs,
+  baseUrl: string = elevenlabs.url.default,
 ): Promise<Voice[]> {
   const http = deps.http ?? realHttpClient;
   let res: Response;

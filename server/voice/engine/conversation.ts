@@ -24,16 +24,18 @@ import {
   type ReplyInput,
   type Turn,
 } from '../../../src/machines/callSession.machine.js';
-import type { ProviderAccess } from '../../modules/providers/call-keys.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { rmsLevel } from '../audio/level.js';
 import { toSamples } from '../audio/pcm16.js';
 import type { Transport } from '../lines/types.js';
+import type { ProviderRegistry } from '../providers/registry.js';
 import {
   type AudioFormat,
   BROWSER_AUDIO,
   type LlmEvent,
-  type ProviderName,
+  type ProviderAccess,
+  type ProviderId,
+  type SttProvider,
   type TtsOptions,
   type TtsProvider,
   type TtsStream,
@@ -41,14 +43,17 @@ import {
 import { Backchannel } from './backchannel.js';
 import { failureOf } from './failures.js';
 import type { KnowledgeSearch } from './knowledge.js';
-import { type Pipeline, type ProviderSet, pipelineOf, readsPhonemes, ttsModelId } from './pipeline.js';
+import { type Pipeline, pipelineOf, readsPhonemes, ttsModelId } from './pipeline.js';
 import { buildMessages } from './prompt.js';
 import { RealtimeBridge } from './realtime.js';
 import { agentTools, boostedKeywords, endOfTurnMs, STT_ENDPOINTING_MS, STT_UTTERANCE_END_MS } from './settings.js';
 import { applyPronunciations, fillVariables, SentenceSplitter } from './text.js';
 
-/** The company's access to each provider a call needs: key, API base, and whether the base is its own. */
-export type ProviderKeys = Partial<Record<ProviderName, ProviderAccess>>;
+/**
+ * The company's access to each provider a call needs: key, API base, and whether the base is its own (looked
+ * up before the call by server/modules/providers/call-keys.ts and handed in).
+ */
+export type ProviderKeys = Partial<Record<ProviderId, ProviderAccess>>;
 
 /** Receives both sides of the call's audio for the recording. */
 export interface CallRecorder {
@@ -58,7 +63,7 @@ export interface CallRecorder {
 
 export interface ConversationOptions {
   deps: AppDeps;
-  providers: ProviderSet;
+  providers: ProviderRegistry;
   companyId: string;
   agent: AgentDoc;
   variables: Record<string, string>;
@@ -137,7 +142,7 @@ export class Conversation {
       this.failLine = reject;
     });
     this.lineFailed.catch(() => {});
-    this.pipeline = pipelineOf(o.agent);
+    this.pipeline = pipelineOf(o.agent, o.providers);
     this.realtime = this.pipeline.mode === 'realtime' && o.input.mode === 'voice' ? new RealtimeBridge(this) : undefined;
     this.backchannel =
       o.input.mode === 'voice' && !this.realtime && o.agent.editor.backchanneling
@@ -249,7 +254,7 @@ export class Conversation {
     if (!format) return;
     let audio = this.backchannelAudio.get(word);
     if (!audio) {
-      audio = synthesise(this.o.providers.tts[this.pipeline.tts], voiceOptions(this.o, this.pipeline.tts, format), word);
+      audio = synthesise(this.o.providers.tts(this.pipeline.tts), voiceOptions(this.o, this.pipeline.tts, format), word);
       audio.catch(() => {});
       this.backchannelAudio.set(word, audio);
       this.usage.tts_characters += word.length;
@@ -366,18 +371,18 @@ export class Conversation {
       await untilAborted(signal);
       return;
     }
-    const access = o.keys.deepgram;
+    const access = o.keys[this.pipeline.stt];
     let fail: (e: unknown) => void = () => {};
     const failed = new Promise<never>((_, reject) => {
       fail = reject;
     });
     failed.catch(() => {});
-    let stream: Awaited<ReturnType<ProviderSet['stt']['connect']>>;
+    let stream: Awaited<ReturnType<SttProvider['connect']>>;
     try {
-      stream = await o.providers.stt.connect(
+      stream = await o.providers.stt(this.pipeline.stt).connect(
         {
           apiKey: access?.apiKey ?? '',
-          baseUrl: access?.baseUrl ?? o.deps.config.providerUrls.deepgram,
+          baseUrl: access?.baseUrl ?? o.deps.config.providerUrls[this.pipeline.stt] ?? '',
           language: o.agent.settings.stt.options.language,
           model: o.agent.settings.stt.options.model ?? 'nova-2',
           format: o.transport.format,
@@ -487,7 +492,7 @@ export class Conversation {
         facts: `The current time is ${o.deps.clock.now().toISOString()}.`,
       });
       const route = this.pipeline.llm;
-      const provider = o.providers.llm[route.provider];
+      const provider = o.providers.llm(route.provider);
       const access = o.keys[route.provider];
       const splitter = new SentenceSplitter();
       let endCall = false;
@@ -499,7 +504,7 @@ export class Conversation {
       try {
         events = provider.stream({
           apiKey: access?.apiKey ?? '',
-          baseUrl: access?.baseUrl ?? o.deps.config.providerUrls[route.provider],
+          baseUrl: access?.baseUrl ?? o.deps.config.providerUrls[route.provider] ?? '',
           ...(access?.publicOnly ? { publicOnly: true } : {}),
           model: route.model,
           messages,
@@ -638,7 +643,7 @@ class Speaker {
     private readonly parent: CallSessionRef,
     private readonly signal: AbortSignal,
   ) {
-    this.ssml = readsPhonemes(c.pipeline.tts, c.options.agent);
+    this.ssml = readsPhonemes(c.options.providers, c.pipeline.tts, c.options.agent);
     signal.addEventListener('abort', () => this.close(), { once: true });
   }
 
@@ -695,7 +700,7 @@ class Speaker {
     const o = this.c.options;
     const tts = this.c.pipeline.tts;
     const lane: Lane = {
-      stream: o.providers.tts[tts].connect(
+      stream: o.providers.tts(tts).connect(
         { ...voiceOptions(o, tts, o.transport.format ?? BROWSER_AUDIO), ...(this.ssml ? { ssml: true } : {}) },
         (e) => {
           if (e.type === 'audio') lane.onAudio?.(e.chunk);
@@ -807,16 +812,16 @@ class Speaker {
 
 /** What the voice provider is asked for an agent: key, base, voice, model, format and voice settings. */
 export function voiceOptions(
-  o: Pick<ConversationOptions, 'agent' | 'keys' | 'deps'>,
+  o: Pick<ConversationOptions, 'agent' | 'keys' | 'deps' | 'providers'>,
   tts: Pipeline['tts'],
   format: AudioFormat,
 ): TtsOptions {
   const agent = o.agent;
   return {
     apiKey: o.keys[tts]?.apiKey ?? '',
-    baseUrl: o.keys[tts]?.baseUrl ?? o.deps.config.providerUrls[tts],
+    baseUrl: o.keys[tts]?.baseUrl ?? o.deps.config.providerUrls[tts] ?? '',
     voiceId: agent.settings.tts.options.voice_id,
-    model: ttsModelId(tts, agent),
+    model: ttsModelId(o.providers, tts, agent),
     language: agent.settings.stt.options.language,
     format,
     speed: agent.settings.tts.options.speed ?? agent.editor.voiceSettings.speed,

@@ -2,19 +2,12 @@
  * What a caller and a tenant are told when a provider fails: a sentence naming the provider (never a key
  * or a request), and the call's disconnection reason for the part that failed.
  */
+import { providerLabel } from '@contract/provider.js';
 import type { CallEndReason, CallFailure } from '../../../src/machines/callSession.machine.js';
-import { ProviderError, type ProviderName } from '../providers/types.js';
-
-export const PROVIDER_LABELS: Record<ProviderName, string> = {
-  deepgram: 'Deepgram',
-  openai: 'OpenAI',
-  anthropic: 'Anthropic',
-  elevenlabs: 'ElevenLabs',
-  cartesia: 'Cartesia',
-};
+import { ProviderError } from '../providers/types.js';
 
 export function providerMessage(e: ProviderError): string {
-  const who = PROVIDER_LABELS[e.provider];
+  const who = providerLabel(e.provider);
   // the adapters' own messages already name the provider
   const own = e.message.startsWith(who) ? e.message : `${who}: ${e.message}`;
   switch (e.kind) {

@@ -59,11 +59,13 @@ export class RealtimeBridge {
     });
     failed.catch(() => {});
     try {
-      this.session = await o.providers.realtime.connect(
+      const provider = this.c.pipeline.llm.provider;
+      const access = o.keys[provider];
+      this.session = await o.providers.realtime(provider).connect(
         {
-          apiKey: o.keys.openai?.apiKey ?? '',
-          baseUrl: o.keys.openai?.baseUrl ?? o.deps.config.providerUrls.openai,
-          ...(o.keys.openai?.publicOnly ? { publicOnly: true } : {}),
+          apiKey: access?.apiKey ?? '',
+          baseUrl: access?.baseUrl ?? o.deps.config.providerUrls[provider] ?? '',
+          ...(access?.publicOnly ? { publicOnly: true } : {}),
           model: this.c.pipeline.llm.model,
           instructions,
           voice: OPENAI_VOICES.has(voiceId) ? voiceId : REALTIME_VOICE,

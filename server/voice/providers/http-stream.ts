@@ -5,18 +5,11 @@
  * company's own Base URL reaches only public addresses (unless the server allows private ones) and
  * redirects are never followed.
  */
+import { providerLabel } from '@contract/provider.js';
 import { yieldToLoop } from '../../platform/jobs/cooperative.js';
 import { guardedFetch, UnsafeUrlError } from '../../platform/net/net-guard.js';
 import { LineSplitter, LineTooLongError } from './lines.js';
-import { ProviderError, type ProviderErrorKind, type ProviderName } from './types.js';
-
-export const PROVIDER_LABELS: Record<ProviderName, string> = {
-  openai: 'OpenAI',
-  anthropic: 'Anthropic',
-  deepgram: 'Deepgram',
-  elevenlabs: 'ElevenLabs',
-  cartesia: 'Cartesia',
-};
+import { ProviderError, type ProviderErrorKind, type ProviderId } from './types.js';
 
 export interface StreamLimits {
   /** no first byte of the answer's body within this time: 'timeout' (default 15 s) */
@@ -61,13 +54,13 @@ export function safeProviderText(text: string, apiKey: string): string {
  * the provider's error JSON, whatever its shape.
  */
 export function errorFromAnswer(
-  provider: ProviderName,
+  provider: ProviderId,
   status: number | undefined,
   body: string,
   apiKey: string,
   kind: ProviderErrorKind = kindOfStatus(status ?? 500),
 ): ProviderError {
-  const label = PROVIDER_LABELS[provider];
+  const label = providerLabel(provider);
   let type = '';
   let message = '';
   try {
@@ -110,7 +103,7 @@ export interface StreamOptions extends StreamLimits {
 }
 
 export interface SseRequest {
-  provider: ProviderName;
+  provider: ProviderId;
   url: string;
   headers: Record<string, string>;
   body: unknown;
@@ -133,7 +126,7 @@ export interface SseRequest {
  */
 export async function* postSse(request: SseRequest): AsyncGenerator<SseEvent> {
   const { provider, signal, limits } = request;
-  const label = PROVIDER_LABELS[provider];
+  const label = providerLabel(provider);
   signal.throwIfAborted();
   // one controller for the connection: the caller's abort, a time limit, or the consumer leaving
   const connection = new AbortController();
@@ -249,10 +242,10 @@ async function readCapped(reader: ReadableStreamDefaultReader<Uint8Array>, max: 
 }
 
 /** JSON.parse, with a broken answer reported as the provider being unavailable. */
-export function parseJson<T>(provider: ProviderName, text: string): T {
+export function parseJson<T>(provider: ProviderId, text: string): T {
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new ProviderError(provider, 'unavailable', `${PROVIDER_LABELS[provider]} sent an unreadable event`);
+    throw new ProviderError(provider, 'unavailable', `${providerLabel(provider)} sent an unreadable event`);
   }
 }

@@ -4,16 +4,9 @@
  * and the mapping of refused upgrades and close frames to `ProviderError`s. Messages it builds name the
  * provider and the status or close code; they never contain the key or a request body.
  */
+import { providerLabel } from '@contract/provider.js';
 import WebSocket from 'ws';
-import { ProviderError, type ProviderErrorKind, type ProviderName } from './types.js';
-
-export const PROVIDER_LABELS: Record<ProviderName, string> = {
-  deepgram: 'Deepgram',
-  openai: 'OpenAI',
-  anthropic: 'Anthropic',
-  elevenlabs: 'ElevenLabs',
-  cartesia: 'Cartesia',
-};
+import { ProviderError, type ProviderErrorKind, type ProviderId } from './types.js';
 
 /**
  * Largest message a provider may send us (an ElevenLabs chunk of base64 audio is ~50 KB). A longer one is
@@ -42,7 +35,7 @@ export const isOversizedMessage = (error: unknown) =>
   (error as { code?: unknown } | null)?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
 
 /** The error of a provider message past MAX_MESSAGE_BYTES. */
-export const oversizedError = (provider: ProviderName, what = PROVIDER_LABELS[provider]) =>
+export const oversizedError = (provider: ProviderId, what = providerLabel(provider)) =>
   new ProviderError(provider, 'unavailable', `${what} sent a message larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`);
 /** How much of a refused upgrade's body is read for its error detail. */
 const MAX_REFUSAL_BODY = 2048;
@@ -57,15 +50,15 @@ export function safeDetail(text: string): string {
 }
 
 /** The WebSocket address of `path` under an http(s) API base (https -> wss, http -> ws; a path prefix is kept). */
-export function socketUrl(provider: ProviderName, baseUrl: string, path: string, query?: URLSearchParams): string {
+export function socketUrl(provider: ProviderId, baseUrl: string, path: string, query?: URLSearchParams): string {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new ProviderError(provider, 'bad_request', `${PROVIDER_LABELS[provider]}'s API address is not a URL`);
+    throw new ProviderError(provider, 'bad_request', `${providerLabel(provider)}'s API address is not a URL`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ProviderError(provider, 'bad_request', `${PROVIDER_LABELS[provider]}'s API address must be http(s)`);
+    throw new ProviderError(provider, 'bad_request', `${providerLabel(provider)}'s API address must be http(s)`);
   }
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   url.pathname = url.pathname.replace(/\/+$/, '') + path;
@@ -75,8 +68,8 @@ export function socketUrl(provider: ProviderName, baseUrl: string, path: string,
 }
 
 /** The error of an HTTP status from a provider (a refused upgrade, or a status inside a stream message). */
-export function statusError(provider: ProviderName, status: number, detail = ''): ProviderError {
-  const label = PROVIDER_LABELS[provider];
+export function statusError(provider: ProviderId, status: number, detail = ''): ProviderError {
+  const label = providerLabel(provider);
   const suffix = detail ? `: ${safeDetail(detail)}` : '';
   if (status === 401 || status === 403)
     return new ProviderError(provider, 'auth', `${label} refused the key (${status})`, status);
@@ -92,9 +85,9 @@ export function statusError(provider: ProviderName, status: number, detail = '')
  * The error of a socket that closed while we still wanted the stream: the provider's close frame, or our
  * own refusal of an oversized message.
  */
-export function closeError(provider: ProviderName, ws: WebSocket, code: number, reason: string): ProviderError {
+export function closeError(provider: ProviderId, ws: WebSocket, code: number, reason: string): ProviderError {
   if (oversized.has(ws)) return oversizedError(provider);
-  const label = PROVIDER_LABELS[provider];
+  const label = providerLabel(provider);
   const detail = safeDetail(reason);
   const message = `${label} closed the stream (${code}${detail ? `: ${detail}` : ''})`;
   let kind: ProviderErrorKind = 'unavailable';
@@ -119,7 +112,7 @@ export function jsonMessage(data: WebSocket.RawData, isBinary: boolean): Record<
 }
 
 export interface OpenSocketOptions {
-  provider: ProviderName;
+  provider: ProviderId;
   url: string;
   headers: Record<string, string>;
   /** the upgrade must be answered within this time */
@@ -135,7 +128,7 @@ export interface OpenSocketOptions {
  */
 export function openSocket(options: OpenSocketOptions): Promise<WebSocket> {
   const { provider, signal } = options;
-  const label = PROVIDER_LABELS[provider];
+  const label = providerLabel(provider);
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);

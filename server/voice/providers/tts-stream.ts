@@ -7,15 +7,17 @@
  * within `responseTimeoutMs` (after `end()`, every further message too, until `done`). Text that does not
  * end a sentence may legitimately wait in the provider's buffer, so it starts no clock.
  */
+
+import { providerLabel } from '@contract/provider.js';
 import type WebSocket from 'ws';
 import { applyGain } from '../audio/pcm16.js';
-import { closeError, jsonMessage, PROVIDER_LABELS, shutSocket } from './socket.js';
-import { type AudioFormat, ProviderError, type TtsEvent, type TtsStream } from './types.js';
+import { closeError, jsonMessage, shutSocket } from './socket.js';
+import { type AudioFormat, ProviderError, type ProviderId, type TtsEvent, type TtsStream } from './types.js';
 
 export type TtsWireEvent = { type: 'audio'; chunk: Uint8Array } | { type: 'done' } | { type: 'error'; error: ProviderError };
 
 export interface TtsWire {
-  provider: 'elevenlabs' | 'cartesia';
+  provider: ProviderId;
   /** the message carrying one piece of text (already ending with whitespace) */
   text(body: string, sentenceEnd: boolean): string;
   /** the message that says no more text comes this turn */
@@ -60,7 +62,7 @@ export function streamTts(
   onEvent: (e: TtsEvent) => void,
   signal: AbortSignal,
 ): TtsStream {
-  const label = PROVIDER_LABELS[wire.provider];
+  const label = providerLabel(wire.provider);
   let stopped = false;
   let ended = false;
   let sentText = false;

@@ -13,6 +13,8 @@
  * - Times are `performance.now()` milliseconds, so the engine can measure latency across adapters.
  */
 
+import type { ProviderName } from '@contract/provider.js';
+
 export type AudioEncoding = 'pcm16' | 'mulaw';
 
 /** Mono audio. pcm16 = signed 16-bit little-endian; mulaw = G.711 mu-law, one byte per sample. */
@@ -27,7 +29,11 @@ export const PHONE_AUDIO: AudioFormat = { encoding: 'mulaw', sampleRate: 8000 };
 /** Bytes of `ms` milliseconds of audio in `format`. */
 export const bytesPerMs = (format: AudioFormat) => (format.sampleRate / 1000) * (format.encoding === 'pcm16' ? 2 : 1);
 
-export type ProviderName = 'deepgram' | 'openai' | 'anthropic' | 'elevenlabs' | 'cartesia';
+/**
+ * A provider's id in the registry (server/voice/providers/registry.ts): a catalogue name
+ * (`ProviderName`, src/api/contract/provider.ts) for the built-in ones.
+ */
+export type ProviderId = ProviderName | (string & {});
 
 export type ProviderErrorKind =
   /** the key was refused (401/403, or the provider's own auth error) */
@@ -44,7 +50,7 @@ export type ProviderErrorKind =
 /** A provider failure; `message` is safe to show and to log (no key, no request body). */
 export class ProviderError extends Error {
   constructor(
-    readonly provider: ProviderName,
+    readonly provider: ProviderId,
     readonly kind: ProviderErrorKind,
     message: string,
     readonly status?: number,
@@ -54,26 +60,19 @@ export class ProviderError extends Error {
   }
 }
 
-/** The http(s) origins of the providers' APIs (env: OPENAI_BASE_URL, ANTHROPIC_BASE_URL, DEEPGRAM_API_URL,
- * ELEVENLABS_API_URL, CARTESIA_API_URL); a WebSocket address follows from its origin (https -> wss). */
-export interface ProviderUrls {
-  openai: string;
-  anthropic: string;
-  deepgram: string;
-  elevenlabs: string;
-  cartesia: string;
+/**
+ * A company's access to one provider for a call (server/modules/providers/call-keys.ts looks it up): the key,
+ * decrypted only in memory, and the API base to use (no trailing slash).
+ */
+export interface ProviderAccess {
+  apiKey: string;
+  baseUrl: string;
+  /** the base is the company's own: connect to public addresses only (LlmRequest/RealtimeOptions.publicOnly) */
+  publicOnly: boolean;
 }
 
-export const DEFAULT_PROVIDER_URLS: ProviderUrls = {
-  openai: 'https://api.openai.com',
-  anthropic: 'https://api.anthropic.com',
-  deepgram: 'https://api.deepgram.com',
-  elevenlabs: 'https://api.elevenlabs.io',
-  cartesia: 'https://api.cartesia.ai',
-};
-
 // ---------------------------------------------------------------------------------------------
-// Speech-to-text (Deepgram live streaming)
+// Speech-to-text (live streaming, e.g. Deepgram)
 
 export interface SttOptions {
   apiKey: string;
@@ -163,7 +162,7 @@ export type LlmEvent =
   | { type: 'done'; finishReason: 'stop' | 'tool_calls' | 'length' | 'other' };
 
 export interface LlmProvider {
-  readonly name: 'openai' | 'anthropic';
+  readonly name: ProviderId;
   /** Streams one completion; throws ProviderError (also for an error event inside the stream). */
   stream(request: LlmRequest): AsyncIterable<LlmEvent>;
 }
@@ -208,7 +207,7 @@ export interface TtsStream {
 }
 
 export interface TtsProvider {
-  readonly name: 'elevenlabs' | 'cartesia';
+  readonly name: ProviderId;
   connect(options: TtsOptions, onEvent: (e: TtsEvent) => void, signal: AbortSignal): Promise<TtsStream>;
 }
 

@@ -3,6 +3,7 @@
  * sent as `settings.stt.options.language`) and voice models (sent as `settings.tts.options.model`).
  * Shared by the client pickers and the server validators.
  */
+import type { ProviderOfKind } from './provider';
 
 export interface LlmModel {
   /** sent as `settings.llm.options.model` */
@@ -10,8 +11,10 @@ export interface LlmModel {
   label: string;
   /** USD per minute of call */
   pricePerMinute: number;
-  provider: 'openai' | 'anthropic';
-  /** the provider's model id a call runs (server/voice/providers/models.ts) */
+  /** 'llm': speech is recognised and spoken by the agent's other providers; 'realtime': the model hears and speaks */
+  kind: 'llm' | 'realtime';
+  provider: ProviderOfKind<'llm' | 'realtime'>;
+  /** the provider's model id a call runs (server/voice/providers/registry.ts routes it) */
   providerModel: string;
   /** when the provider retired the named model: what runs instead, shown under the picker */
   runsAs?: string;
@@ -22,6 +25,7 @@ export const LLM_MODELS = [
     id: 'gpt-4o-realtime',
     label: 'GPT 4o Realtime',
     pricePerMinute: 0.5,
+    kind: 'realtime',
     provider: 'openai',
     providerModel: 'gpt-realtime',
     runsAs: 'Runs as gpt-realtime: OpenAI retired gpt-4o-realtime-preview in 2026.',
@@ -30,16 +34,25 @@ export const LLM_MODELS = [
     id: 'gpt-4o-mini-realtime',
     label: 'GPT 4o mini Realtime',
     pricePerMinute: 0.125,
+    kind: 'realtime',
     provider: 'openai',
     providerModel: 'gpt-realtime-mini',
     runsAs: 'Runs as gpt-realtime-mini: OpenAI retired gpt-4o-mini-realtime-preview in 2026.',
   },
-  { id: 'gpt-4o', label: 'GPT 4o', pricePerMinute: 0.05, provider: 'openai', providerModel: 'gpt-4o' },
-  { id: 'gpt-4o-mini', label: 'GPT 4o mini', pricePerMinute: 0.006, provider: 'openai', providerModel: 'gpt-4o-mini' },
+  { id: 'gpt-4o', label: 'GPT 4o', pricePerMinute: 0.05, kind: 'llm', provider: 'openai', providerModel: 'gpt-4o' },
+  {
+    id: 'gpt-4o-mini',
+    label: 'GPT 4o mini',
+    pricePerMinute: 0.006,
+    kind: 'llm',
+    provider: 'openai',
+    providerModel: 'gpt-4o-mini',
+  },
   {
     id: 'claude-3.5-sonnet',
     label: 'Claude 3.5 Sonnet',
     pricePerMinute: 0.06,
+    kind: 'llm',
     provider: 'anthropic',
     providerModel: 'claude-sonnet-4-5',
     runsAs: 'Runs as Claude Sonnet 4.5: Anthropic retired Claude 3.5 Sonnet on 2025-10-28.',
@@ -48,6 +61,7 @@ export const LLM_MODELS = [
     id: 'claude-3.5-haiku',
     label: 'Claude 3.5 Haiku',
     pricePerMinute: 0.02,
+    kind: 'llm',
     provider: 'anthropic',
     providerModel: 'claude-haiku-4-5',
     runsAs: 'Runs as Claude Haiku 4.5: Anthropic retired Claude 3.5 Haiku on 2026-02-19.',
@@ -56,6 +70,7 @@ export const LLM_MODELS = [
     id: 'claude-3-haiku',
     label: 'Claude 3 Haiku',
     pricePerMinute: 0.012,
+    kind: 'llm',
     provider: 'anthropic',
     providerModel: 'claude-haiku-4-5',
     runsAs: 'Runs as Claude Haiku 4.5: Anthropic retired Claude 3 Haiku on 2026-04-20.',

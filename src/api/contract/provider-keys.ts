@@ -5,7 +5,7 @@
  * client (which links it).
  */
 import { LLM_MODELS } from './models';
-import { type ProviderName, providerInfo } from './provider';
+import { type ProviderKind, type ProviderName, providerInfo, providerLabel } from './provider';
 
 /** The Providers page, where keys are connected. */
 export const PROVIDERS_PAGE = '/dashboard/providers';
@@ -19,12 +19,12 @@ export const PROVIDER_KEY_MESSAGES = {
     `The ${providerInfo(provider).label} key can no longer be read. Enter it again on the Providers page.`,
 } as const;
 
-/** What each provider is for, in the words of the message ('speech recognition'). */
-export const PROVIDER_PURPOSES = {
-  deepgram: 'speech recognition',
-  elevenlabs: 'ElevenLabs voices',
-  cartesia: 'Cartesia voices',
-} as const;
+/** What a speech or voice provider is for, in the words of the message ('speech recognition', 'Cartesia voices'). */
+export function providerPurpose(name: string, kinds: readonly ProviderKind[]): string {
+  if (kinds.includes('stt')) return 'speech recognition';
+  if (kinds.includes('tts')) return `${providerLabel(name)} voices`;
+  return providerLabel(name);
+}
 
 /** The purpose of an LLM: the editor's label of the model ('GPT 4o'), or its id when unknown. */
 export const modelPurpose = (modelId: string) => LLM_MODELS.find((m) => m.id === modelId)?.label ?? modelId;

@@ -23,22 +23,6 @@ import { PROVIDER_DEFAULT_PAGE_SIZE, PROVIDER_PAGE_SIZES } from './provider-page
 // ---------------------------------------------------------------------------------------------
 // Catalogue
 
-export const PROVIDER_NAMES = [
-  'deepgram',
-  'elevenlabs',
-  'cartesia',
-  'openai',
-  'anthropic',
-  'calcom',
-  'calendly',
-  'twilio',
-  'plivo',
-  'perplexity',
-  'smallest',
-  'whatsapp',
-] as const;
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
-
 export interface ProviderField {
   /** the field's name: shown as the input's label and sent back in `keys[].name` */
   name: string;
@@ -56,34 +40,48 @@ export interface ProviderField {
   url?: boolean;
 }
 
-export interface ProviderInfo {
-  name: ProviderName;
+/**
+ * What a provider serves: speech-to-text, a chat LLM, text-to-speech, speech-to-speech ('realtime'), a tool
+ * an agent calls, or a phone carrier. The server's provider registry (server/voice/providers/registry.ts)
+ * runs the first four; carriers are server/carriers'.
+ */
+export const PROVIDER_KINDS = ['stt', 'llm', 'tts', 'realtime', 'tool', 'carrier'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+interface ProviderSpec {
+  name: string;
   label: string;
+  kinds: readonly ProviderKind[];
   fields: readonly ProviderField[];
 }
 
-const apiKey: readonly ProviderField[] = [{ name: 'API Key', secret: true }];
+const apiKey = [{ name: 'API Key', secret: true }] as const satisfies readonly ProviderField[];
 
-/** The providers a company can connect, with their real credential fields. */
-export const PROVIDERS: readonly ProviderInfo[] = [
-  { name: 'deepgram', label: 'Deepgram', fields: apiKey },
-  { name: 'elevenlabs', label: 'ElevenLabs', fields: apiKey },
-  { name: 'cartesia', label: 'Cartesia', fields: apiKey },
+/**
+ * The providers a company can connect, with what they serve and their real credential fields: the data
+ * half of the provider registry (the server adds URLs and adapters keyed by these names; docs/call-providers.md).
+ */
+const CATALOGUE = [
+  { name: 'deepgram', label: 'Deepgram', kinds: ['stt'], fields: apiKey },
+  { name: 'elevenlabs', label: 'ElevenLabs', kinds: ['tts'], fields: apiKey },
+  { name: 'cartesia', label: 'Cartesia', kinds: ['tts'], fields: apiKey },
   {
     name: 'openai',
     label: 'OpenAI',
+    kinds: ['llm', 'realtime'],
     // Base URL: an OpenAI-compatible server of the company's own (vLLM, Ollama); empty = OpenAI itself
     fields: [
       { name: 'API Key', secret: true },
       { name: 'Base URL', secret: false, optional: true, url: true },
     ],
   },
-  { name: 'anthropic', label: 'Anthropic', fields: apiKey },
-  { name: 'calcom', label: 'Cal.com', fields: apiKey },
-  { name: 'calendly', label: 'Calendly', fields: [{ name: 'Personal Access Token', secret: true }] },
+  { name: 'anthropic', label: 'Anthropic', kinds: ['llm'], fields: apiKey },
+  { name: 'calcom', label: 'Cal.com', kinds: ['tool'], fields: apiKey },
+  { name: 'calendly', label: 'Calendly', kinds: ['tool'], fields: [{ name: 'Personal Access Token', secret: true }] },
   {
     name: 'twilio',
     label: 'Twilio',
+    kinds: ['carrier'],
     fields: [
       { name: 'Account SID', secret: false },
       { name: 'Auth Token', secret: true },
@@ -92,28 +90,50 @@ export const PROVIDERS: readonly ProviderInfo[] = [
   {
     name: 'plivo',
     label: 'Plivo',
+    kinds: ['carrier'],
     fields: [
       { name: 'Auth ID', secret: false },
       { name: 'Auth Token', secret: true },
     ],
   },
-  { name: 'perplexity', label: 'Perplexity', fields: apiKey },
-  { name: 'smallest', label: 'Smallest', fields: apiKey },
+  { name: 'perplexity', label: 'Perplexity', kinds: ['tool'], fields: apiKey },
+  { name: 'smallest', label: 'Smallest', kinds: ['tts'], fields: apiKey },
   {
     name: 'whatsapp',
     label: 'WhatsApp',
+    kinds: ['tool'],
     fields: [
       { name: 'Phone Number ID', secret: false },
       { name: 'Access Token', secret: true },
     ],
   },
-];
+] as const satisfies readonly ProviderSpec[];
+
+/** The one name of a provider, server and browser alike. */
+export type ProviderName = (typeof CATALOGUE)[number]['name'];
+
+export interface ProviderInfo extends ProviderSpec {
+  name: ProviderName;
+}
+export const PROVIDERS: readonly ProviderInfo[] = CATALOGUE;
+export const PROVIDER_NAMES: readonly ProviderName[] = CATALOGUE.map((p) => p.name);
+
+type NameIfServes<E, K> = E extends { name: infer N; kinds: infer Ks extends readonly ProviderKind[] }
+  ? [Extract<Ks[number], K>] extends [never]
+    ? never
+    : N
+  : never;
+/** The providers that serve `K`, e.g. `ProviderOfKind<'llm'>` = 'openai' | 'anthropic'. */
+export type ProviderOfKind<K extends ProviderKind> = NameIfServes<(typeof CATALOGUE)[number], K>;
 
 export const isProviderName = (s: string): s is ProviderName => (PROVIDER_NAMES as readonly string[]).includes(s);
 
 export function providerInfo(name: ProviderName): ProviderInfo {
   return PROVIDERS.find((p) => p.name === name) as ProviderInfo;
 }
+
+/** The label of a provider ('ElevenLabs'); a name outside the catalogue (a registered one) is its own label. */
+export const providerLabel = (name: string): string => PROVIDERS.find((p) => p.name === name)?.label ?? name;
 
 export { PROVIDER_DEFAULT_PAGE_SIZE, PROVIDER_PAGE_SIZES };
 /** Spec section 9: provider search debounce. */

@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SSE_LINE_MAX, type StreamWork } from '../../../server/voice/providers/http-stream.js';
-import { createProviderSet } from '../../../server/voice/providers/index.js';
-import { createOpenAiChat } from '../../../server/voice/providers/openai-chat.js';
+import { createOpenAiChat } from '../../../server/voice/providers/openai/chat.js';
+import { createProviderRegistry } from '../../../server/voice/providers/registry.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';
 import { describeEachDb } from '../helpers.js';
 import { mostPerTurn, until } from '../providers/llm-helpers.js';
@@ -26,8 +26,7 @@ describeEachDb('chat streams', (kind) => {
     turns = 0;
     ticking = false;
     const observed = createOpenAiChat({ observe: (work) => chunks.push({ ...work, turn: turns }) });
-    const providers = createProviderSet();
-    s = await startCallServer(kind, { ...providers, llm: { ...providers.llm, openai: observed } }, { openai: fake.url });
+    s = await startCallServer(kind, createProviderRegistry().withAdapters({ openai: { llm: observed } }), { openai: fake.url });
   });
   afterEach(async () => {
     ticking = false;

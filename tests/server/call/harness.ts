@@ -8,8 +8,7 @@ import WebSocket from 'ws';
 import { createHttpServer } from '../../../server/http-server.js';
 import { type CallRuntime, createCallRuntime, settleCalls } from '../../../server/modules/conversations/runtime.js';
 import type { DbKind } from '../../../server/platform/db/index.js';
-import type { ProviderSet } from '../../../server/voice/engine/pipeline.js';
-import type { ProviderUrls } from '../../../server/voice/providers/types.js';
+import type { ProviderRegistry } from '../../../server/voice/providers/registry.js';
 import { type SignedUp, signUp } from '../auth-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers.js';
 
@@ -24,8 +23,8 @@ export interface CallServer {
 
 export async function startCallServer(
   kind: DbKind,
-  providers: ProviderSet,
-  urls: Partial<ProviderUrls> = {},
+  providers: ProviderRegistry,
+  urls: Record<string, string> = {},
 ): Promise<CallServer> {
   const rt = createCallRuntime(providers);
   const t = await buildTestApp(kind, { calls: rt });
@@ -50,7 +49,7 @@ export async function startCallServer(
   };
 }
 
-export function useCallServer(kind: DbKind, providers: () => ProviderSet, urls: () => Partial<ProviderUrls> = () => ({})) {
+export function useCallServer(kind: DbKind, providers: () => ProviderRegistry, urls: () => Record<string, string> = () => ({})) {
   let current: CallServer | undefined;
   beforeEach(async () => {
     current = await startCallServer(kind, providers(), urls());

@@ -4,19 +4,30 @@
  * test and records what the engine asked of it, so the tests check turn-taking, barge-in, latency and
  * storage exactly.
  */
-import type { ProviderSet } from '../../../server/voice/engine/pipeline.js';
+import { createProviderRegistry, type ProviderRegistry } from '../../../server/voice/providers/registry.js';
 import type {
   AudioFormat,
   LlmEvent,
+  LlmProvider,
   LlmRequest,
   ProviderError,
   RealtimeEvent,
   RealtimeOptions,
+  RealtimeProvider,
   SttEvent,
   SttOptions,
+  SttProvider,
   TtsEvent,
   TtsOptions,
+  TtsProvider,
 } from '../../../server/voice/providers/types.js';
+
+interface InProcessSet {
+  stt: SttProvider;
+  llm: { openai: LlmProvider; anthropic: LlmProvider };
+  tts: { elevenlabs: TtsProvider; cartesia: TtsProvider };
+  realtime: RealtimeProvider;
+}
 
 export interface SttHandle {
   options: SttOptions;
@@ -53,10 +64,10 @@ export class InProcessProviders {
   /** ms of audio per character the voice makes */
   msPerChar = 10;
 
-  /** The provider set for createCallRuntime. */
-  set(): ProviderSet {
+  /** The built-in providers with these in-process adapters instead of theirs, for createCallRuntime. */
+  set(): ProviderRegistry {
     const self = this;
-    return {
+    const s: InProcessSet = {
       stt: {
         async connect(options, onEvent) {
           if (self.sttError) throw self.sttError;
@@ -103,6 +114,13 @@ export class InProcessProviders {
         },
       },
     };
+    return createProviderRegistry().withAdapters({
+      deepgram: { stt: s.stt },
+      openai: { llm: s.llm.openai, realtime: s.realtime },
+      anthropic: { llm: s.llm.anthropic },
+      elevenlabs: { tts: s.tts.elevenlabs },
+      cartesia: { tts: s.tts.cartesia },
+    });
   }
 
   private async *stream(r: LlmRequest): AsyncIterable<LlmEvent> {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createProviderSet } from '../../../server/voice/providers/index.js';
+import { createProviderRegistry } from '../../../server/voice/providers/registry.js';
 import { type FakeAnthropic, startFakeAnthropic } from '../../fakes/anthropic.js';
 import { DeepgramFake } from '../../fakes/deepgram.js';
 import { ElevenLabsFake } from '../../fakes/elevenlabs.js';
@@ -38,7 +38,7 @@ describeEachDb('calls through the provider protocols', (kind) => {
       ElevenLabsFake.start(),
     ]);
     eleven.msPerChar = 8; // short audio keeps the tests quick (the playout is real time)
-    s = await startCallServer(kind, createProviderSet(), {
+    s = await startCallServer(kind, createProviderRegistry(), {
       deepgram: deepgram.url,
       openai: openai.url,
       anthropic: anthropic.url,

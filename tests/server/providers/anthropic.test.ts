@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CALL_STARTED_TURN, createAnthropic, toAnthropicMessages } from '../../../server/voice/providers/anthropic.js';
+import { CALL_STARTED_TURN, createAnthropic, toAnthropicMessages } from '../../../server/voice/providers/anthropic/messages.js';
 import type { LlmRequest } from '../../../server/voice/providers/types.js';
 import { type FakeAnthropic, startFakeAnthropic } from '../../fakes/anthropic.js';
 import { BOOK_TOOL, collect, llmRequest, refusal, textOf, until } from './llm-helpers.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { createDeepgramStt, deepgramStt } from '../../../server/voice/providers/deepgram.js';
+import { createDeepgramStt, deepgramStt } from '../../../server/voice/providers/deepgram/stt.js';
 import {
   type AudioFormat,
   BROWSER_AUDIO,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LLM_ROUTES } from '../../../server/voice/providers/models.js';
-import { createOpenAiChat } from '../../../server/voice/providers/openai-chat.js';
+import { createOpenAiChat } from '../../../server/voice/providers/openai/chat.js';
+import { createProviderRegistry } from '../../../server/voice/providers/registry.js';
 import type { LlmRequest } from '../../../server/voice/providers/types.js';
 import { LLM_MODEL_IDS } from '../../../src/api/contract/models.js';
 import { listen } from '../../fakes/listen.js';
@@ -236,12 +236,18 @@ describe('a server that never stops (a company Base URL may point anywhere)', ()
 
 describe('editor models', () => {
   it('every model the editor offers has a provider and a documented model id', () => {
-    expect(Object.keys(LLM_ROUTES).sort()).toEqual([...LLM_MODEL_IDS].sort());
-    expect(LLM_ROUTES['gpt-4o']).toEqual({ kind: 'chat', provider: 'openai', model: 'gpt-4o' });
-    expect(LLM_ROUTES['gpt-4o-mini']).toEqual({ kind: 'chat', provider: 'openai', model: 'gpt-4o-mini' });
-    expect(LLM_ROUTES['gpt-4o-realtime']).toEqual({ kind: 'realtime', provider: 'openai', model: 'gpt-realtime' });
-    expect(LLM_ROUTES['gpt-4o-mini-realtime']).toEqual({ kind: 'realtime', provider: 'openai', model: 'gpt-realtime-mini' });
-    expect(LLM_ROUTES['claude-3.5-sonnet']).toEqual({ kind: 'chat', provider: 'anthropic', model: 'claude-sonnet-4-5' });
-    expect(LLM_ROUTES['claude-3-haiku']).toEqual({ kind: 'chat', provider: 'anthropic', model: 'claude-haiku-4-5' });
+    const registry = createProviderRegistry();
+    const route = (id: string) => {
+      const r = registry.modelRoute(id);
+      return r && { kind: r.kind, provider: r.provider, model: r.providerModel };
+    };
+    expect(LLM_MODEL_IDS.filter((id) => !registry.modelRoute(id))).toEqual([]);
+    expect(route('gpt-4o')).toEqual({ kind: 'llm', provider: 'openai', model: 'gpt-4o' });
+    expect(route('gpt-4o-mini')).toEqual({ kind: 'llm', provider: 'openai', model: 'gpt-4o-mini' });
+    expect(route('gpt-4o-realtime')).toEqual({ kind: 'realtime', provider: 'openai', model: 'gpt-realtime' });
+    expect(route('gpt-4o-mini-realtime')).toEqual({ kind: 'realtime', provider: 'openai', model: 'gpt-realtime-mini' });
+    expect(route('claude-3.5-sonnet')).toEqual({ kind: 'llm', provider: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(route('claude-3-haiku')).toEqual({ kind: 'llm', provider: 'anthropic', model: 'claude-haiku-4-5' });
+    expect(route('no-such-model')).toBeUndefined();
   });
 });

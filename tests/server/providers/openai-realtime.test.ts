@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createOpenAiRealtime } from '../../../server/voice/providers/openai-realtime.js';
+import { createOpenAiRealtime } from '../../../server/voice/providers/openai/realtime.js';
 import { LinearResampler } from '../../../server/voice/providers/resample.js';
 import {
   type AudioFormat,

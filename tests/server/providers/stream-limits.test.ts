@@ -8,12 +8,12 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WebSocket } from 'ws';
-import { createAnthropic } from '../../../server/voice/providers/anthropic.js';
-import { createDeepgramStt } from '../../../server/voice/providers/deepgram.js';
-import { createElevenLabsTts } from '../../../server/voice/providers/elevenlabs.js';
+import { createAnthropic } from '../../../server/voice/providers/anthropic/messages.js';
+import { createDeepgramStt } from '../../../server/voice/providers/deepgram/stt.js';
+import { createElevenLabsTts } from '../../../server/voice/providers/elevenlabs/tts.js';
 import { SSE_LINE_MAX, type StreamWork } from '../../../server/voice/providers/http-stream.js';
-import { createOpenAiChat } from '../../../server/voice/providers/openai-chat.js';
-import { createOpenAiRealtime } from '../../../server/voice/providers/openai-realtime.js';
+import { createOpenAiChat } from '../../../server/voice/providers/openai/chat.js';
+import { createOpenAiRealtime } from '../../../server/voice/providers/openai/realtime.js';
 import { MAX_MESSAGE_BYTES } from '../../../server/voice/providers/socket.js';
 import { BROWSER_AUDIO, type ProviderError } from '../../../server/voice/providers/types.js';
 import { dripLine, type Listening, listen } from '../../fakes/listen.js';

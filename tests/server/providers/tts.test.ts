@@ -3,8 +3,8 @@ import WebSocket from 'ws';
 import { ELEVENLABS_VOICES_URL, fetchElevenLabsVoices } from '../../../server/modules/voices/voice.elevenlabs.js';
 import { rmsLevel } from '../../../server/voice/audio/level.js';
 import { toSamples } from '../../../server/voice/audio/pcm16.js';
-import { CARTESIA_VERSION, cartesiaModelId, createCartesiaTts } from '../../../server/voice/providers/cartesia.js';
-import { createElevenLabsTts, elevenLabsModelId } from '../../../server/voice/providers/elevenlabs.js';
+import { CARTESIA_VERSION, cartesiaModelId, createCartesiaTts } from '../../../server/voice/providers/cartesia/tts.js';
+import { createElevenLabsTts, elevenLabsModelId } from '../../../server/voice/providers/elevenlabs/tts.js';
 import {
   type AudioFormat,
   BROWSER_AUDIO,

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { PHONE_FRAME_MAX_BYTES } from '../../../server/carriers/twilio/stream.js';
 import { newId } from '../../../server/platform/crypto/ids.js';
 import type { DbKind } from '../../../server/platform/db/index.js';
-import { createProviderSet } from '../../../server/voice/providers/index.js';
+import { createProviderRegistry } from '../../../server/voice/providers/registry.js';
 import { DeepgramFake } from '../../fakes/deepgram.js';
 import { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';
@@ -35,7 +35,7 @@ export async function startPhoneWorld<C extends { url: string; close(): Promise<
     ElevenLabsFake.start(),
     startCarrier(),
   ]);
-  const s = await startCallServer(kind, createProviderSet(), {
+  const s = await startCallServer(kind, createProviderRegistry(), {
     deepgram: deepgram.url,
     openai: openai.url,
     elevenlabs: eleven.url,

@@ -10,8 +10,8 @@
  * `UtteranceEnd`, `Metadata` (ignored). A refused key is a 401 on the upgrade; a failure mid-stream is a
  * close frame (1011 NET-0000, 1008 DATA-0000, NET-0001 after 10 s without audio or KeepAlive).
  */
-import { closeError, jsonMessage, openSocket, safeDetail, socketUrl, statusError } from './socket.js';
-import { bytesPerMs, ProviderError, type SttEvent, type SttOptions, type SttProvider, type SttStream } from './types.js';
+import { closeError, jsonMessage, openSocket, safeDetail, socketUrl, statusError } from '../socket.js';
+import { bytesPerMs, ProviderError, type SttEvent, type SttOptions, type SttProvider, type SttStream } from '../types.js';
 
 /** Intensifier of each boosted keyword on Nova-2 (`keywords=word:2`; 1 is Deepgram's default). */
 export const DEEPGRAM_KEYWORD_BOOST = 2;

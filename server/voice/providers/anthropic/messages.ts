@@ -13,8 +13,8 @@
  * content_block_stop (a `tool_call` event for a tool_use block), message_delta (stop_reason,
  * usage.output_tokens), message_stop (`usage`, then `done`); ping is ignored; an `error` event throws.
  */
-import { DEFAULT_LIMITS, errorFromAnswer, parseJson, postSse, type StreamOptions } from './http-stream.js';
-import { parseArguments } from './openai-chat.js';
+import { DEFAULT_LIMITS, errorFromAnswer, parseJson, postSse, type StreamOptions } from '../http-stream.js';
+import { parseArguments } from '../tool-args.js';
 import {
   type LlmEvent,
   type LlmMessage,
@@ -22,8 +22,8 @@ import {
   type LlmRequest,
   ProviderError,
   type ProviderErrorKind,
-} from './types.js';
-import { httpUrl } from './urls.js';
+} from '../types.js';
+import { httpUrl } from '../urls.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 

@@ -11,9 +11,9 @@
  * `timestamps` and `flush_done` are ignored. A refused key is a 401 on the upgrade.
  */
 import { randomUUID } from 'node:crypto';
-import { openSocket, socketUrl, statusError } from './socket.js';
-import { clamp, streamTts, type TtsTimeLimits, type TtsWireEvent, ttsTimeLimits } from './tts-stream.js';
-import type { TtsOptions, TtsProvider } from './types.js';
+import { openSocket, socketUrl, statusError } from '../socket.js';
+import { clamp, streamTts, type TtsTimeLimits, type TtsWireEvent, ttsTimeLimits } from '../tts-stream.js';
+import type { TtsOptions, TtsProvider } from '../types.js';
 
 /** The API version this adapter speaks (sent on every connection). */
 export const CARTESIA_VERSION = '2025-04-16';

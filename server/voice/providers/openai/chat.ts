@@ -12,9 +12,10 @@
  * empty `choices`, then `data: [DONE]` (a `usage` event, then the `done` event). An `{"error": ...}` chunk, an
  * answer that ends before `[DONE]`, or unparseable data throws ProviderError.
  */
-import { DEFAULT_LIMITS, errorFromAnswer, parseJson, postSse, type StreamOptions } from './http-stream.js';
-import { type LlmEvent, type LlmMessage, type LlmProvider, type LlmRequest, ProviderError, type ToolCall } from './types.js';
-import { httpUrl } from './urls.js';
+import { DEFAULT_LIMITS, errorFromAnswer, parseJson, postSse, type StreamOptions } from '../http-stream.js';
+import { parseArguments } from '../tool-args.js';
+import { type LlmEvent, type LlmMessage, type LlmProvider, type LlmRequest, ProviderError, type ToolCall } from '../types.js';
+import { httpUrl } from '../urls.js';
 
 interface ChatChunk {
   choices?: {
@@ -62,22 +63,6 @@ const FINISH: Record<string, 'stop' | 'tool_calls' | 'length'> = {
   function_call: 'tool_calls',
   length: 'length',
 };
-
-/** Parses a tool call's JSON arguments; '' is no arguments. */
-export function parseArguments(provider: 'openai' | 'anthropic', name: string, text: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ProviderError(
-      provider,
-      'unavailable',
-      `${provider === 'openai' ? 'OpenAI' : 'Anthropic'} sent unreadable arguments for ${name}`,
-    );
-  }
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
-}
 
 export function createOpenAiChat(limits: StreamOptions = {}): LlmProvider {
   const effective = { ...DEFAULT_LIMITS, ...limits };

@@ -11,10 +11,10 @@
  * close frame (1008 policy: invalid settings, inactivity, key; 1011 internal).
  */
 
-import { openSocket, safeDetail, socketUrl, statusError } from './socket.js';
-import { clamp, streamTts, type TtsTimeLimits, ttsTimeLimits } from './tts-stream.js';
-import type { AudioFormat, TtsOptions, TtsProvider } from './types.js';
-import { ProviderError } from './types.js';
+import { openSocket, safeDetail, socketUrl, statusError } from '../socket.js';
+import { clamp, streamTts, type TtsTimeLimits, ttsTimeLimits } from '../tts-stream.js';
+import type { AudioFormat, TtsOptions, TtsProvider } from '../types.js';
+import { ProviderError } from '../types.js';
 
 /** ElevenLabs' range of `voice_settings.speed`. */
 export const ELEVENLABS_SPEED = { min: 0.7, max: 1.2 } as const;

@@ -33,12 +33,14 @@
  * URL may answer anything, so a message past 4 MB fails the session and messages are handled one per turn of
  * the event loop.
  */
+
+import { providerLabel } from '@contract/provider.js';
 import WebSocket from 'ws';
-import { blockedAddressClass, publicLookup, UnsafeUrlError } from '../../platform/net/net-guard.js';
-import { kindOfStatus, PROVIDER_LABELS } from './http-stream.js';
-import { parseArguments } from './openai-chat.js';
-import { bytesToSamples, LinearResampler, samplesToBytes } from './resample.js';
-import { isOversizedMessage, jsonMessage, oversizedError, PROVIDER_SOCKET_OPTIONS } from './socket.js';
+import { blockedAddressClass, publicLookup, UnsafeUrlError } from '../../../platform/net/net-guard.js';
+import { kindOfStatus } from '../http-stream.js';
+import { bytesToSamples, LinearResampler, samplesToBytes } from '../resample.js';
+import { isOversizedMessage, jsonMessage, oversizedError, PROVIDER_SOCKET_OPTIONS } from '../socket.js';
+import { parseArguments } from '../tool-args.js';
 import {
   type AudioFormat,
   ProviderError,
@@ -47,8 +49,8 @@ import {
   type RealtimeOptions,
   type RealtimeProvider,
   type RealtimeSession,
-} from './types.js';
-import { wsUrl } from './urls.js';
+} from '../types.js';
+import { wsUrl } from '../urls.js';
 
 export interface RealtimeLimits {
   /** handshake + session.updated within this time (default 10 s) */
@@ -62,7 +64,7 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Errors that say a request raced the server, not that the session is broken. */
 const BENIGN_ERRORS = new Set(['response_cancel_not_active', 'conversation_already_has_active_response']);
 
-const label = PROVIDER_LABELS.openai;
+const label = providerLabel('openai');
 
 /** The API format of a transport format, and whether PCM has to be resampled. */
 function apiFormat(format: AudioFormat): { format: Record<string, unknown>; resample: boolean; bytesPerMs: number } {
