@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { accountOfEmail } from '../modules/company/index.js';
 import { type AppDatabase, openDatabase } from '../platform/db/index.js';
 import { EnvError, parseEnv } from '../platform/env.js';
 
@@ -29,11 +30,7 @@ export async function runCli(main: () => Promise<void>, usage: string): Promise<
 
 /** The company of the account with this email; UsageError when there is none. */
 export async function companyOfEmail(db: AppDatabase, email: string): Promise<string> {
-  const row = await db.db
-    .selectFrom('accounts')
-    .select('company_id')
-    .where('email', '=', email.trim().toLowerCase())
-    .executeTakeFirst();
+  const row = await accountOfEmail(db.db, email.trim().toLowerCase());
   if (!row) throw new UsageError(`No account with the email ${email}`);
   return row.company_id;
 }

@@ -10,9 +10,9 @@
  *   10,000, one transaction each, with a progress bar on stderr.
  */
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
 import { companyEvents } from '../compose.js';
-import { addPoolNumbers, ensureWorkspace, seedCalls, seededRng } from '../modules/company/index.js';
+import { addPoolNumbers, ensureWorkspace, holdsAnyNumber, seedCalls, seededRng } from '../modules/company/index.js';
+import { widenSqliteCache } from '../platform/db/index.js';
 import { countOption, openFromEnv, runCli, UsageError } from './common.js';
 
 const USAGE = `Usage: npm run seed -- --company <email> [--calls N] [--numbers M] [--free K] [--days D] [--seed S]
@@ -85,8 +85,7 @@ async function main() {
       events: companyEvents(),
     });
     if (ws.created) err(`Created the account ${ws.email} with the password ${ws.password} (shown only this once)\n`);
-    const owned = await db.selectFrom('phone_numbers').select('id').where('company_id', '=', ws.companyId).limit(1).execute();
-    if (owned.length === 0 && numbers === 0 && calls > 0) numbers = 2;
+    if (!(await holdsAnyNumber(db, ws.companyId)) && numbers === 0 && calls > 0) numbers = 2;
     if (numbers > 0) {
       const added = await addPoolNumbers(db, {
         count: numbers,
@@ -98,7 +97,7 @@ async function main() {
     }
     if (free > 0) err(`Added ${(await addPoolNumbers(db, { count: free, now, rng })).length} free number(s) to the pool\n`);
     if (calls > 0) {
-      if (database.kind === 'sqlite') await sql`pragma cache_size = -262144`.execute(db); // 256 MiB for the index builds
+      if (database.kind === 'sqlite') await widenSqliteCache(db, 256); // for the index builds
       // Ctrl-C stops after the current batch, so the indexes are rebuilt and the counts stay exact
       let stopping = false;
       const stop = () => {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { ProviderKeyMissingError, providerAccess } from '../../server/modules/providers/call-keys.js';
-import { getProviderSecret } from '../../server/platform/crypto/secrets.js';
+import { getProviderSecret } from '../../server/modules/providers/provider.store.js';
 import { defaultProviderUrls } from '../../server/voice/providers/registry.js';
 import { modelPurpose, providerPurpose } from '../../src/api/contract/provider-keys.js';
 import { signUp } from './auth-helpers.js';

@@ -1,5 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
-import { getProviderSecret, SecretDecryptError } from '../../server/platform/crypto/secrets.js';
+import { getProviderSecret } from '../../server/modules/providers/provider.store.js';
+import { SecretDecryptError } from '../../server/platform/crypto/secrets.js';
 import { PROVIDER_NAMES, PROVIDERS } from '../../src/api/contract/provider.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, LOG_LINES, type TestApp, useTestApp } from './helpers.js';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decryptSecret, encryptSecret, getProviderSecret, SecretDecryptError } from '../../server/platform/crypto/secrets.js';
+import { getProviderSecret } from '../../server/modules/providers/provider.store.js';
+import { decryptSecret, encryptSecret, SecretDecryptError } from '../../server/platform/crypto/secrets.js';
 import { maskValue } from '../../src/api/contract/provider.js';
 import { describeEachDb, useTestApp } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
 import type { DB } from '../../platform/db/schema.js';
-import { revokeAccountSessions } from './sessions.js';
+import { revokeAccountSessions } from './session.repo.js';
 
 /** The account queries of /account (registration, login, password change and reset, the profile). */
 
@@ -121,4 +121,36 @@ export function resetPassword(db: Kysely<DB>, reset: { id: string; account_id: s
     await revokeAccountSessions(trx, reset.account_id, 'password_reset', now);
     return true;
   });
+}
+
+/** A new company and its first account. */
+export interface NewCompanyAccount {
+  companyId: string;
+  accountId: string;
+  companyName: string;
+  name: string;
+  /** lowercased */
+  email: string;
+  passwordHash: string;
+  photo?: string | null;
+  now: Date;
+}
+
+/** Inserts a company and its first account (./accounts.ts runs the company's hooks after). */
+export async function insertCompanyAndAccount(db: Kysely<DB>, a: NewCompanyAccount): Promise<void> {
+  const at = a.now.toISOString();
+  await db.insertInto('companies').values({ id: a.companyId, name: a.companyName, created_at: at }).execute();
+  await db
+    .insertInto('accounts')
+    .values({
+      id: a.accountId,
+      company_id: a.companyId,
+      name: a.name,
+      email: a.email,
+      password_hash: a.passwordHash,
+      photo: a.photo ?? null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
 }

@@ -37,7 +37,8 @@ import { clientIp, requireAuth } from './middleware.js';
 import { guardedVerify, knownDevice, PASSWORD_BACKOFF, rememberDevice, tarpit, verifyCallerPassword } from './password-guard.js';
 import { passwordWeakness } from './password-strength.js';
 import { dummyHash, hashPassword, needsRehash } from './passwords.js';
-import { revokeSession, startSession } from './sessions.js';
+import { revokeSession } from './session.repo.js';
+import { startSession } from './sessions.js';
 import { newOpaqueToken, sha256 } from './tokens.js';
 
 /** Reset links are valid 30 minutes. */

@@ -1,18 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import type { AppEventBus } from '../../platform/events.js';
+import { insertCompanyAndAccount, type NewCompanyAccount } from './account.repo.js';
 
-export interface NewCompanyAccount {
-  companyId: string;
-  accountId: string;
-  companyName: string;
-  name: string;
-  /** lowercased */
-  email: string;
-  passwordHash: string;
-  photo?: string | null;
-  now: Date;
-}
+export type { NewCompanyAccount };
 
 /**
  * Creates a company with its first account and publishes `company.created` (the sample agent...: its
@@ -21,20 +12,6 @@ export interface NewCompanyAccount {
  * Used by registration and by the demo workspace and seed.
  */
 export async function insertCompanyWithAccount(db: Kysely<DB>, events: AppEventBus, a: NewCompanyAccount): Promise<void> {
-  const at = a.now.toISOString();
-  await db.insertInto('companies').values({ id: a.companyId, name: a.companyName, created_at: at }).execute();
-  await db
-    .insertInto('accounts')
-    .values({
-      id: a.accountId,
-      company_id: a.companyId,
-      name: a.name,
-      email: a.email,
-      password_hash: a.passwordHash,
-      photo: a.photo ?? null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  await insertCompanyAndAccount(db, a);
   await events.publish('company.created', { db, companyId: a.companyId, accountId: a.accountId, now: a.now });
 }

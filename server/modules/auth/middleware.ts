@@ -3,7 +3,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/http.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { isSessionLive, sessionExpired } from './sessions.js';
+import { isSessionLive } from './session.repo.js';
+import { sessionExpired } from './sessions.js';
 import { bearer, InvalidTokenError, verifyAccessToken } from './tokens.js';
 
 /**

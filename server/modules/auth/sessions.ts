@@ -4,6 +4,14 @@ import { newId } from '../../platform/crypto/ids.js';
 import type { DB } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { sessionExpired } from '../../platform/http/http.js';
+import {
+  claimRefreshToken,
+  insertRefreshToken,
+  insertSession,
+  refreshTokenByHash,
+  refreshTokenUse,
+  revokeSession,
+} from './session.repo.js';
 import { newOpaqueToken, sha256, signAccessToken, successorToken } from './tokens.js';
 
 /** A refresh token lives 30 days from its issue (sliding with each rotation). */
@@ -33,32 +41,26 @@ export async function startSession(
   const now = deps.clock.now();
   const sessionId = newId(now);
   const refresh = newOpaqueToken();
-  await db
-    .insertInto('sessions')
-    .values({
-      id: sessionId,
-      account_id: owner.accountId,
-      company_id: owner.companyId,
-      created_at: iso(now),
-      expires_at: iso(plus(now, SESSION_MAX_AGE_MS)),
-      revoked_at: null,
-      revoked_reason: null,
-      ip: meta.ip ?? null,
-      user_agent: meta.userAgent?.slice(0, 512) ?? null,
-    })
-    .execute();
-  await db
-    .insertInto('refresh_tokens')
-    .values({
-      id: newId(now),
-      session_id: sessionId,
-      token_hash: sha256(refresh),
-      parent_id: null,
-      created_at: iso(now),
-      expires_at: iso(plus(now, REFRESH_TOKEN_TTL_MS)),
-      used_at: null,
-    })
-    .execute();
+  await insertSession(db, {
+    id: sessionId,
+    account_id: owner.accountId,
+    company_id: owner.companyId,
+    created_at: iso(now),
+    expires_at: iso(plus(now, SESSION_MAX_AGE_MS)),
+    revoked_at: null,
+    revoked_reason: null,
+    ip: meta.ip ?? null,
+    user_agent: meta.userAgent?.slice(0, 512) ?? null,
+  });
+  await insertRefreshToken(db, {
+    id: newId(now),
+    session_id: sessionId,
+    token_hash: sha256(refresh),
+    parent_id: null,
+    created_at: iso(now),
+    expires_at: iso(plus(now, REFRESH_TOKEN_TTL_MS)),
+    used_at: null,
+  });
   const token = await signAccessToken(deps.secrets.jwtKey, { ...owner, sessionId }, now);
   return { token, refresh_token: refresh, account: { _id: owner.accountId, companyId: owner.companyId } };
 }
@@ -74,20 +76,7 @@ export async function startSession(
 export async function rotateRefreshToken(deps: AppDeps, presented: string): Promise<RefreshResponse> {
   const db = deps.db.db;
   const now = deps.clock.now();
-  const row = await db
-    .selectFrom('refresh_tokens as r')
-    .innerJoin('sessions as s', 's.id', 'r.session_id')
-    .select([
-      'r.id',
-      'r.session_id',
-      'r.expires_at',
-      's.account_id',
-      's.company_id',
-      's.revoked_at',
-      's.expires_at as session_expires_at',
-    ])
-    .where('r.token_hash', '=', sha256(presented))
-    .executeTakeFirst();
+  const row = await refreshTokenByHash(db, sha256(presented));
   if (!row || row.revoked_at !== null || row.session_expires_at <= iso(now) || row.expires_at <= iso(now)) {
     throw sessionExpired();
   }
@@ -95,35 +84,21 @@ export async function rotateRefreshToken(deps: AppDeps, presented: string): Prom
   const successor = successorToken(deps.secrets.jwtKey, presented);
 
   const won = await db.transaction().execute(async (trx) => {
-    const claimed = await trx
-      .updateTable('refresh_tokens')
-      .set({ used_at: iso(now) })
-      .where('id', '=', row.id)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) return false;
-    await trx
-      .insertInto('refresh_tokens')
-      .values({
-        id: newId(now),
-        session_id: row.session_id,
-        token_hash: sha256(successor),
-        parent_id: row.id,
-        created_at: iso(now),
-        expires_at: iso(plus(now, REFRESH_TOKEN_TTL_MS)),
-        used_at: null,
-      })
-      .execute();
+    if (!(await claimRefreshToken(trx, row.id, now))) return false;
+    await insertRefreshToken(trx, {
+      id: newId(now),
+      session_id: row.session_id,
+      token_hash: sha256(successor),
+      parent_id: row.id,
+      created_at: iso(now),
+      expires_at: iso(plus(now, REFRESH_TOKEN_TTL_MS)),
+      used_at: null,
+    });
     return true;
   });
 
   if (!won) {
-    const used = await db
-      .selectFrom('refresh_tokens as r')
-      .innerJoin('sessions as s', 's.id', 'r.session_id')
-      .select(['r.used_at', 's.revoked_at'])
-      .where('r.id', '=', row.id)
-      .executeTakeFirst();
+    const used = await refreshTokenUse(db, row.id);
     const usedAt = used?.used_at ? new Date(used.used_at).getTime() : 0;
     const withinGrace = used && used.revoked_at === null && now.getTime() - usedAt <= REUSE_GRACE_MS;
     if (!withinGrace) {
@@ -137,40 +112,4 @@ export async function rotateRefreshToken(deps: AppDeps, presented: string): Prom
   }
   const access = await signAccessToken(deps.secrets.jwtKey, owner, now);
   return { access_token: access, refresh_token: successor };
-}
-
-export async function revokeSession(db: Kysely<DB>, sessionId: string, reason: string, now: Date): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: iso(now), revoked_reason: reason })
-    .where('id', '=', sessionId)
-    .where('revoked_at', 'is', null)
-    .execute();
-}
-
-/** Revokes every live session of an account, except `keep` (the caller's own, on password change). */
-export async function revokeAccountSessions(
-  db: Kysely<DB>,
-  accountId: string,
-  reason: string,
-  now: Date,
-  keep?: string,
-): Promise<void> {
-  let q = db
-    .updateTable('sessions')
-    .set({ revoked_at: iso(now), revoked_reason: reason })
-    .where('account_id', '=', accountId)
-    .where('revoked_at', 'is', null);
-  if (keep) q = q.where('id', '!=', keep);
-  await q.execute();
-}
-
-/** True when the session exists, belongs to the account, is not revoked and has not expired. */
-export async function isSessionLive(db: Kysely<DB>, sessionId: string, accountId: string, now: Date): Promise<boolean> {
-  const s = await db
-    .selectFrom('sessions')
-    .select(['account_id', 'revoked_at', 'expires_at'])
-    .where('id', '=', sessionId)
-    .executeTakeFirst();
-  return !!s && s.account_id === accountId && s.revoked_at === null && s.expires_at > iso(now);
 }

@@ -8,8 +8,8 @@ import {
   type RecipientState,
 } from '@contract/batch.js';
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import { newestFirstPage } from '../../platform/db/page.js';
 import type { BatchCallsTable, DB } from '../../platform/db/schema.js';
-import { newestFirstPage } from '../../platform/http/list-query.js';
 import { yieldToLoop } from '../../platform/jobs/cooperative.js';
 import { zoneOfNumber } from './number-zones.js';
 
@@ -373,4 +373,18 @@ const outcomeRow = (x: {
 /** Whether a batch calls the recipients list `uploadId` (the upload sweep leaves its rows). */
 export async function uploadInUse(db: Kysely<DB>, uploadId: string): Promise<boolean> {
   return (await db.selectFrom('batch_calls').select('id').where('upload_id', '=', uploadId).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * True when `phone` is one of the company's assigned numbers: the From number a batch may call from
+ * (the form offers the same numbers, from GET /phone/assigned).
+ */
+export async function isAssignedNumber(db: Kysely<DB>, companyId: string, phone: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('phone_numbers')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('phone_number', '=', phone)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -38,7 +38,6 @@ import { TooLargeError } from '../../platform/uploads/byte-limit.js';
 import { beginUpload, retireUpload } from '../../platform/uploads/pending-uploads.js';
 import { requireAuth } from '../auth/index.js';
 import { billingLimits, committedSpend } from '../billing/index.js';
-import { isAssignedNumber } from './assigned-number.js';
 import { exportRecipients, recipientsExportPurpose } from './batch.export.js';
 import { ingestRecipients } from './batch.ingest.js';
 import {
@@ -47,6 +46,7 @@ import {
   deleteUploadRecipients,
   findBatch,
   insertBatch,
+  isAssignedNumber,
   listBatchCalls,
   listBatches,
   listRecipients,
@@ -203,7 +203,8 @@ export function batchCallRoutes(deps: AppDeps) {
       fromNumber: normalizePhone(body.fromNumber) ?? body.fromNumber,
       scheduledAt: body.scheduledAt ?? null,
     };
-    if (!(await isAssignedNumber(deps, companyId, input.fromNumber))) throw fieldError('fromNumber', BATCH_MESSAGES.fromNotOwned);
+    if (!(await isAssignedNumber(deps.db.db, companyId, input.fromNumber)))
+      throw fieldError('fromNumber', BATCH_MESSAGES.fromNotOwned);
     if (input.status === 'scheduled' && input.scheduledAt) future(input.scheduledAt);
 
     const row = newBatchRow({

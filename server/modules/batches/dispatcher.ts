@@ -44,7 +44,7 @@ import {
   insideCallingWindow,
   isTimeZone,
 } from '@contract/batch.js';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
 import type { DB } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
@@ -52,6 +52,23 @@ import { HttpError } from '../../platform/http/http.js';
 import { billingLimits } from '../billing/index.js';
 import { createPhoneCall, liveCalls } from '../telephony/index.js';
 import { parseWindow } from './batch-call.repo.js';
+import {
+  batchOutcomes,
+  completeSendingBatch,
+  countSent,
+  finishedSince,
+  leaseRecipient,
+  moveNextDial,
+  nextDialMs,
+  nextDueRecipient,
+  pauseSendingBatch,
+  recipientsLeft,
+  recipientsWithEndedCalls,
+  releaseExpiredLeases,
+  sendingBatches,
+  settleRecipient,
+  updateLeasedRecipient,
+} from './dispatch.repo.js';
 import { NUMBER_ZONES } from './number-zones.js';
 
 export const LEASE_MS = 20 * 60_000;
@@ -134,25 +151,7 @@ export class BatchDispatcher {
   /** Recipients being called whose call has ended: their outcome, or a retry. */
   private async recordOutcomes() {
     const now = this.deps.clock.now();
-    const rows = await this.db
-      .selectFrom('batch_recipients as r')
-      .innerJoin('call_sessions as s', 's.id', 'r.call_id')
-      .innerJoin('batch_calls as b', 'b.id', 'r.batch_id')
-      .select([
-        'r.upload_id',
-        'r.row_number',
-        'r.call_id',
-        'r.attempts',
-        's.status',
-        's.disconnection_reason',
-        'b.max_attempts',
-        'b.retry_delay_s',
-        'b.status as batch_status',
-      ])
-      .where('r.state', '=', 'calling')
-      .where('s.status', 'not in', ['registered', 'ongoing'])
-      .limit(500)
-      .execute();
+    const rows = await recipientsWithEndedCalls(this.db, 500);
     for (const r of rows) {
       const outcome = outcomeOf(r.status, r.disconnection_reason);
       // a call cut because the server running it stopped (the call sweeper's error_unknown) is Parley's
@@ -163,37 +162,26 @@ export class BatchDispatcher {
         (outcome === 'busy' || outcome === 'no_answer') &&
         Number(r.attempts) < Number(r.max_attempts) &&
         (r.batch_status === 'sending' || r.batch_status === 'paused');
-      await this.db
-        .updateTable('batch_recipients')
-        .set(
-          retry
-            ? {
-                state: 'queued',
-                call_id: null,
-                lease_owner: null,
-                lease_until: null,
-                next_attempt_at: new Date(now.getTime() + Number(r.retry_delay_s) * 1000).toISOString(),
-                finished_at: finishedAt,
-              }
-            : { state: outcome, lease_owner: null, lease_until: null, finished_at: finishedAt },
-        )
-        .where('upload_id', '=', r.upload_id)
-        .where('row_number', '=', r.row_number)
-        .where('state', '=', 'calling')
-        .where('call_id', '=', r.call_id)
-        .execute();
+      await settleRecipient(
+        this.db,
+        r,
+        retry
+          ? {
+              state: 'queued',
+              call_id: null,
+              lease_owner: null,
+              lease_until: null,
+              next_attempt_at: new Date(now.getTime() + Number(r.retry_delay_s) * 1000).toISOString(),
+              finished_at: finishedAt,
+            }
+          : { state: outcome, lease_owner: null, lease_until: null, finished_at: finishedAt },
+      );
     }
   }
 
   /** A lease whose recipient never got a call (a crash before the dial) is released after LEASE_MS. */
   private async releaseExpired() {
-    await this.db
-      .updateTable('batch_recipients')
-      .set({ state: 'queued', lease_owner: null, lease_until: null })
-      .where('state', '=', 'calling')
-      .where('call_id', 'is', null)
-      .where('lease_until', '<', this.deps.clock.now().toISOString())
-      .execute();
+    await releaseExpiredLeases(this.db, this.deps.clock.now().toISOString());
   }
 
   private get dialsPerSecond() {
@@ -201,13 +189,7 @@ export class BatchDispatcher {
   }
 
   private async dial(): Promise<number> {
-    const batches: SendingBatch[] = await this.db
-      .selectFrom('batch_calls')
-      .select(['id', 'company_id', 'from_number', 'calling_window', 'time_zone', 'resumed_at'])
-      .where('status', '=', 'sending')
-      .orderBy('created_at')
-      .limit(200)
-      .execute();
+    const batches: SendingBatch[] = await sendingBatches(this.db, 200);
     let placed = 0;
     const now = this.deps.clock.now();
     // per company this tick: calls it may still start (its limit minus its live calls), or done (paced)
@@ -248,27 +230,10 @@ export class BatchDispatcher {
   private async pauseIfFailing(batch: SendingBatch, now: Date): Promise<boolean> {
     const windowStart = new Date(now.getTime() - BATCH_FAILURE_PAUSE.windowMs).toISOString();
     const since = batch.resumed_at && batch.resumed_at > windowStart ? batch.resumed_at : windowStart;
-    const row = await this.db
-      .selectFrom('batch_recipients')
-      .select([
-        sql<number>`count(*)`.as('finished'),
-        sql<number>`coalesce(sum(case when state = 'failed' then 1 else 0 end), 0)`.as('failed'),
-      ])
-      .where('batch_id', '=', batch.id)
-      .where('finished_at', '>=', since)
-      .executeTakeFirstOrThrow();
-    const finished = Number(row.finished);
-    const failed = Number(row.failed);
+    const { finished, failed } = await finishedSince(this.db, batch.id, since);
     if (finished < BATCH_FAILURE_PAUSE.minFinished || failed < finished * BATCH_FAILURE_PAUSE.share) return false;
     const reason = BATCH_MESSAGES.pausedAutomatically(failed, finished);
-    const res = await this.db
-      .updateTable('batch_calls')
-      .set({ status: 'paused', paused_reason: reason, updated_at: now.toISOString() })
-      .where('id', '=', batch.id)
-      .where('company_id', '=', batch.company_id)
-      .where('status', '=', 'sending')
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) > 0)
+    if (await pauseSendingBatch(this.db, batch.id, batch.company_id, reason, now.toISOString()))
       this.deps.logger.warn('batch call paused itself', { batchId: batch.id, failed, finished });
     return true;
   }
@@ -282,30 +247,14 @@ export class BatchDispatcher {
     const gap = 1000 / rate;
     // as many as one tick's share of the rate at once (1 up to 4 a second with 250 ms ticks)
     const burst = Math.max(1, Math.floor((rate * (this.options.tickMs ?? DISPATCH_TICK_MS)) / 1000));
-    await trx
-      .insertInto('batch_dial_pacing')
-      .values({ company_id: companyId, next_dial_ms: 0 })
-      .onConflict((oc) => oc.column('company_id').doNothing())
-      .execute();
-    const row = await trx
-      .selectFrom('batch_dial_pacing')
-      .select('next_dial_ms')
-      .where('company_id', '=', companyId)
-      .executeTakeFirstOrThrow();
-    const next = Number(row.next_dial_ms);
+    const next = await nextDialMs(trx, companyId);
     if (next > nowMs) {
       this.nextDial.set(companyId, next);
       return false;
     }
     const after = Math.ceil(Math.max(next + gap, nowMs + gap - (burst - 1) * gap));
-    const res = await trx
-      .updateTable('batch_dial_pacing')
-      .set({ next_dial_ms: after })
-      .where('company_id', '=', companyId)
-      .where('next_dial_ms', '=', next)
-      .executeTakeFirst();
     // another server took it first
-    if (Number(res.numUpdatedRows) !== 1) return false;
+    if (!(await moveNextDial(trx, companyId, next, after))) return false;
     this.nextDial.set(companyId, after);
     return true;
   }
@@ -313,23 +262,10 @@ export class BatchDispatcher {
   /** No recipient left to call or being called: the batch is completed. */
   private async completeIfDone(batchId: string, companyId: string): Promise<boolean> {
     // one row is enough (a count would read every queued row of a large batch on every tick)
-    const left = await this.db
-      .selectFrom('batch_recipients')
-      .select('row_number')
-      .where('batch_id', '=', batchId)
-      .where('state', 'in', ['queued', 'calling'])
-      .limit(1)
-      .executeTakeFirst();
-    if (left) return false;
-    const done = await this.db
-      .updateTable('batch_calls')
-      .set({ status: 'completed', updated_at: this.deps.clock.now().toISOString() })
-      .where('id', '=', batchId)
-      .where('company_id', '=', companyId)
-      .where('status', '=', 'sending')
-      .executeTakeFirst();
+    if (await recipientsLeft(this.db, batchId)) return false;
+    const done = await completeSendingBatch(this.db, batchId, companyId, this.deps.clock.now().toISOString());
     // only the server whose update completed the batch tells the company's webhook, once
-    if (Number(done.numUpdatedRows) > 0) {
+    if (done) {
       this.deps.logger.info('batch call completed', { batchId });
       await this.announceCompleted(batchId, companyId).catch((e) =>
         this.deps.logger.warn('batch_completed not queued', { batchId, reason: e instanceof Error ? e.message : String(e) }),
@@ -340,18 +276,7 @@ export class BatchDispatcher {
 
   /** `batch_completed` for the company-wide webhook: the batch and its recipients' outcomes. */
   private async announceCompleted(batchId: string, companyId: string) {
-    const batch = await this.db
-      .selectFrom('batch_calls')
-      .select(['id', 'name', 'status', 'sent_count', 'updated_at'])
-      .where('id', '=', batchId)
-      .where('company_id', '=', companyId)
-      .executeTakeFirstOrThrow();
-    const states = await this.db
-      .selectFrom('batch_recipients')
-      .select(['state', sql<number>`count(*)`.as('n')])
-      .where('batch_id', '=', batchId)
-      .groupBy('state')
-      .execute();
+    const { batch, states } = await batchOutcomes(this.db, batchId, companyId);
     await this.deps.events.publish('batch.completed', {
       companyId,
       batch: {
@@ -374,58 +299,18 @@ export class BatchDispatcher {
     const { zones = null, now = this.deps.clock.now(), pace = true } = opts;
     const pg = this.deps.db.kind === 'postgres';
     return this.db.transaction().execute(async (trx) => {
-      let next = trx
-        .selectFrom('batch_recipients')
-        .select(['upload_id', 'row_number', 'phone_number', 'variables', 'attempts'])
-        .where('batch_id', '=', batchId)
-        .where('company_id', '=', companyId)
-        .where('state', '=', 'queued')
-        .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now.toISOString())]))
-        // a paused or canceled batch is never claimed from, even by a tick that listed it as sending
-        .where('batch_id', 'in', (eb) =>
-          eb
-            .selectFrom('batch_calls')
-            .select('id')
-            .where('id', '=', batchId)
-            .where('company_id', '=', companyId)
-            .where('status', '=', 'sending'),
-        )
-        .orderBy('row_number')
-        .limit(1);
-      if (zones) {
-        const { zones: open, batchZone } = zones;
-        next = next.where((eb) =>
-          eb.or([
-            ...(open.length > 0 ? [eb('time_zone', 'in', open)] : []),
-            // no zone of its own (or one this version does not know): the batch's
-            ...(batchZone ? [eb('time_zone', 'is', null), eb('time_zone', 'not in', [...NUMBER_ZONES])] : []),
-          ]),
-        );
-      }
-      if (pg) next = next.forUpdate().skipLocked();
-      const row = await next.executeTakeFirst();
+      const row = await nextDueRecipient(trx, batchId, companyId, now.toISOString(), zones, pg);
       if (!row) return undefined;
       if (pace && !(await this.takeDialSlot(trx, companyId, now.getTime()))) return 'paced' as const;
-      const res = await trx
-        .updateTable('batch_recipients')
-        .set({
-          state: 'calling',
-          attempts: Number(row.attempts) + 1,
-          lease_owner: this.owner,
-          lease_until: new Date(now.getTime() + LEASE_MS).toISOString(),
-        })
-        .where('upload_id', '=', row.upload_id)
-        .where('row_number', '=', row.row_number)
-        .where('state', '=', 'queued')
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) return undefined;
-      if (Number(row.attempts) === 0)
-        await trx
-          .updateTable('batch_calls')
-          .set({ sent_count: sql`sent_count + 1` })
-          .where('id', '=', batchId)
-          .where('company_id', '=', companyId)
-          .execute();
+      const leased = await leaseRecipient(
+        trx,
+        row,
+        this.owner,
+        Number(row.attempts) + 1,
+        new Date(now.getTime() + LEASE_MS).toISOString(),
+      );
+      if (!leased) return undefined;
+      if (Number(row.attempts) === 0) await countSent(trx, batchId, companyId);
       return row;
     });
   }
@@ -441,14 +326,7 @@ export class BatchDispatcher {
       lease_until?: null;
       call_id?: string | null;
       finished_at?: string;
-    }) =>
-      this.db
-        .updateTable('batch_recipients')
-        .set(set)
-        .where('upload_id', '=', r.upload_id)
-        .where('row_number', '=', r.row_number)
-        .where('lease_owner', '=', this.owner)
-        .execute();
+    }) => updateLeasedRecipient(this.db, r, this.owner, set);
     let variables: Record<string, string> = {};
     try {
       const parsed = JSON.parse(r.variables) as Record<string, unknown>;

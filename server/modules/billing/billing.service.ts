@@ -12,9 +12,21 @@ import {
   VOICE_ENGINE_SHARE,
 } from '@contract/billing.js';
 import { countriesOfNumbers } from '@contract/destinations.js';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
+import {
+  agentNames,
+  type BillingFields,
+  billingLimitsRow,
+  callCost,
+  companyPhoneNumbers,
+  contactSources,
+  pendingBatchDials,
+  statementSources,
+  upsertBillingRow,
+  usageSums,
+} from './billing.repo.js';
 
 /**
  * Billing figures, computed from the company's calls and numbers (nothing is stored but the limits and
@@ -51,11 +63,7 @@ const monthTitle = (month: string) =>
 
 /** `db` may be a transaction (withCompanyLock) */
 export async function billingLimits(deps: AppDeps, companyId: string, db: Kysely<DB> = deps.db.db): Promise<BillingLimits> {
-  const row = await db
-    .selectFrom('company_billing')
-    .select(['concurrency_limit', 'monthly_spend_limit_cents', 'allowed_countries'])
-    .where('company_id', '=', companyId)
-    .executeTakeFirst();
+  const row = await billingLimitsRow(db, companyId);
   return {
     concurrencyLimit: row ? Number(row.concurrency_limit) : CONCURRENCY_LIMIT_DEFAULT,
     monthlySpendLimit: row ? usd(Number(row.monthly_spend_limit_cents)) : MONTHLY_SPEND_LIMIT_DEFAULT,
@@ -65,8 +73,7 @@ export async function billingLimits(deps: AppDeps, companyId: string, db: Kysely
 
 /** The countries of the company's own phone numbers (its allowed countries while it set none). */
 export async function numberCountries(deps: AppDeps, companyId: string): Promise<string[]> {
-  const rows = await deps.db.db.selectFrom('phone_numbers').select('phone_number').where('company_id', '=', companyId).execute();
-  return countriesOfNumbers(rows.map((r) => r.phone_number));
+  return countriesOfNumbers(await companyPhoneNumbers(deps.db.db, companyId));
 }
 
 /** The countries the company's outbound calls may go to: those it set, else those of its numbers. */
@@ -75,35 +82,16 @@ export async function allowedCountries(deps: AppDeps, companyId: string): Promis
   return set.length > 0 ? set : numberCountries(deps, companyId);
 }
 
-async function upsertBilling(
-  deps: AppDeps,
-  companyId: string,
-  set: Partial<{
-    concurrency_limit: number;
-    monthly_spend_limit_cents: number;
-    contact_name: string;
-    contact_email: string;
-    contact_address: string;
-    contact_tax_id: string;
-    allowed_countries: string;
-  }>,
-) {
-  const updated_at = deps.clock.now().toISOString();
-  await deps.db.db
-    .insertInto('company_billing')
-    .values({
-      company_id: companyId,
-      concurrency_limit: CONCURRENCY_LIMIT_DEFAULT,
-      monthly_spend_limit_cents: cents(MONTHLY_SPEND_LIMIT_DEFAULT),
-      contact_name: '',
-      contact_email: '',
-      contact_address: '',
-      contact_tax_id: '',
-      ...set,
-      updated_at,
-    })
-    .onConflict((oc) => oc.column('company_id').doUpdateSet({ ...set, updated_at }))
-    .execute();
+async function upsertBilling(deps: AppDeps, companyId: string, set: BillingFields) {
+  const defaults = {
+    concurrency_limit: CONCURRENCY_LIMIT_DEFAULT,
+    monthly_spend_limit_cents: cents(MONTHLY_SPEND_LIMIT_DEFAULT),
+    contact_name: '',
+    contact_email: '',
+    contact_address: '',
+    contact_tax_id: '',
+  };
+  await upsertBillingRow(deps.db.db, companyId, defaults, set, deps.clock.now().toISOString());
 }
 
 export function saveLimits(deps: AppDeps, companyId: string, limits: BillingLimitsBody) {
@@ -116,12 +104,7 @@ export function saveLimits(deps: AppDeps, companyId: string, limits: BillingLimi
 
 /** The stored contact; until one is saved, the company's name and the caller's email. */
 export async function billingContact(deps: AppDeps, companyId: string, accountId: string): Promise<Required<BillingContact>> {
-  const db = deps.db.db;
-  const [row, company, account] = await Promise.all([
-    db.selectFrom('company_billing').selectAll().where('company_id', '=', companyId).executeTakeFirst(),
-    db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirst(),
-    db.selectFrom('accounts').select('email').where('id', '=', accountId).where('company_id', '=', companyId).executeTakeFirst(),
-  ]);
+  const [row, company, account] = await contactSources(deps.db.db, companyId, accountId);
   return {
     name: row?.contact_name || company?.name || '',
     email: row?.contact_email || account?.email || '',
@@ -142,17 +125,9 @@ export function saveContact(deps: AppDeps, companyId: string, contact: BillingCo
 // ---------------------------------------------------------------------------------------------
 // Calls
 
-/** Call cost (USD) of the company from `from` (inclusive) to `to` (exclusive), ISO instants. */
-async function callCost(db: Kysely<DB>, companyId: string, from: Date, to: Date): Promise<number> {
-  const row = await db
-    .selectFrom('calls')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('cost'), sql<number>`0`).as('cost'))
-    .where('company_id', '=', companyId)
-    .where('time', '>=', from.toISOString())
-    .where('time', '<', to.toISOString())
-    .executeTakeFirstOrThrow();
-  return Number(row.cost);
-}
+/** Call cost (USD) of the company from `from` (inclusive) to `to` (exclusive). */
+const callCostBetween = (db: Kysely<DB>, companyId: string, from: Date, to: Date) =>
+  callCost(db, companyId, from.toISOString(), to.toISOString());
 
 /**
  * What the company has spent or committed this month (USD): its calls so far, plus the dials of its
@@ -166,19 +141,16 @@ export async function committedSpend(
   db: Kysely<DB> = deps.db.db,
 ): Promise<number> {
   const { start, next } = monthBounds(monthOf(deps.clock.now()));
-  let pending = db
-    .selectFrom('batch_calls')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(sql<number>`recipients_count - sent_count`), sql<number>`0`).as('dials'))
-    .where('company_id', '=', companyId)
-    .where('status', 'in', ['scheduled', 'sending', 'paused']);
-  if (excludeBatchId) pending = pending.where('id', '!=', excludeBatchId);
-  const [calls, batches] = await Promise.all([callCost(db, companyId, start, next), pending.executeTakeFirstOrThrow()]);
-  return calls + Number(batches.dials) * BATCH_DIAL_COST;
+  const [calls, dials] = await Promise.all([
+    callCostBetween(db, companyId, start, next),
+    pendingBatchDials(db, companyId, excludeBatchId),
+  ]);
+  return calls + dials * BATCH_DIAL_COST;
 }
 
 export async function monthToDateSpend(deps: AppDeps, companyId: string): Promise<number> {
   const { start, next } = monthBounds(monthOf(deps.clock.now()));
-  return usd(cents(await callCost(deps.db.db, companyId, start, next)));
+  return usd(cents(await callCostBetween(deps.db.db, companyId, start, next)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -229,23 +201,8 @@ const MAX_MONTHS = 120;
 
 /** One statement per month, newest first, from the company's first month (or first call) to now. */
 export async function statements(deps: AppDeps, companyId: string): Promise<Statement[]> {
-  const db = deps.db.db;
   const current = monthOf(deps.clock.now());
-  const [company, byMonth, numbers] = await Promise.all([
-    db.selectFrom('companies').select('created_at').where('id', '=', companyId).executeTakeFirst(),
-    db
-      .selectFrom('calls')
-      .select((eb) => [
-        sql<string>`substr(time, 1, 7)`.as('month'),
-        eb.fn.coalesce(eb.fn.sum<number>('cost'), sql<number>`0`).as('cost'),
-        eb.fn.coalesce(eb.fn.sum<number>('duration'), sql<number>`0`).as('seconds'),
-        eb.fn.countAll<number>().as('count'),
-      ])
-      .where('company_id', '=', companyId)
-      .groupBy(sql`substr(time, 1, 7)`)
-      .execute(),
-    db.selectFrom('phone_numbers').select(['assigned_at', 'created_at']).where('company_id', '=', companyId).execute(),
-  ]);
+  const [company, byMonth, numbers] = await statementSources(deps.db.db, companyId);
   const calls = new Map(
     byMonth.map((r) => [r.month, { cost: Number(r.cost), seconds: Number(r.seconds), count: Number(r.count) }]),
   );
@@ -268,44 +225,9 @@ export async function statements(deps: AppDeps, companyId: string): Promise<Stat
 export async function usage(deps: AppDeps, companyId: string, month: string): Promise<Omit<UsageResponse, 'success'>> {
   const db = deps.db.db;
   const { start, next, last } = monthBounds(month);
-  const inMonth = db
-    .selectFrom('calls')
-    .where('company_id', '=', companyId)
-    .where('time', '>=', start.toISOString())
-    .where('time', '<', next.toISOString());
-  const [perDay, perAgent] = await Promise.all([
-    inMonth
-      .select((eb) => [
-        sql<string>`substr(time, 1, 10)`.as('day'),
-        eb.fn.coalesce(eb.fn.sum<number>('cost'), sql<number>`0`).as('cost'),
-        eb.fn.coalesce(eb.fn.sum<number>('duration'), sql<number>`0`).as('seconds'),
-        eb.fn.countAll<number>().as('count'),
-      ])
-      .groupBy(sql`substr(time, 1, 10)`)
-      .execute(),
-    inMonth
-      .select((eb) => [
-        'agent_id',
-        eb.fn.coalesce(eb.fn.sum<number>('cost'), sql<number>`0`).as('cost'),
-        eb.fn.coalesce(eb.fn.sum<number>('duration'), sql<number>`0`).as('seconds'),
-        eb.fn.countAll<number>().as('count'),
-      ])
-      .groupBy('agent_id')
-      .execute(),
-  ]);
+  const [perDay, perAgent] = await usageSums(db, companyId, start.toISOString(), next.toISOString());
   const agentIds = perAgent.map((a) => a.agent_id).filter((id): id is string => !!id);
-  const names = new Map(
-    agentIds.length === 0
-      ? []
-      : (
-          await db
-            .selectFrom('agents')
-            .select(['id', 'agent_name'])
-            .where('company_id', '=', companyId)
-            .where('id', 'in', agentIds)
-            .execute()
-        ).map((a) => [a.id, a.agent_name]),
-  );
+  const names = await agentNames(db, companyId, agentIds);
   const days = new Map(perDay.map((d) => [d.day, d]));
   const out: UsageResponse['days'] = [];
   let totalCents = 0;

@@ -14,11 +14,12 @@ import { callSearchMatch } from '@contract/call.js';
 import type { CallUsage } from '@contract/call-runtime.js';
 import type { CsvValue } from '@contract/csv.js';
 import { usageCost } from '@contract/pricing.js';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { parseJson } from '../../platform/db/json.js';
 import type { DB } from '../../platform/db/schema.js';
 import { csvStream } from '../../platform/http/csv-export.js';
-import { dayStart, matching, nextDayStart, type TimeRange } from './call.repo.js';
+import { dayStart, nextDayStart, type TimeRange } from './call.repo.js';
+import { exportBatch, exportDetails } from './call-detail.repo.js';
 
 export { EXPORT_LINK_TTL_S } from '../../platform/http/csv-export.js';
 export const EXPORT_BATCH = 1000;
@@ -55,42 +56,14 @@ export function exportCalls(db: Kysely<DB>, companyId: string, q: CallListQuery)
   const search = q.search ? callSearchMatch(q.search) : undefined;
   let after: { time: string; id: string } | null = null;
   async function batch(): Promise<{ records: CsvValue[][]; done: boolean }> {
-    let qb = matching(db, companyId, q, within, search).selectAll();
-    if (after) {
-      const { time, id } = after;
-      // a row value: both databases range the (company, time, id) index on it
-      qb = qb.where(sql<boolean>`(${sql.ref('time')}, ${sql.ref('id')}) < (${time}, ${id})`);
-    }
-    const rows = await qb.orderBy('time', 'desc').orderBy('id', 'desc').limit(EXPORT_BATCH).execute();
+    const rows = await exportBatch(db, companyId, q, within, search, after, EXPORT_BATCH);
     const done = rows.length < EXPORT_BATCH;
     if (rows.length === 0) return { records: [], done };
     const last = rows[rows.length - 1] as (typeof rows)[number];
     after = { time: last.time, id: last.id };
     const ids = rows.map((r) => r.id);
     const agentIds = [...new Set(rows.map((r) => r.agent_id).filter((a): a is string => a !== null))];
-    const [sessions, analyses, agents] = await Promise.all([
-      db
-        .selectFrom('call_sessions')
-        .select(['id', 'agent_name', 'usage'])
-        .where('company_id', '=', companyId)
-        .where('id', 'in', ids)
-        .execute(),
-      db
-        .selectFrom('call_analyses')
-        .select(['call_id', 'result'])
-        .where('company_id', '=', companyId)
-        .where('call_id', 'in', ids)
-        .where('status', '=', 'done')
-        .execute(),
-      agentIds.length
-        ? db
-            .selectFrom('agents')
-            .select(['id', 'agent_name as name'])
-            .where('company_id', '=', companyId)
-            .where('id', 'in', agentIds)
-            .execute()
-        : Promise.resolve([] as { id: string; name: string }[]),
-    ]);
+    const [sessions, analyses, agents] = await exportDetails(db, companyId, ids, agentIds);
     const sessionOf = new Map(sessions.map((s) => [s.id, s]));
     const summaryOf = new Map(
       analyses.map((a) => [a.call_id, parseJson<{ summary?: string }>(a.result ?? '{}', {}).summary ?? '']),

@@ -23,6 +23,7 @@ import { isId } from '../../platform/crypto/ids.js';
 import { parseJson } from '../../platform/db/json.js';
 import type { DB } from '../../platform/db/schema.js';
 import { HttpError } from '../../platform/http/http.js';
+import { callAnalysisOf, callRowOf, callSessionOf } from './call-detail.repo.js';
 
 export const RECORDING_URL_TTL_S = 3600;
 
@@ -66,25 +67,10 @@ export async function callDetail(
   if (!isId(id)) throw new HttpError(404, CALL_RUNTIME_MESSAGES.callNotFound);
   // the calls row first: it is written in the same transaction that ends the session, so once it is seen
   // the session read after it is the ended one (two reads side by side could straddle that commit)
-  const call = await db
-    .selectFrom('calls')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  const session = await db
-    .selectFrom('call_sessions')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const call = await callRowOf(db, companyId, id);
+  const session = await callSessionOf(db, companyId, id);
   if (!session && !call) throw new HttpError(404, CALL_RUNTIME_MESSAGES.callNotFound);
-  const analysis = await db
-    .selectFrom('call_analyses')
-    .select(['status', 'result', 'error'])
-    .where('company_id', '=', companyId)
-    .where('call_id', '=', id)
-    .executeTakeFirst();
+  const analysis = await callAnalysisOf(db, companyId, id);
   const usage = session ? parseJson<CallUsage | null>(session.usage, null) : null;
   const hasUsage = usage !== null && typeof usage.llm_model === 'string';
   const cost = hasUsage

@@ -11,6 +11,15 @@ import { hashPassword, insertCompanyWithAccount } from '../auth/index.js';
 import { type CallRow, insertCalls, storedCallCount, withCallIndexesDeferred } from '../calls/index.js';
 import { insertNumberRows, poolNumberRow } from '../numbers/index.js';
 import { AREA_CODES, type CallLine, fictionalNumber, generateCalls, type Rng, TOLL_FREE_CODES } from './call-generator.js';
+import {
+  accountOfEmail,
+  anyCompanyExists,
+  companyAgentModels,
+  companyNumberAgents,
+  setNumberRoles,
+  someAgentId,
+  takenPhoneNumbers,
+} from './workspace.repo.js';
 
 /**
  * Workspaces with realistic data: used by `npm run seed` (server/cli/seed.ts) and by the demo workspace
@@ -38,7 +47,7 @@ export async function ensureWorkspace(
   p: { email: string; name: string; companyName: string; now: Date; events: AppEventBus },
 ): Promise<Workspace> {
   const email = p.email.toLowerCase();
-  const existing = await db.selectFrom('accounts').select(['id', 'company_id']).where('email', '=', email).executeTakeFirst();
+  const existing = await accountOfEmail(db, email);
   if (existing) return { companyId: existing.company_id, accountId: existing.id, email, created: false };
   const password = generatedPassword();
   const passwordHash = await hashPassword(password);
@@ -79,15 +88,7 @@ export async function addPoolNumbers(
         poolNumberRow({ phone, provider, type: tollFree ? 'toll-free' : 'local', areaCode: areaCodeOf(phone), now: p.now }),
       );
     }
-    const taken = new Set(
-      (
-        await db
-          .selectFrom('phone_numbers')
-          .select('phone_number')
-          .where('phone_number', 'in', [...wanted.keys()])
-          .execute()
-      ).map((r) => r.phone_number),
-    );
+    const taken = await takenPhoneNumbers(db, [...wanted.keys()]);
     const rows = [...wanted.values()].filter((r) => !taken.has(r.phone_number)).slice(0, p.count - added.length);
     if (p.owner) {
       for (const r of rows) {
@@ -107,16 +108,7 @@ export async function addPoolNumbers(
  * first agent) and that agent's price per minute.
  */
 export async function companyLines(db: Kysely<DB>, companyId: string): Promise<CallLine[]> {
-  const [numbers, agents] = await Promise.all([
-    db
-      .selectFrom('phone_numbers')
-      .select(['phone_number', 'inbound_agent_id', 'outbound_agent_id'])
-      .where('company_id', '=', companyId)
-      .orderBy('assigned_at')
-      .orderBy('phone_number')
-      .execute(),
-    db.selectFrom('agents').select(['id', 'llm_model']).where('company_id', '=', companyId).orderBy('created_at').execute(),
-  ]);
+  const [numbers, agents] = await Promise.all([companyNumberAgents(db, companyId), companyAgentModels(db, companyId)]);
   const model = new Map(agents.map((a) => [a.id, a.llm_model]));
   return numbers.map((n) => {
     const agentId = n.inbound_agent_id ?? n.outbound_agent_id ?? agents[0]?.id ?? null;
@@ -193,8 +185,7 @@ export async function createDemoWorkspace(
   db: Kysely<DB>,
   p: { now: Date; print: (text: string) => void; events: AppEventBus; logger?: Logger; rng?: Rng },
 ): Promise<boolean> {
-  const any = await db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
-  if (any) return false;
+  if (await anyCompanyExists(db)) return false;
   const rng = p.rng ?? Math.random;
   let ws: Workspace;
   try {
@@ -207,25 +198,19 @@ export async function createDemoWorkspace(
     });
   } catch (e) {
     // another instance created it a moment ago (unique email)
-    if (await db.selectFrom('accounts').select('id').where('email', '=', DEMO_EMAIL).executeTakeFirst()) return false;
+    if (await accountOfEmail(db, DEMO_EMAIL)) return false;
     throw e;
   }
   if (!ws.created) return false;
   const owner = { companyId: ws.companyId, accountId: ws.accountId };
   const numbers = await addPoolNumbers(db, { count: DEMO.assignedNumbers, now: p.now, rng, owner });
-  const agent =
-    (await db.selectFrom('agents').select('id').where('company_id', '=', ws.companyId).executeTakeFirst())?.id ?? null;
+  const agent = await someAgentId(db, ws.companyId);
   // the sample agent answers the front desk and places the reminder calls
   const roles = [
     { nickname: 'Front desk', inbound_agent_id: agent },
     { nickname: 'Reminders', outbound_agent_id: agent },
   ];
-  for (const [i, number] of numbers.entries())
-    await db
-      .updateTable('phone_numbers')
-      .set(roles[i % roles.length]!)
-      .where('id', '=', number.id)
-      .execute();
+  for (const [i, number] of numbers.entries()) await setNumberRoles(db, ws.companyId, number.id, roles[i % roles.length]!);
   await addPoolNumbers(db, { count: DEMO.freeNumbers, now: p.now, rng });
   await seedCalls(db, { companyId: ws.companyId, count: DEMO.calls, days: DEMO.days, now: p.now, rng });
   p.logger?.info('demo workspace created', { email: DEMO_EMAIL, calls: DEMO.calls });

@@ -9,26 +9,18 @@
  */
 
 import { TELEPHONY_MESSAGES } from '@contract/telephony.js';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { withCompanyLock } from '../../platform/db/company-lock.js';
 import type { DB } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/http.js';
 import { billingLimits, monthToDateSpend } from '../billing/index.js';
+import { liveCalls } from './session.repo.js';
 
 type Trx = Transaction<DB>;
 
-/** Calls of the company that hold a line now (phone calls and web calls), for the concurrency limit. */
-export async function liveCalls(db: Kysely<DB>, companyId: string): Promise<number> {
-  const row = await db
-    .selectFrom('call_sessions')
-    .select(sql<number>`count(*)`.as('n'))
-    .where('company_id', '=', companyId)
-    .where('status', 'in', ['registered', 'ongoing'])
-    .where('type', 'in', ['inbound', 'outbound', 'web'])
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+/** Calls of the company that hold a line now (its count lives with the other call_sessions queries). */
+export { liveCalls };
 
 /** Whether the company's month-to-date spend has reached its monthly spend limit (0 = no limit). */
 export async function overSpend(deps: AppDeps, companyId: string): Promise<boolean> {

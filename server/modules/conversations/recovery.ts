@@ -21,7 +21,7 @@ import { agentDocOrUndefined } from '../../voice/engine/plan.js';
 import { recordingsDir } from '../calls/index.js';
 import { announceCall } from './call-events.js';
 import { emptyUsage } from './runtime.js';
-import { type CallSessionRow, finishCallSession, parseJson } from './session.repo.js';
+import { type CallSessionRow, finishCallSession, orphanedCalls, parseJson } from './session.repo.js';
 
 const SERVER_ID_FILE = 'server-id';
 const SERVER_ID = /^srv-[A-Za-z0-9_-]{8,64}$/;
@@ -97,14 +97,7 @@ export async function recoverOwnCalls(deps: AppDeps): Promise<number> {
   let ended = 0;
   for (;;) {
     const live = [...rt.live.keys()];
-    let query = deps.db.db
-      .selectFrom('call_sessions')
-      .selectAll()
-      .where('server_id', '=', rt.serverId)
-      .where('status', '=', 'ongoing')
-      .where('type', 'in', ['web', 'inbound', 'outbound']);
-    if (live.length > 0) query = query.where('id', 'not in', live);
-    const rows = await query.limit(BATCH).execute();
+    const rows = await orphanedCalls(deps.db.db, rt.serverId, live, BATCH);
     for (const row of rows) if (await endDeadCall(deps, row)) ended++;
     if (rows.length < BATCH) break;
   }

@@ -43,6 +43,7 @@ import { WebTransport } from '../../voice/lines/web.js';
 import { BROWSER_AUDIO, ProviderError, type ProviderId } from '../../voice/providers/types.js';
 import { docOf, findAgent } from '../agents/index.js';
 import { recordingsDir } from '../calls/index.js';
+import { knowledgeSearch } from '../knowledge/index.js';
 import { ProviderKeyMissingError, providerAccess } from '../providers/index.js';
 import { announceCall } from './call-events.js';
 import { callRuntime } from './call-runtime.js';
@@ -54,8 +55,11 @@ import {
   createCallSession,
   finishCallSession,
   getCallSession,
+  lockChat,
   newToken,
   parseJson,
+  releaseChat,
+  saveChatTurn,
   saveProgress,
 } from './session.repo.js';
 
@@ -190,17 +194,8 @@ export async function prepareChatMessage(
   const keys = await keysFor(deps, caller.companyId, agent, requiredProviders(plan.pipeline, 'text'));
   await refuseOverSpend(deps, caller.companyId);
   const at = now(deps);
-  const lock = await deps.db.db
-    .updateTable('call_sessions')
-    .set({ heartbeat_at: at.toISOString(), server_id: rt.serverId })
-    .where('id', '=', before.id)
-    .where('company_id', '=', caller.companyId)
-    .where('status', '=', 'ongoing')
-    .where((eb) =>
-      eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', new Date(at.getTime() - CHAT_LOCK_MS).toISOString())]),
-    )
-    .executeTakeFirst();
-  if (Number(lock.numUpdatedRows) !== 1) {
+  const locked = await lockChat(deps.db.db, caller.companyId, before.id, rt.serverId, at, new Date(at.getTime() - CHAT_LOCK_MS));
+  if (!locked) {
     const stopped = rt.chats.get(before.id);
     if (!stopped?.stopped) throw new HttpError(409, CALL_RUNTIME_MESSAGES.chatBusy);
     await stopped.finished;
@@ -211,13 +206,7 @@ export async function prepareChatMessage(
   rt.chats.set(before.id, turn);
   const release = async () => {
     try {
-      await deps.db.db
-        .updateTable('call_sessions')
-        .set({ heartbeat_at: null })
-        .where('id', '=', before.id)
-        .where('company_id', '=', caller.companyId)
-        .where('server_id', '=', rt.serverId)
-        .execute();
+      await releaseChat(deps.db.db, caller.companyId, before.id, rt.serverId);
     } finally {
       if (rt.chats.get(before.id) === turn) rt.chats.delete(before.id);
       finish();
@@ -267,6 +256,7 @@ async function runChatTurn(
     companyId: row.company_id,
     plan,
     keys,
+    knowledge: knowledgeSearch(deps),
     line: new ChatLine({
       delta: (text) => {
         sent.startMs ??= msNow();
@@ -315,18 +305,13 @@ async function runChatTurn(
       endedAt: now(deps),
     });
   } else {
-    await deps.db.db
-      .updateTable('call_sessions')
-      .set({
-        transcript: JSON.stringify(conversation.transcript),
-        latency: JSON.stringify(allLatency),
-        usage: JSON.stringify(usage),
-        cost,
-        updated_at: now(deps).toISOString(),
-      })
-      .where('id', '=', row.id)
-      .where('company_id', '=', row.company_id)
-      .execute();
+    await saveChatTurn(deps.db.db, row.company_id, row.id, {
+      transcript: conversation.transcript,
+      latency: allLatency,
+      usage,
+      cost,
+      now: now(deps),
+    });
   }
   emit({ type: 'done', ended: outcome !== undefined });
 }
@@ -460,6 +445,7 @@ export function runLineCall(
       companyId: row.company_id,
       plan,
       keys,
+      knowledge: knowledgeSearch(deps),
       line: transport,
       recorder,
       onTurn: (conv) => {

@@ -7,7 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AgentDoc } from '@contract/agent/save.js';
 import type { CallUsage, TranscriptTurn, TurnLatency } from '@contract/call-runtime.js';
 import type { CallStatus, CallType } from '@contract/call-values.js';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
 import { parseJson } from '../../platform/db/json.js';
 import type { CallSessionsTable, DB } from '../../platform/db/schema.js';
@@ -140,6 +140,106 @@ export async function saveProgress(
     .where('company_id', '=', companyId)
     .where('id', '=', id)
     .where('status', '=', 'ongoing')
+    .execute();
+}
+
+/**
+ * Takes an ongoing chat for one reply on server `serverId`: only when no server holds it, or its holder's
+ * heartbeat is older than `staleBefore`. True when taken.
+ */
+export async function lockChat(
+  db: Kysely<DB>,
+  companyId: string,
+  id: string,
+  serverId: string,
+  now: Date,
+  staleBefore: Date,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('call_sessions')
+    .set({ heartbeat_at: now.toISOString(), server_id: serverId })
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'ongoing')
+    .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore.toISOString())]))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Lets go of a chat taken by `lockChat` (only if this server still holds it). */
+export async function releaseChat(db: Kysely<DB>, companyId: string, id: string, serverId: string): Promise<void> {
+  await db
+    .updateTable('call_sessions')
+    .set({ heartbeat_at: null })
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .where('server_id', '=', serverId)
+    .execute();
+}
+
+/** Saves a chat's transcript, latency, usage and cost after a turn that did not end it. */
+export async function saveChatTurn(
+  db: Kysely<DB>,
+  companyId: string,
+  id: string,
+  p: { transcript: TranscriptTurn[]; latency: TurnLatency[]; usage: CallUsage; cost: number; now: Date },
+): Promise<void> {
+  await db
+    .updateTable('call_sessions')
+    .set({
+      transcript: JSON.stringify(p.transcript),
+      latency: JSON.stringify(p.latency),
+      usage: JSON.stringify(p.usage),
+      cost: p.cost,
+      updated_at: p.now.toISOString(),
+    })
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .execute();
+}
+
+/** Calls of the company that hold a line now (phone calls and web calls), for the concurrency limit. */
+export async function liveCalls(db: Kysely<DB>, companyId: string): Promise<number> {
+  const row = await db
+    .selectFrom('call_sessions')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('company_id', '=', companyId)
+    .where('status', 'in', ['registered', 'ongoing'])
+    .where('type', 'in', ['inbound', 'outbound', 'web'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * A batch of this server's ongoing calls (web and phone) that it no longer runs (`live`: the ids it does):
+ * what a previous process of this server died with. Every company's: the server owns them.
+ */
+export function orphanedCalls(db: Kysely<DB>, serverId: string, live: readonly string[], limit: number) {
+  let query = db
+    .selectFrom('call_sessions')
+    .selectAll()
+    .where('server_id', '=', serverId)
+    .where('status', '=', 'ongoing')
+    .where('type', 'in', ['web', 'inbound', 'outbound']);
+  if (live.length > 0) query = query.where('id', 'not in', live);
+  return query.limit(limit).execute();
+}
+
+/**
+ * The oldest phone calls (Twilio, Plivo) still `registered` that were created before `before`, whatever the
+ * company: those a carrier may have ended while no server listened.
+ */
+export function unansweredCarrierCalls(db: Kysely<DB>, before: Date, limit: number) {
+  return db
+    .selectFrom('call_sessions')
+    .selectAll()
+    .where('status', '=', 'registered')
+    .where('type', 'in', ['inbound', 'outbound'])
+    .where('provider', 'in', ['twilio', 'plivo'])
+    .where('provider_call_id', 'is not', null)
+    .where('created_at', '<', before.toISOString())
+    .orderBy('created_at')
+    .limit(limit)
     .execute();
 }
 

@@ -5,5 +5,6 @@
  */
 export { companyKbDir, ownKnowledgeBaseIds } from './kb.repo.js';
 export { knowledgeBaseRoutes } from './kb.routes.js';
+export { knowledgeSearch } from './kb.search.js';
 export { createKnowledgeWorker } from './kb.worker.js';
 export { knowledgeBaseUploads } from './uploads.js';

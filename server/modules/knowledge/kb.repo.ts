@@ -1,11 +1,12 @@
 import path from 'node:path';
 import type { KnowledgeBaseStatus } from '@contract/agent/records.js';
 import type { KbFileKind, KnowledgeBase, KnowledgeBaseListQuery } from '@contract/knowledge-base.js';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
 import { lowerContains } from '../../platform/db/contains.js';
+import type { DbKind } from '../../platform/db/index.js';
+import { newestFirstPage } from '../../platform/db/page.js';
 import type { DB, KnowledgeBasesTable } from '../../platform/db/schema.js';
-import { newestFirstPage } from '../../platform/http/list-query.js';
 
 /** A source as stored: `stored` (the file's name on disk) never leaves the server. */
 export type StoredKbSource =
@@ -144,4 +145,38 @@ export async function ownKnowledgeBaseIds(db: Kysely<DB>, companyId: string, ids
 /** Whether the knowledge base `id` exists, whatever its company (the upload sweep leaves its directory). */
 export async function knowledgeBaseExists(db: Kysely<DB>, id: string): Promise<boolean> {
   return (await db.selectFrom('knowledge_bases').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * The chunks of the company's chosen bases that match any of `terms` (plain words, never operators), best
+ * first: ts_rank over a tsvector on PostgreSQL, bm25 over FTS5 on SQLite (see ./kb.search.ts).
+ */
+export async function matchingChunks(
+  db: Kysely<DB>,
+  kind: DbKind,
+  companyId: string,
+  knowledgeBaseIds: readonly string[],
+  terms: readonly string[],
+  limit: number,
+): Promise<{ knowledgeBaseId: string; content: string }[]> {
+  const ids = sql.join(knowledgeBaseIds.map((id) => sql`${id}`));
+  if (kind === 'postgres') {
+    const query = terms.join(' | ');
+    const { rows } = await sql<{ knowledge_base_id: string; content: string }>`
+      select knowledge_base_id, content from knowledge_base_chunks
+      where company_id = ${companyId} and knowledge_base_id in (${ids})
+        and to_tsvector('simple', content) @@ to_tsquery('simple', ${query})
+      order by ts_rank(to_tsvector('simple', content), to_tsquery('simple', ${query})) desc, knowledge_base_id, position
+      limit ${limit}`.execute(db);
+    return rows.map((r) => ({ knowledgeBaseId: r.knowledge_base_id, content: r.content }));
+  }
+  const match = terms.map((t) => `"${t}"`).join(' OR ');
+  const { rows } = await sql<{ knowledge_base_id: string; content: string }>`
+    select c.knowledge_base_id, c.content from knowledge_base_chunks_fts f
+    join knowledge_base_chunks c on c.rowid = f.rowid
+    where knowledge_base_chunks_fts match ${match}
+      and c.company_id = ${companyId} and c.knowledge_base_id in (${ids})
+    order by bm25(knowledge_base_chunks_fts), c.knowledge_base_id, c.position
+    limit ${limit}`.execute(db);
+  return rows.map((r) => ({ knowledgeBaseId: r.knowledge_base_id, content: r.content }));
 }

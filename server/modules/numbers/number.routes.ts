@@ -8,11 +8,11 @@ import {
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { isId } from '../../platform/crypto/ids.js';
-import { CompanyGoneError } from '../../platform/db/company-lock.js';
+import { CompanyGoneError, companyExists } from '../../platform/db/company-lock.js';
 import type { DB } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { JSON_BODY_MAX, limitBody } from '../../platform/http/body-limit.js';
-import { companyExists, isForeignKeyViolation } from '../../platform/http/db-errors.js';
+import { isForeignKeyViolation } from '../../platform/http/db-errors.js';
 import { HttpError, jsonBody, ok } from '../../platform/http/http.js';
 import { idempotent } from '../../platform/http/idempotency.js';
 import { listQuery } from '../../platform/http/list-query.js';

@@ -7,4 +7,4 @@ export { ProviderKeyMissingError, providerAccess } from './call-keys.js';
 export { userRoutes } from './catalogue.routes.js';
 export { carrierConnections, connectionByProvider } from './provider.repo.js';
 export { providerRoutes } from './provider.routes.js';
-export { openField } from './provider.store.js';
+export { getProviderSecret, openField } from './provider.store.js';

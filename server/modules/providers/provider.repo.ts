@@ -21,6 +21,17 @@ export function connectionByProvider(deps: AppDeps, companyId: string, provider:
     .executeTakeFirst();
 }
 
+/** The sealed secrets (JSON) of the company's connection to `provider`; undefined when not connected. */
+export async function storedSecrets(deps: Pick<AppDeps, 'db'>, companyId: string, provider: string): Promise<string | undefined> {
+  const row = await deps.db.db
+    .selectFrom('provider_connections')
+    .select('secrets')
+    .where('company_id', '=', companyId)
+    .where('provider', '=', provider)
+    .executeTakeFirst();
+  return row?.secrets;
+}
+
 export function connectionById(deps: AppDeps, companyId: string, id: string) {
   return deps.db.db
     .selectFrom('provider_connections')

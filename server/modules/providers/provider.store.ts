@@ -11,7 +11,7 @@ import type { AppDeps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/http.js';
 import { normalizeBaseUrl } from '../../platform/net/base-url.js';
 import { assertPublicUrl, UnsafeUrlError } from '../../platform/net/net-guard.js';
-import type { ConnectionRow } from './provider.repo.js';
+import { type ConnectionRow, storedSecrets } from './provider.repo.js';
 
 export function listItem(info: ProviderInfo, row: ConnectionRow | undefined): ProviderListItem {
   return {
@@ -139,4 +139,22 @@ export async function checkUrlFields(
     out.push({ name: k.name, value: normalized });
   }
   return out;
+}
+
+/**
+ * The plain value of one credential field of a company's connected provider, for server-side use only
+ * (for example calling ElevenLabs with the company's key). Null when the provider is not connected.
+ * Never return it to a client or log it.
+ */
+export async function getProviderSecret(
+  deps: Pick<AppDeps, 'db' | 'secrets'>,
+  companyId: string,
+  provider: string,
+  field: string,
+): Promise<string | null> {
+  const secrets = await storedSecrets(deps, companyId, provider);
+  if (secrets === undefined) return null;
+  const stored: Record<string, string> = JSON.parse(secrets);
+  if (!Object.hasOwn(stored, field) || typeof stored[field] !== 'string') return null;
+  return decryptSecret(deps.secrets.masterKey, stored[field], { companyId, provider, field });
 }

@@ -1,12 +1,12 @@
 import { VoicePreviewBodySchema } from '@contract/call-runtime.js';
 import { type ElevenLabsVoiceState, VOICE_MESSAGES, type Voice } from '@contract/voice.js';
 import { Hono } from 'hono';
-import { getProviderSecret } from '../../platform/crypto/secrets.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { jsonBody, ok } from '../../platform/http/http.js';
 import type { AppEnv } from '../../platform/http/types.js';
 import { requireAuth } from '../auth/index.js';
 import { callRuntime, previewVoice } from '../conversations/index.js';
+import { getProviderSecret } from '../providers/index.js';
 import { BUILTIN_VOICES } from './voice.catalogue.js';
 import { ElevenLabsError, fetchElevenLabsVoices } from './voice.elevenlabs.js';
 

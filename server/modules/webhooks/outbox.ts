@@ -15,7 +15,6 @@ import type { WebhookEvent } from '@contract/webhook.js';
 import { newId } from '../../platform/crypto/ids.js';
 import { decryptSecret, encryptSecret } from '../../platform/crypto/secrets.js';
 import { parseJson } from '../../platform/db/json.js';
-import type { DB } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { wakeChannel } from '../../platform/jobs/wake.js';
 import { callDetail, recordingToken } from '../calls/index.js';

@@ -1,5 +1,4 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { AppDeps } from '../deps.js';
 
 /**
  * Envelope encryption of provider credentials.
@@ -91,27 +90,4 @@ export function decryptSecret(masterKey: Uint8Array, stored: string, ctx: Secret
   } finally {
     dataKey?.fill(0);
   }
-}
-
-/**
- * The plain value of one credential field of a company's connected provider, for server-side use only
- * (for example calling ElevenLabs with the company's key). Null when the provider is not connected.
- * Never return it to a client or log it.
- */
-export async function getProviderSecret(
-  deps: Pick<AppDeps, 'db' | 'secrets'>,
-  companyId: string,
-  provider: string,
-  field: string,
-): Promise<string | null> {
-  const row = await deps.db.db
-    .selectFrom('provider_connections')
-    .select('secrets')
-    .where('company_id', '=', companyId)
-    .where('provider', '=', provider)
-    .executeTakeFirst();
-  if (!row) return null;
-  const stored: Record<string, string> = JSON.parse(row.secrets);
-  if (!Object.hasOwn(stored, field) || typeof stored[field] !== 'string') return null;
-  return decryptSecret(deps.secrets.masterKey, stored[field], { companyId, provider, field });
 }

@@ -48,3 +48,9 @@ export async function withCompanyLock<T>(
     return fn(trx);
   });
 }
+
+/** Whether the company still has its row (a request that failed may have raced its deletion). */
+export async function companyExists(db: Kysely<DB>, companyId: string): Promise<boolean> {
+  const row = await db.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
+  return row !== undefined;
+}

@@ -91,3 +91,8 @@ class ImmediateSqliteDialect extends SqliteDialect {
 export async function ping(db: Kysely<DB>): Promise<void> {
   await sql`select 1 as ok`.execute(db);
 }
+
+/** SQLite only: lets this connection cache up to `mib` MiB of pages (bulk loads rebuilding indexes). */
+export async function widenSqliteCache(db: Kysely<DB>, mib: number): Promise<void> {
+  await sql`pragma cache_size = ${sql.raw(String(-Math.floor(mib * 1024)))}`.execute(db);
+}

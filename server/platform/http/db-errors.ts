@@ -1,6 +1,6 @@
 import { PHONE_MESSAGES } from '@contract/phone.js';
 import type { Kysely } from 'kysely';
-import { CompanyGoneError } from '../db/company-lock.js';
+import { CompanyGoneError, companyExists } from '../db/company-lock.js';
 import type { DB } from '../db/schema.js';
 import { HttpError, sessionExpired } from './http.js';
 
@@ -89,9 +89,4 @@ export async function refusalAnswer(err: HttpError, db: Kysely<DB>, auth: { comp
   if (!auth || !REFUSALS_OF_A_GONE_COMPANY.has(err.status)) return err;
   const exists = await companyExists(db, auth.companyId).catch(() => true);
   return exists ? err : sessionExpired();
-}
-
-export async function companyExists(db: Kysely<DB>, companyId: string): Promise<boolean> {
-  const row = await db.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
-  return row !== undefined;
 }

@@ -11,6 +11,7 @@ import type { DB } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { isUniqueViolation } from './db-errors.js';
 import { HttpError } from './http.js';
+import { deleteExpiredKeys, deletePendingKey, insertPendingKey, keyRow, storeKeyAnswer } from './idempotency.repo.js';
 import type { AppEnv, IdempotencyHandle } from './types.js';
 
 /** How long a key is remembered. */
@@ -89,25 +90,17 @@ export function idempotent(deps: AppDeps, options: IdempotencyOptions = {}): Mid
 /** One company's key: claim it for a request hash, store the answer, or release it. */
 function keySlot(deps: AppDeps, companyId: string, key: string) {
   const db = deps.db.db;
-  const mine = () => db.deleteFrom('idempotency_keys').where('company_id', '=', companyId).where('key', '=', key);
-
   /** true when this request now owns the key */
   const insert = async (hash: string): Promise<boolean> => {
     const now = deps.clock.now();
     try {
-      await db
-        .insertInto('idempotency_keys')
-        .values({
-          company_id: companyId,
-          key,
-          request_hash: hash,
-          state: 'pending',
-          response_status: null,
-          response_body: null,
-          created_at: now.toISOString(),
-          expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
-        })
-        .execute();
+      await insertPendingKey(db, {
+        company_id: companyId,
+        key,
+        request_hash: hash,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+      });
       return true;
     } catch (e) {
       if (isUniqueViolation(e)) return false;
@@ -115,13 +108,12 @@ function keySlot(deps: AppDeps, companyId: string, key: string) {
     }
   };
 
-  const existing = () =>
-    db.selectFrom('idempotency_keys').selectAll().where('company_id', '=', companyId).where('key', '=', key).executeTakeFirst();
+  const existing = () => keyRow(db, companyId, key);
 
   return {
     /** null when claimed; the stored answer when the same request already finished; throws 422/409 */
     async claim(hash: string): Promise<Response | null> {
-      await db.deleteFrom('idempotency_keys').where('expires_at', '<', deps.clock.now().toISOString()).execute();
+      await deleteExpiredKeys(db, deps.clock.now().toISOString());
       const started = Date.now();
       while (!(await insert(hash))) {
         const row = await existing();
@@ -135,7 +127,7 @@ function keySlot(deps: AppDeps, companyId: string, key: string) {
         }
         if (deps.clock.now().getTime() - Date.parse(row.created_at) > IDEMPOTENCY_PENDING_STALE_MS) {
           // the first request died mid-way: release its claim and try again
-          await mine().where('state', '=', 'pending').where('created_at', '=', row.created_at).execute();
+          await deletePendingKey(db, companyId, key, row.created_at);
           continue;
         }
         if (Date.now() - started > WAIT_FOR_FIRST_MS) throw new HttpError(409, IDEMPOTENCY_MESSAGES.inProgress);
@@ -144,15 +136,10 @@ function keySlot(deps: AppDeps, companyId: string, key: string) {
       return null;
     },
     async store(status: number, body: string, trx: Kysely<DB> = db) {
-      await trx
-        .updateTable('idempotency_keys')
-        .set({ state: 'done', response_status: status, response_body: body })
-        .where('company_id', '=', companyId)
-        .where('key', '=', key)
-        .execute();
+      await storeKeyAnswer(trx, companyId, key, status, body);
     },
     async release() {
-      await mine().where('state', '=', 'pending').execute();
+      await deletePendingKey(db, companyId, key);
     },
   };
 }

@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import { type SelectQueryBuilder, sql } from 'kysely';
 import * as v from 'valibot';
 import { HttpError, refuseNul } from './http.js';
 
@@ -19,24 +18,3 @@ export function listQuery<S extends v.GenericSchema>(c: Context, schema: S): v.I
 
 /** `%term%` for a case-sensitive LIKE with the wildcards of the term escaped (use with ESCAPE '\'). */
 export const likeContains = (term: string) => `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-
-/**
- * One page of rows, newest first (`created_at`, then `id` to break ties: ids are ordered by creation
- * time), with the total count of `base`; `base` holds the list's filters (always its company).
- */
-export async function newestFirstPage<DB, TB extends keyof DB>(
-  base: SelectQueryBuilder<DB, TB, object>,
-  q: { page: number; limit: number },
-) {
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy(sql`created_at`, 'desc')
-      .orderBy(sql`id`, 'desc')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit)
-      .execute(),
-    base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number((count as { n: number }).n) };
-}

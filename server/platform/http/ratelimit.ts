@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { HttpError } from './http.js';
+import {
+  attemptsBefore,
+  countLiveAttempts,
+  deleteAttempt,
+  deleteExpiredAttempts,
+  deleteKey,
+  insertAttempt,
+  lockKey,
+  nthLiveExpiry,
+} from './ratelimit.repo.js';
 
 /**
  * Sliding-window limits in the database, so every server instance shares them. Each attempt is one row of
@@ -72,10 +82,7 @@ let sequence = 0;
 async function record(db: Kysely<DB>, key: string, windowMs: number, now: Date): Promise<string> {
   sequence = (sequence + 1) % 1e12;
   const entry = `${now.toISOString()}~${String(sequence).padStart(12, '0')}~${randomBytes(4).toString('hex')}`;
-  await db
-    .insertInto('rate_limits')
-    .values({ key, window_start: entry, count: 1, expires_at: iso(now.getTime() + windowMs) })
-    .execute();
+  await insertAttempt(db, key, entry, iso(now.getTime() + windowMs));
   return entry;
 }
 
@@ -92,26 +99,19 @@ async function ranked(db: Kysely<DB>, key: string, windowMs: number, now: Date) 
     return { entry, ...(await before(db, key, entry, now)) };
   }
   return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+    await lockKey(trx, key);
     const entry = await record(trx, key, windowMs, now);
     return { entry, ...(await before(trx, key, entry, now)) };
   });
 }
 
 /** The live attempts of `key` that precede `entry`: how many, and the latest one. */
-async function before(db: Kysely<DB>, key: string, entry: string, now: Date) {
-  const row = await db
-    .selectFrom('rate_limits')
-    .select([sql<number>`count(*)`.as('n'), sql<string | null>`max(window_start)`.as('last')])
-    .where('key', '=', key)
-    .where('window_start', '<', entry)
-    .where('expires_at', '>', now.toISOString())
-    .executeTakeFirstOrThrow();
-  return { n: Number(row.n), last: row.last };
+function before(db: Kysely<DB>, key: string, entry: string, now: Date) {
+  return attemptsBefore(db, key, entry, now.toISOString());
 }
 
-async function remove(db: Kysely<DB>, key: string, entry: string) {
-  await db.deleteFrom('rate_limits').where('key', '=', key).where('window_start', '=', entry).execute();
+function remove(db: Kysely<DB>, key: string, entry: string) {
+  return deleteAttempt(db, key, entry);
 }
 
 /**
@@ -119,17 +119,11 @@ async function remove(db: Kysely<DB>, key: string, entry: string) {
  * expired that at most max - 1 remain (they expire in the order they were made).
  */
 async function waitMs(db: Kysely<DB>, key: string, max: number, now: Date): Promise<number> {
-  const live = db.selectFrom('rate_limits').where('key', '=', key).where('expires_at', '>', now.toISOString());
-  const { n } = await live.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-  const mustExpire = Number(n) - (max - 1);
+  const n = await countLiveAttempts(db, key, now.toISOString());
+  const mustExpire = n - (max - 1);
   if (mustExpire <= 0) return 0;
-  const row = await live
-    .select('expires_at')
-    .orderBy('window_start')
-    .limit(1)
-    .offset(mustExpire - 1)
-    .executeTakeFirst();
-  return row ? Date.parse(row.expires_at) - now.getTime() : 0;
+  const expiresAt = await nthLiveExpiry(db, key, now.toISOString(), mustExpire);
+  return expiresAt ? Date.parse(expiresAt) - now.getTime() : 0;
 }
 
 /** Counts one attempt and says whether it is over the limit (an attempt over it is not counted). */
@@ -144,7 +138,7 @@ export async function hit(db: Kysely<DB>, limit: Limit, subject: string, now: Da
 /** Forgets every attempt of the subject (a successful login clears its failures), here and in memory. */
 export async function clear(db: Kysely<DB>, limit: Pick<Limit, 'name'>, subject: string): Promise<void> {
   const key = keyOf(limit.name, subject);
-  await db.deleteFrom('rate_limits').where('key', '=', key).execute();
+  await deleteKey(db, key);
   blockedByDb.get(db)?.delete(key);
 }
 
@@ -155,8 +149,7 @@ export async function forgive(db: Kysely<DB>, limit: Pick<Limit, 'name'>, subjec
 
 /** Drops attempts whose window has ended (the sweep, every SWEEP_INTERVAL_MS). */
 export async function pruneExpired(db: Kysely<DB>, now: Date): Promise<number> {
-  const res = await db.deleteFrom('rate_limits').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
-  return Number(res.numDeletedRows);
+  return deleteExpiredAttempts(db, now.toISOString());
 }
 
 /** The 429 answer's sentence when a route gives none: how long to wait, in whole minutes. */

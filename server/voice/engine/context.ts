@@ -10,6 +10,7 @@ import type { AudioLine, TextLine } from '../lines/types.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { ProviderAccess, ProviderId } from '../providers/types.js';
 import type { CallerAudio } from './caller-audio.js';
+import type { KnowledgeSearch } from './knowledge.js';
 import type { CallPlan } from './plan.js';
 import type { Speaker, Voice } from './speaker.js';
 import type { TurnClock } from './turn-clock.js';
@@ -26,6 +27,8 @@ export interface CallOptions {
   /** what the conversation does (plan.ts); its mode matches the line's kind */
   plan: CallPlan;
   keys: ProviderKeys;
+  /** the chunks of the agent's knowledge bases that match the caller's words (the engine has no SQL) */
+  knowledge: KnowledgeSearch;
 }
 
 /** The agent turns of a speech-to-speech session (realtime.ts). */

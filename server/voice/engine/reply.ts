@@ -9,7 +9,6 @@ import type { ReplyInput } from '../../../src/machines/callSession.machine.js';
 import type { LlmEvent } from '../providers/types.js';
 import type { CallContext } from './context.js';
 import { failureOf } from './failures.js';
-import { searchKnowledge } from './knowledge.js';
 import { buildMessages } from './prompt.js';
 import { Speaker } from './speaker.js';
 import { SentenceSplitter } from './text.js';
@@ -89,7 +88,7 @@ async function answer(
   const lastUser = [...input.history].reverse().find((t) => t.role === 'user')?.text ?? '';
   const knowledge =
     input.kind === 'answer' && plan.knowledgeBaseIds.length > 0
-      ? (await searchKnowledge(o.deps.db.db, o.deps.db.kind, o.companyId, plan.knowledgeBaseIds, lastUser)).map((h) => h.content)
+      ? (await o.knowledge(o.companyId, plan.knowledgeBaseIds, lastUser)).map((h) => h.content)
       : [];
   const messages = buildMessages({
     prompt: plan.prompt,
