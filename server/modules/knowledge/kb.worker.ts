@@ -1,6 +1,6 @@
 /**
  * The knowledge-base worker: a leased job (server/platform/jobs/leased-job.ts) over `knowledge_base_jobs`,
- * started by server/startup.ts and stopped on shutdown.
+ * started by server/compose.ts and stopped on shutdown.
  *
  * - Claim: the library's fair claim: a job `pending` and due, or `running` with an expired lease (its
  *   worker died: restart, crash); never the same job twice, also with several servers on one PostgreSQL.

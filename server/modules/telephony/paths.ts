@@ -7,7 +7,7 @@
 import type { Carrier } from '../../carriers/types.js';
 import type { AppDeps } from '../../platform/deps.js';
 
-/** Where the telephony routes are mounted (server/modules/index.ts mounts them at /api/v1 + /telephony). */
+/** Where the telephony routes are mounted (server/compose.ts mountModules mounts them at /api/v1 + /telephony). */
 export const TELEPHONY_BASE = '/api/v1/telephony';
 
 /** The address the carriers call back (PUBLIC_URL), without a trailing slash. */

@@ -1,6 +1,6 @@
 /**
  * The webhook worker: a leased job (server/platform/jobs/leased-job.ts) in every server (started by
- * server/startup.ts) that sends the deliveries of the outbox (`webhook_deliveries`, outbox.ts). The stored
+ * server/compose.ts) that sends the deliveries of the outbox (`webhook_deliveries`, outbox.ts). The stored
  * statuses are the delivery log's (`pending`, `sending`, `delivered`, `failed`: DELIVERY_STATUSES of the
  * API contract), the library's `running` and `done` under the names users see.
  *

@@ -33,7 +33,7 @@ import { uploadsDir } from './uploads.js';
  *    base row is inserted, the account gets its photo) ends the lease in the same commit (`settle`); a
  *    request that refuses its upload removes what it wrote and ends the lease (`end`);
  * 3. sweep: a lease that ran out belongs to a request that died. `sweepExpiredUploads` (at start and every
- *    UPLOAD_LEASE_MS, server/startup.ts) takes the lease over with a compare-and-set, removes what the
+ *    UPLOAD_LEASE_MS, server/compose.ts) takes the lease over with a compare-and-set, removes what the
  *    upload left — never anything that is part of the data: the list of a batch, the directory of a
  *    knowledge base row, the file of a `files` row stay — and then deletes the row. A sweep that dies
  *    half-way leaves its own lease, which runs out and is swept again.

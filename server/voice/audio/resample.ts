@@ -1,6 +1,6 @@
 /**
  * Linear-interpolation resampling of 16-bit mono audio (16 kHz <-> 24 kHz for OpenAI Realtime in
- * server/voice/providers/openai-realtime.ts, 8 kHz <-> 16 kHz for recordings). `LinearResampler` keeps its place between frames, so a call's audio resampled
+ * server/voice/providers/openai/realtime.ts, 8 kHz <-> 16 kHz for recordings). `LinearResampler` keeps its place between frames, so a call's audio resampled
  * frame by frame is one continuous signal: no clicks at frame edges and no drift (positions are kept as
  * exact fractions of the output rate). It lags the input by less than one sample. No anti-alias filter:
  * speech above the lower rate's Nyquist frequency folds back, which linear interpolation accepts.

@@ -385,7 +385,7 @@ describeEachDb('phone calls through Twilio', (kind) => {
     });
     try {
       // a private address is saved only while the server allows private webhook URLs (refused otherwise:
-      // tests/server/modules/webhooks/webhooks.test.ts), and refused at send time once it no longer does
+      // tests/server/webhooks/webhooks.test.ts), and refused at send time once it no longer does
       s.t.deps.config.allowPrivateWebhookUrls = true;
       await agentOnNumber({ message: 'Hello {{name}}.', editor: { inboundCallWebhook: `${hook.url}/inbound` } });
       s.t.deps.config.allowPrivateWebhookUrls = false;
