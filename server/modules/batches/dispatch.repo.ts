@@ -219,24 +219,6 @@ export function nextDueRecipient(
   return next.executeTakeFirst();
 }
 
-/** Leases a queued recipient to `owner` until `leaseUntil`, counting the attempt; false when it is no longer queued. */
-export async function leaseRecipient(
-  trx: Kysely<DB>,
-  r: { upload_id: string; row_number: number },
-  owner: string,
-  attempts: number,
-  leaseUntil: string,
-): Promise<boolean> {
-  const res = await trx
-    .updateTable('batch_recipients')
-    .set({ state: 'calling', attempts, lease_owner: owner, lease_until: leaseUntil })
-    .where('upload_id', '=', r.upload_id)
-    .where('row_number', '=', r.row_number)
-    .where('state', '=', 'queued')
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
-}
-
 /** One more recipient of the batch was sent (its first attempt). */
 export async function countSent(trx: Kysely<DB>, batchId: string, companyId: string): Promise<void> {
   await trx

@@ -49,6 +49,7 @@ import { newId } from '../../platform/crypto/ids.js';
 import type { DB } from '../../platform/db/schema.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/http.js';
+import { takeLease } from '../../platform/jobs/jobs.repo.js';
 import { billingLimits } from '../billing/index.js';
 import { createPhoneCall, liveCalls } from '../telephony/index.js';
 import { parseWindow } from './batch-call.repo.js';
@@ -57,7 +58,6 @@ import {
   completeSendingBatch,
   countSent,
   finishedSince,
-  leaseRecipient,
   moveNextDial,
   nextDialMs,
   nextDueRecipient,
@@ -302,13 +302,14 @@ export class BatchDispatcher {
       const row = await nextDueRecipient(trx, batchId, companyId, now.toISOString(), zones, pg);
       if (!row) return undefined;
       if (pace && !(await this.takeDialSlot(trx, companyId, now.getTime()))) return 'paced' as const;
-      const leased = await leaseRecipient(
-        trx,
-        row,
-        this.owner,
-        Number(row.attempts) + 1,
-        new Date(now.getTime() + LEASE_MS).toISOString(),
-      );
+      // the job library's claim: queued -> calling, the attempt counted, compare-and-set on state and attempts
+      const leased = await takeLease(trx, {
+        table: 'batch_recipients',
+        where: { upload_id: row.upload_id, row_number: row.row_number },
+        status: { column: 'state', from: 'queued', to: 'calling' },
+        attempts: Number(row.attempts),
+        set: { lease_owner: this.owner, lease_until: new Date(now.getTime() + LEASE_MS).toISOString() },
+      });
       if (!leased) return undefined;
       if (Number(row.attempts) === 0) await countSent(trx, batchId, companyId);
       return row;
