@@ -2,13 +2,14 @@ import { type ActorRef, and, assign, fromPromise, not, raise, type Snapshot, set
 
 /**
  * One conversation between a caller and an agent: a web call, a phone call or a text chat. It runs on the
- * server, not in the browser: server/modules/conversations/runtime.ts starts one actor per call (a web or phone call, a chat
- * turn) through server/voice/engine/conversation.ts, which supplies the effects and the provider streams as
- * child actors; server/voice/engine/settings.ts turns the agent's settings into its input, and
+ * server, not in the browser: server/modules/conversations/runtime.ts starts one actor per call (a web or
+ * phone call, a chat turn) through server/voice/engine/conversation.ts, which supplies the effects and the
+ * provider streams as child actors (listen.ts, reply.ts, speaker.ts beside it); server/voice/engine/plan.ts
+ * compiles the agent's settings into its input (settings.ts has the table), and
  * server/voice/engine/realtime.ts is its listen and reply actors on the speech-to-speech path. The
  * browser's Test, Test LLM and Test Audio run machines of their own (webCall, testChat, voicePreview; see
  * docs/call-runtime.md). Audio never passes through it:
- * the transport feeds the speech-to-text stream directly and the reply actor feeds the transport. Only
+ * the audio line feeds the speech-to-text stream directly and the reply actor feeds the line. Only
  * control events arrive here, and the machine decides who speaks, when the agent is interrupted, and
  * when the call ends.
  *
