@@ -177,7 +177,14 @@ describe('agent editor in Chromium', () => {
     const chat = page.getByRole('region', { name: 'Test LLM' });
     const problem = chat.getByRole('alert');
     await expect.poll(() => problem.textContent(), { timeout: 10_000 }).toMatch(/OpenAI/);
-    expect(await chat.getByRole('link', { name: 'Open Providers' }).getAttribute('href')).toBe('/dashboard/providers');
+    const open = chat.getByRole('link', { name: 'Open Providers' });
+    expect(await open.getAttribute('href')).toBe('/dashboard/providers');
+    // the message ends as a sentence and the link sits on its own line, underlined: it does not run into it
+    expect(await problem.textContent()).toMatch(/^Connect OpenAI on the Providers page to use .+\.\s*Open Providers$/);
+    expect(await open.evaluate((a) => [getComputedStyle(a).display, getComputedStyle(a).textDecorationLine])).toEqual([
+      'block',
+      'underline',
+    ]);
     await chat.getByRole('button', { name: 'Close chat' }).click();
     await expect.poll(() => chat.count()).toBe(0);
   });

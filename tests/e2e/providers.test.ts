@@ -110,7 +110,7 @@ describe('providers screen in Chromium', () => {
     await twilio.getByRole('button', { name: 'Edit' }).waitFor();
     await twilio.getByRole('button', { name: 'Disconnect' }).waitFor();
     expect(await twilio.textContent()).toContain('Connected');
-    expect(await twilio.getByRole('button', { name: 'Connect', exact: true }).count()).toBe(0);
+    expect(await twilio.getByRole('button', { name: 'Connect Twilio', exact: true }).count()).toBe(0);
     // still connected after a reload (the status comes from the server)
     await page.reload();
     await card(page, 'Twilio').getByRole('button', { name: 'Edit' }).waitFor();
@@ -166,6 +166,45 @@ describe('providers screen in Chromium', () => {
     await dialog.getByRole('button', { name: 'Connect' }).click();
     await notification(page, 'Anthropic has been successfully connected.').waitFor();
     await card(page, 'Anthropic').getByRole('button', { name: 'Edit' }).waitFor();
+  });
+
+  it("every card's buttons name their provider for screen readers, and still show the spec's words", async () => {
+    // accessible names (what a screen reader's list of buttons reads), from the grid's accessibility tree
+    const names = [...(await grid(page).ariaSnapshot()).matchAll(/- button "([^"]+)"/g)].map((m) => m[1]);
+    expect(names).toEqual(
+      ['Deepgram', 'ElevenLabs', 'Cartesia', 'OpenAI']
+        .map((p) => `Connect ${p}`)
+        .concat(
+          ['Disconnect Anthropic', 'Edit Anthropic'],
+          ['Cal.com', 'Calendly', 'Twilio', 'Plivo'].map((p) => `Connect ${p}`),
+        ),
+    );
+    const anthropic = card(page, 'Anthropic');
+    /** The text a sighted user sees on a button: its text nodes that are not visually hidden. */
+    const visibleText = (name: string) =>
+      anthropic.getByRole('button', { name, exact: true }).evaluate((el) => {
+        const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        let text = '';
+        for (let n = walk.nextNode(); n; n = walk.nextNode())
+          if ((n.parentElement?.getBoundingClientRect().width ?? 0) > 1) text += n.textContent;
+        return text.trim();
+      });
+    expect(await visibleText('Edit Anthropic')).toBe('Edit');
+    expect(await visibleText('Disconnect Anthropic')).toBe('Disconnect');
+    expect(await card(page, 'Twilio').getByRole('button', { name: 'Connect Twilio', exact: true }).count()).toBe(1);
+  });
+
+  it('the cards of the providers that make an agent talk say what they do in calls; tools and carriers do not', async () => {
+    await card(page, 'Deepgram').getByText('Used for calls: speech recognition', { exact: true }).waitFor();
+    await card(page, 'ElevenLabs').getByText('Used for calls: voice', { exact: true }).waitFor();
+    await card(page, 'OpenAI').getByText('Used for calls: LLM / speech-to-speech', { exact: true }).waitFor();
+    await card(page, 'Anthropic').getByText('Used for calls: LLM', { exact: true }).waitFor();
+    for (const label of ['Cal.com', 'Calendly', 'Twilio', 'Plivo'])
+      expect(
+        await card(page, label)
+          .getByText(/^Used for calls/)
+          .count(),
+      ).toBe(0);
   });
 
   it('OpenAI: the Base URL is optional; a private one is refused with the reason shown, a public one is saved', async () => {

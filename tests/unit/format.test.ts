@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  asSentence,
   formatBytes,
   formatDateTime,
   formatDuration,
@@ -50,5 +51,14 @@ describe('dashboard formatters', () => {
     expect(formatDuration(45)).toBe('45 s');
     expect(formatDuration(3 * 3600 + 20 * 60)).toBe('3 h 20 min');
     expect(formatDuration(52 * 3600)).toBe('2 d 4 h');
+  });
+
+  it('ends a message as a sentence, once', () => {
+    expect(asSentence('Connect OpenAI on the Providers page to use GPT 4o')).toBe(
+      'Connect OpenAI on the Providers page to use GPT 4o.',
+    );
+    expect(asSentence('Enter it again on the Providers page.')).toBe('Enter it again on the Providers page.');
+    expect(asSentence('Try again? ')).toBe('Try again?');
+    expect(asSentence('')).toBe('');
   });
 });

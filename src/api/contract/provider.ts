@@ -324,3 +324,21 @@ export const PROVIDER_PATHS = {
   update: (id: string) => `/provider/${encodeURIComponent(id)}`,
   disconnect: '/provider/disconnect',
 } as const;
+
+/** The kinds that make an agent talk, in the words of a provider's card ('speech recognition', 'LLM', 'voice'). */
+export const CALL_KIND_LABELS = {
+  stt: 'speech recognition',
+  llm: 'LLM',
+  tts: 'voice',
+  realtime: 'speech-to-speech',
+} as const satisfies Partial<Record<ProviderKind, string>>;
+
+/**
+ * The line on a provider's card that says what it does in an agent's calls, e.g. 'Used for calls: LLM /
+ * speech-to-speech' for OpenAI; null for a provider that does not make an agent talk (a tool, a carrier).
+ */
+export function providerCallUse(name: ProviderName): string | null {
+  const kinds = providerInfo(name).kinds;
+  const parts = PROVIDER_KINDS.filter((k): k is keyof typeof CALL_KIND_LABELS => k in CALL_KIND_LABELS && kinds.includes(k));
+  return parts.length === 0 ? null : `Used for calls: ${parts.map((k) => CALL_KIND_LABELS[k]).join(' / ')}`;
+}

@@ -50,3 +50,9 @@ export function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
   return `${(n / (1024 * 1024)).toFixed(1)} MB`;
 }
+
+/** A message as a sentence: ends with a full stop unless it already ends a sentence ('.', '!', '?', '…'). */
+export function asSentence(message: string): string {
+  const text = message.trimEnd();
+  return text === '' || /[.!?…]$/.test(text) ? text : `${text}.`;
+}

@@ -1,12 +1,13 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import type { ProviderName } from '../../../../api/contract/provider';
+import { type ProviderName, providerCallUse } from '../../../../api/contract/provider';
 import { notify } from '../../../../app/toaster';
 import { providerConnectionMachine } from '../../../../machines/providerConnection.machine';
 import { AlertDialog } from '../../../../ui/alert-dialog/alert-dialog';
 import { Button } from '../../../../ui/button/button';
 import { CheckIcon } from '../../../../ui/icons';
+import { visuallyHidden } from '../../../../ui/shared.css';
 import { ProviderDialog } from './ProviderDialog';
 import { PROVIDER_BLURBS, ProviderLogo } from './ProviderLogo';
 import * as s from './providers.css';
@@ -23,7 +24,11 @@ export interface ProviderCardProps {
   connected: boolean;
 }
 
-/** One provider: its logo, 'Connect', or a green 'Connected' mark with 'Edit' and 'Disconnect'. */
+/**
+ * One provider: its logo, what it does in calls (when it makes an agent talk), and 'Connect', or a green
+ * 'Connected' mark with 'Edit' and 'Disconnect'. The buttons show the spec's words; their accessible names
+ * add the provider ('Edit Twilio') so a screen reader's list of buttons tells the cards apart.
+ */
 export function ProviderCard({ name, label, connected }: ProviderCardProps) {
   const actor = useActorRef(providerConnectionLogic, { input: { name, label, connected } });
   // the card keeps its look while one of its dialogs is open
@@ -31,6 +36,7 @@ export function ProviderCard({ name, label, connected }: ProviderCardProps) {
   const confirming = useSelector(actor, (snap) => snap.hasTag('confirming'));
   const disconnecting = useSelector(actor, (snap) => snap.hasTag('confirming') && snap.hasTag('busy'));
   const headingId = useId();
+  const callUse = providerCallUse(name);
 
   useEffect(() => {
     actor.send({ type: 'status.sync', connected });
@@ -45,6 +51,7 @@ export function ProviderCard({ name, label, connected }: ProviderCardProps) {
             {label}
           </h2>
           <p className={s.cardText}>{PROVIDER_BLURBS[name]}</p>
+          {callUse ? <p className={s.callUse}>{callUse}</p> : null}
         </div>
       </div>
       <div className={s.cardFoot}>
@@ -56,17 +63,17 @@ export function ProviderCard({ name, label, connected }: ProviderCardProps) {
             </span>
             <div className={s.cardActions}>
               <Button variant="secondary" size="sm" onClick={() => actor.send({ type: 'disconnect.request' })}>
-                Disconnect
+                Disconnect<span className={visuallyHidden}> {label}</span>
               </Button>
               <Button size="sm" onClick={() => actor.send({ type: 'dialog.open' })}>
-                Edit
+                Edit<span className={visuallyHidden}> {label}</span>
               </Button>
             </div>
           </>
         ) : (
           <div className={s.cardActions}>
             <Button size="sm" onClick={() => actor.send({ type: 'dialog.open' })}>
-              Connect
+              Connect<span className={visuallyHidden}> {label}</span>
             </Button>
           </div>
         )}

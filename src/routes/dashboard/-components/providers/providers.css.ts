@@ -84,3 +84,15 @@ export const pagerText = style({ fontSize: vars.fontSize.sm, color: vars.color.t
 export const perPage = style({ flexDirection: 'row', alignItems: 'center', gap: vars.space['2'] });
 globalStyle(`${perPage} > *`, { whiteSpace: 'nowrap' });
 globalStyle(`${perPage} > button`, { minWidth: '5.5rem' });
+
+/** 'Used for calls: …': a small tag under the blurb of a provider that makes an agent talk. */
+export const callUse = style({
+  display: 'inline-block',
+  marginTop: vars.space['2'],
+  padding: `2px ${vars.space['2']}`,
+  borderRadius: vars.radius.full,
+  fontSize: vars.fontSize.xs,
+  fontWeight: vars.fontWeight.medium,
+  color: vars.color.primarySoftText,
+  background: vars.color.primarySoft,
+});

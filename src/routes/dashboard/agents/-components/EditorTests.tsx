@@ -1,4 +1,3 @@
-import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, memo, useCallback, useEffect, useRef, useState } from 'react';
 import { editorFormToSavePayload } from '../../../../api/contract/agent/editor-form';
@@ -14,6 +13,7 @@ import { Textarea } from '../../../../ui/textarea/textarea';
 import { UNNAMED_AGENT } from './AgentEditor';
 import * as s from './editor.css';
 import { type EditorActor, useEditor } from './editor-context';
+import { ProviderProblem } from './ProviderProblem';
 import * as t from './tests.css';
 import { WebCallDialog } from './WebCallDialog';
 
@@ -116,22 +116,8 @@ function VoicePreview({ editor }: { editor: EditorActor }) {
           {loading ? 'Loading the voice…' : playing ? 'Playing…' : ''}
         </span>
       </div>
-      {error ? <Problem message={error} link={errorLink} /> : null}
+      {error ? <ProviderProblem message={error} link={errorLink} /> : null}
     </section>
-  );
-}
-
-function Problem({ message, link }: { message: string; link: string | null }) {
-  return (
-    <p className={s.error} role="alert">
-      {message}
-      {link ? (
-        <>
-          {' '}
-          <Link to={link}>Open Providers</Link>
-        </>
-      ) : null}
-    </p>
   );
 }
 
@@ -199,7 +185,7 @@ function ChatPanel({ actor, editor }: { actor: ChatActor; editor: EditorActor })
         ))}
         {replying && items.at(-1)?.kind !== 'agent' ? <Spinner size="sm" label="The agent is answering" /> : null}
       </div>
-      {error ? <Problem message={error} link={errorLink} /> : null}
+      {error ? <ProviderProblem message={error} link={errorLink} /> : null}
       <form className={t.composer} onSubmit={send}>
         <Textarea
           ref={input}

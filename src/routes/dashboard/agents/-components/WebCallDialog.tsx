@@ -8,6 +8,7 @@ import { Dialog } from '../../../../ui/dialog/dialog';
 import { MicIcon, PhoneIcon } from '../../../../ui/icons';
 import { Spinner } from '../../../../ui/spinner/spinner';
 import * as s from './editor.css';
+import { ProviderProblem } from './ProviderProblem';
 import * as t from './tests.css';
 
 type WebCallActor = ReturnType<typeof useActorRef<typeof webCallMachine>>;
@@ -113,17 +114,7 @@ export function WebCallDialog({
           {starting ? <Spinner size="sm" decorative /> : null}
           {status}
         </p>
-        {error ? (
-          <p className={s.error} role="alert">
-            {error}
-            {errorLink ? (
-              <>
-                {' '}
-                <Link to={errorLink}>Open Providers</Link>
-              </>
-            ) : null}
-          </p>
-        ) : null}
+        {error ? <ProviderProblem message={error} link={errorLink} /> : null}
         <LevelMeters levels={live ? levels : null} />
         <div ref={logRef} className={t.log} role="log" aria-label="Live transcript">
           {transcript.length === 0 ? <span className={s.muted}>The conversation shows here.</span> : null}

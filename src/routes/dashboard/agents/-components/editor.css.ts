@@ -129,3 +129,12 @@ export const centered = style({
 });
 export const fileInput = style({ fontSize: vars.fontSize.sm });
 export const tooltipAnchor = style({ display: 'inline-flex' });
+/** The way out of a problem ('Open Providers'): on its own line, underlined, so it does not run into the message. */
+export const problemLink = style({
+  display: 'block',
+  width: 'fit-content',
+  marginTop: vars.space['1'],
+  fontWeight: vars.fontWeight.medium,
+  textDecoration: 'underline',
+  textUnderlineOffset: '2px',
+});
