@@ -66,6 +66,30 @@ describe('parseAnalysis: the LLM answer is checked against the field types', () 
   });
 });
 
+describe('analysisSchema: the shape asked of the provider', () => {
+  it("keeps strict mode's rules: every key required, no other keys, a value the call does not say is null", () => {
+    const schema = analysisSchema(FIELDS) as {
+      required: string[];
+      additionalProperties: boolean;
+      properties: Record<string, Record<string, unknown>> & {
+        custom: { required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
+      };
+    };
+    expect(schema.required).toEqual(['summary', 'sentiment', 'goal_achieved', 'custom']);
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.sentiment).toMatchObject({ type: 'string', enum: ['positive', 'neutral', 'negative'] });
+    expect(schema.properties.custom.required).toEqual(['appointment_day', 'party_size', 'wants_callback', 'department']);
+    expect(schema.properties.custom.additionalProperties).toBe(false);
+    expect(schema.properties.custom.properties).toEqual({
+      appointment_day: { type: ['string', 'null'], description: 'The day the caller booked' },
+      party_size: { type: ['number', 'null'], description: 'How many people' },
+      wants_callback: { type: ['boolean', 'null'] },
+      department: { type: ['string', 'null'], enum: ['sales', 'support', 'billing', null], description: 'Which team' },
+    });
+    expect(analysisSchema([]).properties).toMatchObject({ custom: { properties: {}, required: [] } });
+  });
+});
+
 const agentDoc = {
   name: 'Ava',
   prompt: 'Book tables for the restaurant.',
