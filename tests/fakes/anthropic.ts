@@ -10,6 +10,11 @@
  *   usage.input_tokens, content_block_start / content_block_delta (text_delta, input_json_delta) /
  *   content_block_stop, message_delta with stop_reason and usage.output_tokens, message_stop, ping, and an
  *   `error` event such as overloaded_error mid-stream).
+ * - Tool use: https://docs.anthropic.com/en/docs/build-with-claude/tool-use (`tool_choice`: `{type: 'auto' | 'any'
+ *   | 'none'}` or `{type: 'tool', name}` forcing that tool; a forced tool is answered with a tool_use block and
+ *   no text before it; JSON output as a forced tool whose `input_schema` is the wanted shape), cross-read with
+ *   typed clients' docs found by the search tool (LangChain `AnthropicToolChoiceTool` `{type: 'tool', name}`,
+ *   koog `AnthropicToolChoice` auto/any/none/tool).
  * - Errors: https://docs.anthropic.com/en/api/errors (`{"type": "error", "error": {type, message}}`;
  *   401 authentication_error, 400 invalid_request_error, 404 not_found_error, 429 rate_limit_error,
  *   529 overloaded_error); the `x-api-key` and `anthropic-version` headers
@@ -130,8 +135,33 @@ function checkMessages(body: unknown, models: Set<string> | undefined): { status
       return bad(`tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`);
     if (!isObjectSchema(tool.input_schema)) return bad(`tools.${i}.custom.input_schema.type: Input should be 'object'`);
   }
+  if (b.tool_choice !== undefined) {
+    const problem = checkToolChoice(b.tool_choice, Array.isArray(b.tools) ? b.tools : undefined);
+    if (problem) return bad(problem);
+  }
   if (b.stream !== true) return bad('This fake answers streamed requests only (stream: true).');
   if (models && !models.has(b.model)) return { status: 404, body: errorBody('not_found_error', `model: ${b.model}`) };
+  return null;
+}
+
+/**
+ * `tool_choice` as the Messages API checks it: `{type: 'auto' | 'any' | 'none'}` or `{type: 'tool', name}` naming
+ * one of the request's tools (`disable_parallel_tool_use` allowed except with 'none'); only with tools.
+ */
+function checkToolChoice(choice: unknown, tools: unknown[] | undefined): string | null {
+  const c = (choice ?? {}) as { type?: unknown; name?: unknown; [k: string]: unknown };
+  if (!['auto', 'any', 'tool', 'none'].includes(c.type as string))
+    return `tool_choice: Input tag '${String(c.type)}' found using 'type' does not match any of the expected tags: 'auto', 'any', 'tool', 'none'`;
+  const allowed = c.type === 'tool' ? ['type', 'name', 'disable_parallel_tool_use'] : ['type', 'disable_parallel_tool_use'];
+  for (const key of Object.keys(c))
+    if (!allowed.includes(key) || (c.type === 'none' && key !== 'type'))
+      return `tool_choice.${String(c.type)}.${key}: Extra inputs are not permitted`;
+  if (c.type === 'none') return null;
+  if (!tools?.length) return 'tool_choice: tool_choice may only be specified while providing tools.';
+  if (c.type !== 'tool') return null;
+  if (typeof c.name !== 'string') return 'tool_choice.tool.name: Field required';
+  if (!tools.some((t) => (t as { name?: unknown }).name === c.name))
+    return `tool_choice: Tool '${c.name}' not found in the provided tools.`;
   return null;
 }
 
@@ -164,6 +194,17 @@ async function streamMessage(
   };
   if (!(await send('message_start', { message }))) return;
   let index = 0;
+  // a forced tool (tool_choice any or tool) is answered with a tool_use block and no text before it
+  const forced = (body.tool_choice ?? {}) as { type?: string; name?: string };
+  if (forced.type === 'tool' || forced.type === 'any') {
+    const used = reply.toolUses?.[0]?.name;
+    if (reply.text || !used || (forced.type === 'tool' && used !== forced.name)) {
+      await send('error', {
+        error: { type: 'api_error', message: `fake Anthropic: the script must answer the forced tool ${forced.name ?? ''}` },
+      });
+      return void res.end();
+    }
+  }
   if (reply.text) {
     if (!(await send('content_block_start', { index, content_block: { type: 'text', text: '' } }))) return;
     if (!(await send('ping', {}))) return;

@@ -7,6 +7,13 @@
  *   https://platform.openai.com/docs/api-reference/chat-streaming (the `stream_options.include_usage` chunk:
  *   empty `choices`, then `data: [DONE]`); error answers: https://platform.openai.com/docs/guides/error-codes
  *   (`{"error": {message, type, param, code}}`; 401 invalid_api_key, 429, 404 model_not_found).
+ * - Structured Outputs: https://platform.openai.com/docs/guides/structured-outputs and the `response_format`
+ *   parameter of https://platform.openai.com/docs/api-reference/chat/create (`{type: 'json_schema', json_schema:
+ *   {name, description?, schema, strict?}}`, name ^[a-zA-Z0-9_-]{1,64}$; in strict mode every object needs
+ *   `additionalProperties: false` and all its keys in `required`, optional values are nullable types; at
+ *   most 5 levels and 100 properties; a refusal streams as `delta.refusal`), cross-read with the typed
+ *   clients' docs found by the search tool (docs.rs openai-client-base `TextResponseFormatJsonSchema`, the
+ *   LangChain `ResponseFormatJSONSchema.JSONSchema` interface).
  * - Realtime client and server events (GA): https://developers.openai.com/api/reference/resources/realtime/client-events,
  *   https://developers.openai.com/api/reference/resources/realtime/server-events, and the types in openai-node
  *   (src/resources/realtime/realtime.ts): `session.update` with `session.type: 'realtime'` and
@@ -45,6 +52,8 @@ import {
 export interface ChatReply {
   /** streamed in several small deltas */
   text?: string;
+  /** a Structured Outputs refusal: streamed as `delta.refusal` pieces instead of content */
+  refusal?: string;
   toolCalls?: { id?: string; name: string; arguments: Record<string, unknown> | string }[];
   finishReason?: string;
   usage?: { prompt_tokens: number; completion_tokens: number };
@@ -177,6 +186,101 @@ function checkChat(body: unknown, models: Set<string> | undefined): { status: nu
         'invalid_function_parameters',
       );
   }
+  if (b.response_format !== undefined) {
+    const problem = checkResponseFormat(b.response_format, b.messages);
+    if (problem) return bad(problem.message, problem.param, problem.code);
+  }
+  return null;
+}
+
+/**
+ * `response_format` as Chat Completions checks it: `text`, `json_object` (the messages must mention JSON) or
+ * `json_schema` with a `name` (^[a-zA-Z0-9_-]{1,64}$) and an object `schema`; with `strict: true` the schema must
+ * keep Structured Outputs' rules: every object has `additionalProperties: false` and lists all its
+ * properties in `required`, at most 5 levels of nesting and 100 properties in all.
+ */
+function checkResponseFormat(
+  format: unknown,
+  messages: ChatBody['messages'],
+): { message: string; param: string; code: string | null } | null {
+  const f = (format ?? {}) as { type?: unknown; json_schema?: Record<string, unknown> };
+  if (!['text', 'json_object', 'json_schema'].includes(f.type as string))
+    return {
+      message: `Invalid value: '${String(f.type)}'. Supported values are: 'text', 'json_object', and 'json_schema'.`,
+      param: 'response_format.type',
+      code: 'invalid_value',
+    };
+  if (f.type === 'json_object' && !messages.some((m) => typeof m.content === 'string' && /json/i.test(m.content)))
+    return {
+      message: "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+      param: 'messages',
+      code: null,
+    };
+  if (f.type !== 'json_schema') return null;
+  const js = f.json_schema;
+  if (!js || typeof js !== 'object')
+    return {
+      message: "Missing required parameter: 'response_format.json_schema'.",
+      param: 'response_format.json_schema',
+      code: 'missing_required_parameter',
+    };
+  for (const key of Object.keys(js))
+    if (!['name', 'description', 'schema', 'strict'].includes(key))
+      return {
+        message: `Unknown parameter: 'response_format.json_schema.${key}'.`,
+        param: `response_format.json_schema.${key}`,
+        code: 'unknown_parameter',
+      };
+  if (typeof js.name !== 'string')
+    return {
+      message: "Missing required parameter: 'response_format.json_schema.name'.",
+      param: 'response_format.json_schema.name',
+      code: 'missing_required_parameter',
+    };
+  if (!NAME.test(js.name))
+    return {
+      message: `Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+      param: 'response_format.json_schema.name',
+      code: 'invalid_value',
+    };
+  const invalid = (why: string) => ({
+    message: `Invalid schema for response_format '${js.name}': ${why}`,
+    param: 'response_format',
+    code: 'invalid_json_schema',
+  });
+  if (!isObjectSchema(js.schema)) {
+    const type = (js.schema as { type?: unknown } | undefined)?.type;
+    return invalid(`schema must be a JSON Schema of 'type: "object"', got 'type: "${String(type)}"'.`);
+  }
+  if (js.strict !== true) return null;
+  let properties = 0;
+  const walk = (node: Record<string, unknown>, context: string[], depth: number): string | null => {
+    const where = `In context=(${context.map((c) => `'${c}'`).join(', ')})`;
+    if (depth > 5) return `${where}, the schema nests more than 5 levels.`;
+    const types = Array.isArray(node.type) ? node.type : [node.type];
+    if (types.includes('object')) {
+      if (node.additionalProperties !== false)
+        return `${where}, 'additionalProperties' is required to be supplied and to be false.`;
+      const props = (node.properties ?? {}) as Record<string, Record<string, unknown>>;
+      const required = Array.isArray(node.required) ? node.required : [];
+      const missing = Object.keys(props).find((k) => !required.includes(k));
+      if (missing !== undefined || !Array.isArray(node.required))
+        return `${where}, 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing ?? Object.keys(props)[0]}'.`;
+      for (const [k, child] of Object.entries(props)) {
+        properties++;
+        const problem = walk(child, [...context, 'properties', k], depth + 1);
+        if (problem) return problem;
+      }
+    }
+    if (Array.isArray(node.enum) && node.enum.some((v) => v !== null && !types.includes(typeof v)))
+      return `${where}, enum value ${JSON.stringify(node.enum.find((v) => v !== null && !types.includes(typeof v)))} does not validate against ${JSON.stringify({ type: node.type })}.`;
+    if (node.items && typeof node.items === 'object')
+      return walk(node.items as Record<string, unknown>, [...context, 'items'], depth + 1);
+    return null;
+  };
+  const problem = walk(js.schema as Record<string, unknown>, [], 1);
+  if (problem) return invalid(problem);
+  if (properties > 100) return invalid('a schema may have at most 100 object properties in all.');
   return null;
 }
 
@@ -204,6 +308,7 @@ async function streamChat(res: http.ServerResponse, body: ChatBody, reply: ChatR
   });
   if (!(await send(choice({ role: 'assistant', content: '', refusal: null })))) return;
   if (reply.dripLine) return dripLine(res, answer.closed, reply.dripLine);
+  for (const piece of pieces(reply.refusal ?? '')) if (!(await send(choice({ refusal: piece })))) return;
   let deltas = 0;
   for (const piece of pieces(reply.text ?? '')) {
     if (reply.dropAfterDeltas !== undefined && deltas >= reply.dropAfterDeltas) {

@@ -2,9 +2,11 @@
  * Post-call analysis. When a call ends, a `call_analyses` row is queued (migration 014); the
  * analysis worker (started with the server, like the webhook worker) asks the agent's LLM, with the
  * company's key, for a summary, the caller's sentiment, whether the call achieved its goal, and the agent's
- * custom fields ('Post Call Analysis'), as one JSON object. The answer is validated against the fields'
- * types; a malformed answer or a provider failure is retried (MAX_ATTEMPTS in all, RETRY_DELAYS_MS apart),
- * then the analysis is marked failed. The call record never waits for it: the call is stored first, and
+ * custom fields ('Post Call Analysis'), as one JSON object in a shape the provider is asked to keep
+ * (analysisSchema: OpenAI's strict json_schema response format, Anthropic's forced tool). The answer is
+ * still validated against the fields' types; a malformed answer or a provider failure is retried
+ * (MAX_ATTEMPTS in all, RETRY_DELAYS_MS apart), then the analysis is marked failed. A provider that refuses
+ * the request (refusedByProvider) fails it at once with its reason. The call record never waits for it: the call is stored first, and
  * the analysis fills its 'Successful' column and is sent as `call_analyzed` when it is done.
  *
  * Analyses are a leased job (server/platform/jobs/leased-job.ts): they run concurrently and fairly across
@@ -79,6 +81,50 @@ export function analysisMessages(agent: AgentDoc, transcript: TranscriptTurn[]) 
     { role: 'system' as const, content: system },
     { role: 'user' as const, content: `Transcript:\n${text || '(nobody spoke)'}` },
   ];
+}
+
+/** The name of the answer's shape (OpenAI's json_schema name, Anthropic's forced tool). */
+export const ANALYSIS_SHAPE_NAME = 'call_analysis';
+
+const FIELD_SCHEMA: Record<AnalysisField['type'], Record<string, unknown>> = {
+  text: { type: ['string', 'null'] },
+  number: { type: ['number', 'null'] },
+  boolean: { type: ['boolean', 'null'] },
+  enum: { type: ['string', 'null'] },
+};
+
+/**
+ * The answer's JSON Schema, built from the agent's analysis fields, in the subset OpenAI's strict mode takes
+ * (every property required, `additionalProperties: false`, a value the call does not say is null); Anthropic
+ * takes the same schema as a tool's `input_schema`. parseAnalysis still checks the answer against it.
+ */
+export function analysisSchema(fields: AnalysisField[]): Record<string, unknown> {
+  const custom: Record<string, unknown> = {};
+  for (const f of fields)
+    custom[f.name] = {
+      ...(f.type === 'enum' ? { type: ['string', 'null'], enum: [...f.choices, null] } : FIELD_SCHEMA[f.type]),
+      ...(f.description ? { description: f.description.slice(0, 1000) } : {}),
+    };
+  return {
+    type: 'object',
+    properties: {
+      summary: { type: 'string', description: 'Two or three sentences on what happened in the call.' },
+      sentiment: { type: 'string', enum: [...SENTIMENTS], description: "The caller's sentiment." },
+      goal_achieved: { type: 'boolean', description: 'Whether the call achieved the goal the agent was given.' },
+      custom: { type: 'object', properties: custom, required: fields.map((f) => f.name), additionalProperties: false },
+    },
+    required: ['summary', 'sentiment', 'goal_achieved', 'custom'],
+    additionalProperties: false,
+  };
+}
+
+/**
+ * A provider that refused the request itself (a 4xx other than 429: a refused key, a model it does not
+ * serve, a schema it does not take) or whose model refused to answer: asking again minutes later gets the
+ * same answer, so the analysis fails at once with the reason.
+ */
+export function refusedByProvider(e: unknown): e is ProviderError {
+  return e instanceof ProviderError && (e.kind === 'auth' || e.kind === 'bad_request');
 }
 
 /** Parses and checks the LLM's answer; throws AnalysisFormatError naming what is wrong. */
@@ -190,6 +236,11 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
       temperature: 0,
       maxTokens: 1000,
       signal,
+      structuredOutput: {
+        name: ANALYSIS_SHAPE_NAME,
+        description: 'The analysis of the finished call.',
+        schema: analysisSchema(agent.editor.postCallAnalysisFields ?? []),
+      },
     })) {
       if (e.type === 'delta') text += e.text;
       if (text.length > 64_000) throw new AnalysisFormatError('The analysis was too long');
@@ -248,6 +299,7 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
           e instanceof ProviderKeyMissingError;
         if (!known)
           deps.logger.warn('call analysis failed', { callId: row.call_id, reason: e instanceof Error ? e.message : String(e) });
+        if (refusedByProvider(e)) return { status: 'failed', set: { error: e.message } };
         return { status: 'retry', set: { error: known ? e.message : 'The analysis failed' } };
       },
     },

@@ -153,6 +153,25 @@ export interface LlmRequest {
    * addresses, checked at connect time, no redirects (server/platform/net/net-guard.ts). Set from keys.ts; absent = false.
    */
   publicOnly?: boolean;
+  /**
+   * Ask the provider for an answer in this shape instead of free text (post-call analysis): OpenAI gets
+   * `response_format: {type: 'json_schema', json_schema: {name, strict: true, schema}}`, Anthropic a forced
+   * tool (`tool_choice: {type: 'tool', name}`) whose `input_schema` is the schema. Either way the answer
+   * arrives as `delta` events whose text joined is one JSON object; the caller still validates it.
+   */
+  structuredOutput?: StructuredOutput;
+}
+
+/** The JSON shape an answer must have (LlmRequest.structuredOutput). */
+export interface StructuredOutput {
+  /** ^[a-zA-Z0-9_-]{1,64}$ (OpenAI's schema name, Anthropic's tool name) */
+  name: string;
+  description: string;
+  /**
+   * JSON Schema, `type: 'object'`, written for OpenAI's strict mode: every object lists all its properties
+   * in `required` and has `additionalProperties: false`; optional values are nullable instead.
+   */
+  schema: Record<string, unknown>;
 }
 
 export type LlmEvent =

@@ -193,3 +193,37 @@ describe('Anthropic Messages adapter', () => {
     expect(fake.requests[0]?.completed).toBe(false);
   });
 });
+
+const SHAPE = {
+  name: 'visit_summary',
+  description: 'What the caller wants.',
+  schema: {
+    type: 'object',
+    properties: { day: { type: ['string', 'null'] } },
+    required: ['day'],
+    additionalProperties: false,
+  },
+};
+
+describe('Anthropic: a structured answer (LlmRequest.structuredOutput) as a forced tool', () => {
+  it("adds the tool with the schema, forces it, and streams its input as text, ending with 'stop'", async () => {
+    fake.script([{ toolUses: [{ name: 'visit_summary', input: { day: 'Tuesday' } }] }]);
+    const events = await collect(provider, request({ structuredOutput: SHAPE, tools: [BOOK] }));
+    expect(JSON.parse(textOf(events))).toEqual({ day: 'Tuesday' });
+    expect(events.filter((e) => e.type === 'tool_call')).toEqual([]);
+    expect(events.at(-1)).toEqual({ type: 'done', finishReason: 'stop' });
+    const body = fake.requests.at(-1)?.body as Record<string, unknown>;
+    expect(body.tools).toEqual([
+      { name: BOOK.name, description: BOOK.description, input_schema: BOOK.parameters },
+      { name: 'visit_summary', description: 'What the caller wants.', input_schema: SHAPE.schema },
+    ]);
+    expect(body.tool_choice).toEqual({ type: 'tool', name: 'visit_summary' });
+  });
+
+  it('without it, no tool_choice is sent and tool calls stay tool calls', async () => {
+    fake.script([{ toolUses: [{ name: BOOK.name, input: { day: 'Monday' } }] }]);
+    const events = await collect(provider, request({ tools: [BOOK] }));
+    expect(events.filter((e) => e.type === 'tool_call')).toHaveLength(1);
+    expect(fake.requests.at(-1)?.body).not.toHaveProperty('tool_choice');
+  });
+});

@@ -67,12 +67,82 @@ describe('fake OpenAI Chat Completions', () => {
       },
       "must be a response to a preceeding message with 'tool_calls'",
     ],
+    [
+      'an unknown response_format type',
+      { ...valid, response_format: { type: 'xml' } },
+      "Supported values are: 'text', 'json_object', and 'json_schema'.",
+    ],
+    [
+      'json_object without the word JSON in the messages',
+      { ...valid, response_format: { type: 'json_object' } },
+      "'messages' must contain the word 'json' in some form",
+    ],
+    [
+      'a json_schema without a name',
+      { ...valid, response_format: { type: 'json_schema', json_schema: { strict: true, schema: STRICT } } },
+      "Missing required parameter: 'response_format.json_schema.name'.",
+    ],
+    [
+      'a json_schema whose schema is not an object',
+      { ...valid, response_format: { type: 'json_schema', json_schema: { name: 'a', schema: { type: 'array' } } } },
+      `schema must be a JSON Schema of 'type: "object"'`,
+    ],
+    [
+      'a strict schema with an object that allows other keys',
+      {
+        ...valid,
+        response_format: {
+          type: 'json_schema',
+          json_schema: {
+            name: 'a',
+            strict: true,
+            schema: {
+              ...STRICT,
+              properties: { ...STRICT.properties, inner: { type: 'object', properties: {} } },
+              required: ['x', 'inner'],
+            },
+          },
+        },
+      },
+      "In context=('properties', 'inner'), 'additionalProperties' is required to be supplied and to be false.",
+    ],
+    [
+      'a strict schema that leaves a property out of required',
+      {
+        ...valid,
+        response_format: { type: 'json_schema', json_schema: { name: 'a', strict: true, schema: { ...STRICT, required: [] } } },
+      },
+      "'required' is required to be supplied and to be an array including every key in properties. Missing 'x'.",
+    ],
   ])('refuses %s with 400', async (_what, body, message) => {
     const res = await chat(body);
     expect(res.status).toBe(400);
     expect((res.body.error as { message: string }).message).toContain(message);
   });
+
+  it('takes a strict json_schema that keeps the rules, and a loose one that does not', async () => {
+    for (const json_schema of [
+      { name: 'call_analysis', strict: true, schema: STRICT },
+      { name: 'loose', schema: { type: 'object', properties: { x: { type: 'string' } } } },
+    ]) {
+      const res = await fetch(`${openai.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${openai.apiKey}` },
+        body: JSON.stringify({ ...valid, response_format: { type: 'json_schema', json_schema } }),
+      });
+      expect(res.status).toBe(200);
+      await res.text();
+    }
+  });
 });
+
+/** A schema OpenAI's strict mode takes. */
+const STRICT = {
+  type: 'object',
+  properties: { x: { type: ['string', 'null'] } },
+  required: ['x'],
+  additionalProperties: false,
+};
 
 describe('fake Anthropic Messages', () => {
   const headers = () => ({ 'x-api-key': anthropic.apiKey, 'anthropic-version': '2023-06-01' });
@@ -133,6 +203,34 @@ describe('fake Anthropic Messages', () => {
       },
       null,
       'tool_result blocks must come first',
+    ],
+    [
+      'a tool_choice without tools',
+      { ...valid, tool_choice: { type: 'tool', name: 'x' } },
+      null,
+      'tool_choice may only be specified while providing tools',
+    ],
+    [
+      'a tool_choice naming a tool not given',
+      { ...valid, tools: [{ name: 'x', input_schema: { type: 'object' } }], tool_choice: { type: 'tool', name: 'y' } },
+      null,
+      "Tool 'y' not found",
+    ],
+    [
+      'an OpenAI-shaped tool_choice',
+      {
+        ...valid,
+        tools: [{ name: 'x', input_schema: { type: 'object' } }],
+        tool_choice: { type: 'function', function: { name: 'x' } },
+      },
+      null,
+      "does not match any of the expected tags: 'auto', 'any', 'tool', 'none'",
+    ],
+    [
+      'a forced tool without its name',
+      { ...valid, tools: [{ name: 'x', input_schema: { type: 'object' } }], tool_choice: { type: 'tool' } },
+      null,
+      'tool_choice.tool.name: Field required',
     ],
     ['a non-streamed request', { ...valid, stream: false }, null, 'stream: true'],
   ])('refuses %s with 400 invalid_request_error', async (_what, body, h, message) => {

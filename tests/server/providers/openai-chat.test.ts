@@ -200,6 +200,45 @@ describe('OpenAI Chat Completions adapter', () => {
   });
 });
 
+const SHAPE = {
+  name: 'visit_summary',
+  description: 'What the caller wants.',
+  schema: {
+    type: 'object',
+    properties: { day: { type: ['string', 'null'] } },
+    required: ['day'],
+    additionalProperties: false,
+  },
+};
+
+describe('OpenAI Chat Completions: a structured answer (LlmRequest.structuredOutput)', () => {
+  it('asks for a strict json_schema response format and streams the JSON as text', async () => {
+    fake.scriptChat([{ text: '{"day":"Tuesday"}' }]);
+    const events = await collect(provider, request({ structuredOutput: SHAPE }));
+    expect(textOf(events)).toBe('{"day":"Tuesday"}');
+    expect(fake.chatRequests.at(-1)?.body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'visit_summary', description: 'What the caller wants.', strict: true, schema: SHAPE.schema },
+    });
+    // without it, nothing is asked
+    await collect(provider, request());
+    expect(fake.chatRequests.at(-1)?.body).not.toHaveProperty('response_format');
+  });
+
+  it("a refusal is a bad_request naming the model's words", async () => {
+    fake.scriptChat([{ refusal: 'I cannot help with that.' }]);
+    const e = await refusal(provider, request({ structuredOutput: SHAPE }));
+    expect(e).toMatchObject({ kind: 'bad_request', message: "OpenAI's model refused to answer: I cannot help with that." });
+  });
+
+  it('a schema strict mode does not take is refused by the API (400)', async () => {
+    const loose = { ...SHAPE, schema: { type: 'object', properties: { day: { type: 'string' } } } };
+    const e = await refusal(provider, request({ structuredOutput: loose }));
+    expect(e).toMatchObject({ kind: 'bad_request', status: 400 });
+    expect(e.message).toContain("'additionalProperties' is required to be supplied and to be false");
+  });
+});
+
 describe('a server that never stops (a company Base URL may point anywhere)', () => {
   it('an answer past 8 MB is refused as unavailable and the connection closed', async () => {
     let closed = false;

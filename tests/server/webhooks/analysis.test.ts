@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  ANALYSIS_SHAPE_NAME,
   type AnalysisWorker,
+  analysisSchema,
   createAnalysisWorker,
   parseAnalysis,
   queueAnalysis,
@@ -10,6 +12,7 @@ import { createCallSession, finishCallSession } from '../../../server/modules/co
 import { AGENT_EDITOR_DEFAULTS } from '../../../src/api/contract/agent/defaults.js';
 import type { AnalysisField } from '../../../src/api/contract/agent/records.js';
 import type { AgentDoc } from '../../../src/api/contract/agent/save.js';
+import { type FakeAnthropic, startFakeAnthropic } from '../../fakes/anthropic.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.js';
 import { type SignedUp, signUp } from '../auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from '../helpers.js';
@@ -60,6 +63,30 @@ describe('parseAnalysis: the LLM answer is checked against the field types', () 
     ],
   ])('refuses %s', (answer, message) => {
     expect(() => parseAnalysis(answer, FIELDS)).toThrow(message);
+  });
+});
+
+describe('analysisSchema: the shape asked of the provider', () => {
+  it("keeps strict mode's rules: every key required, no other keys, a value the call does not say is null", () => {
+    const schema = analysisSchema(FIELDS) as {
+      required: string[];
+      additionalProperties: boolean;
+      properties: Record<string, Record<string, unknown>> & {
+        custom: { required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
+      };
+    };
+    expect(schema.required).toEqual(['summary', 'sentiment', 'goal_achieved', 'custom']);
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.sentiment).toMatchObject({ type: 'string', enum: ['positive', 'neutral', 'negative'] });
+    expect(schema.properties.custom.required).toEqual(['appointment_day', 'party_size', 'wants_callback', 'department']);
+    expect(schema.properties.custom.additionalProperties).toBe(false);
+    expect(schema.properties.custom.properties).toEqual({
+      appointment_day: { type: ['string', 'null'], description: 'The day the caller booked' },
+      party_size: { type: ['number', 'null'], description: 'How many people' },
+      wants_callback: { type: ['boolean', 'null'] },
+      department: { type: ['string', 'null'], enum: ['sales', 'support', 'billing', null], description: 'Which team' },
+    });
+    expect(analysisSchema([]).properties).toMatchObject({ custom: { properties: {}, required: [] } });
   });
 });
 
@@ -180,6 +207,17 @@ describeEachDb('post-call analysis against the fake OpenAI', (kind) => {
     expect(system).toContain('"party_size" (number');
     expect(system).toContain('Note any allergies.');
     expect(sent.messages[1]?.content).toContain('Caller: A table for four on Friday, please.');
+    // the shape itself is asked for: a strict json_schema built from the fields (the fake refuses a schema
+    // strict mode does not take)
+    expect((sent as unknown as { response_format: unknown }).response_format).toEqual({
+      type: 'json_schema',
+      json_schema: {
+        name: ANALYSIS_SHAPE_NAME,
+        description: 'The analysis of the finished call.',
+        strict: true,
+        schema: analysisSchema(FIELDS),
+      },
+    });
 
     const queued = await t().deps.db.db.selectFrom('webhook_deliveries').selectAll().execute();
     expect(queued.map((q) => q.event)).toEqual(['call_analyzed']);
@@ -232,7 +270,7 @@ describeEachDb('post-call analysis against the fake OpenAI', (kind) => {
     expect(d.call_successful).toBe(false);
   });
 
-  it('a refused key fails the attempt with the provider message (retried later)', async () => {
+  it('a refused key fails the analysis at once with the provider message, not after minutes of retries', async () => {
     const callId = await endedCall(t(), user);
     await queueAnalysis(t().deps, { companyId: user.companyId, callId });
     await t().req('DELETE', '/api/v1/provider/disconnect', { token: user.token, body: { name: 'openai' } });
@@ -240,11 +278,130 @@ describeEachDb('post-call analysis against the fake OpenAI', (kind) => {
       token: user.token,
       body: { name: 'openai', keys: [{ name: 'API Key', value: 'sk-wrong-key-000000000000' }] },
     });
-    await createAnalysisWorker(t().deps).runOnce();
+    const worker = createAnalysisWorker(t().deps);
+    await worker.runOnce();
     const row = await t().deps.db.db.selectFrom('call_analyses').selectAll().executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ status: 'pending', attempts: 1 });
-    expect(row.error).toContain('OpenAI');
+    expect(row).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(row.error).toContain('OpenAI refused the API key (401');
     expect(row.error).not.toContain('sk-wrong-key');
+    expect((await detail(callId)).analysis).toMatchObject({ status: 'failed', error: row.error });
+    t().clock.advance(3600_000);
+    expect(await worker.runOnce()).toBe(false);
+    expect(openai.chatRequests).toHaveLength(1);
+  });
+
+  it('a request the provider refuses (400) fails at once with its reason; a 429 is retried', async () => {
+    const refused = await endedCall(t(), user);
+    await queueAnalysis(t().deps, { companyId: user.companyId, callId: refused });
+    openai.scriptChat([
+      { error: { status: 400, message: "Invalid schema for response_format 'call_analysis': too deep." } },
+      { error: { status: 429, message: 'Rate limit reached for gpt-4o.', type: 'requests', code: 'rate_limit_exceeded' } },
+    ]);
+    const worker = createAnalysisWorker(t().deps);
+    await worker.runOnce();
+    expect((await detail(refused)).analysis).toMatchObject({
+      status: 'failed',
+      error:
+        "OpenAI refused the request (400 invalid_request_error): Invalid schema for response_format 'call_analysis': too deep.",
+    });
+    const limited = await endedCall(t(), user);
+    await queueAnalysis(t().deps, { companyId: user.companyId, callId: limited });
+    await worker.runOnce();
+    expect((await detail(limited)).analysis).toMatchObject({ status: 'pending' });
+    const row = await t()
+      .deps.db.db.selectFrom('call_analyses')
+      .selectAll()
+      .where('call_id', '=', limited)
+      .executeTakeFirstOrThrow();
+    expect(row.error).toContain('OpenAI is rate limiting this key (429');
+  });
+
+  it("the model's refusal (Structured Outputs) fails the analysis at once with the model's words", async () => {
+    const callId = await endedCall(t(), user);
+    await queueAnalysis(t().deps, { companyId: user.companyId, callId });
+    openai.scriptChat([{ refusal: "I'm sorry, I can't help with that request." }]);
+    const worker = createAnalysisWorker(t().deps);
+    await worker.runOnce();
+    expect((await detail(callId)).analysis).toMatchObject({
+      status: 'failed',
+      error: "OpenAI's model refused to answer: I'm sorry, I can't help with that request.",
+    });
+    t().clock.advance(3600_000);
+    expect(await worker.runOnce()).toBe(false);
+    expect(openai.chatRequests).toHaveLength(1);
+  });
+});
+
+describeEachDb('post-call analysis against the fake Anthropic: a forced tool whose input is the analysis', (kind) => {
+  const t = useTestApp(kind);
+  let anthropic: FakeAnthropic;
+  let user: SignedUp;
+  const claudeAgent = {
+    ...agentDoc,
+    settings: { ...agentDoc.settings, llm: { service: 'anthropic', options: { model: 'claude-3.5-haiku' } } },
+  } as unknown as AgentDoc;
+  beforeEach(async () => {
+    anthropic = await startFakeAnthropic();
+    t().deps.config.providerUrls = { ...t().deps.config.providerUrls, anthropic: anthropic.url };
+    user = await signUp(t());
+    const res = await t().req('POST', '/api/v1/provider/values', {
+      token: user.token,
+      body: { name: 'anthropic', keys: [{ name: 'API Key', value: anthropic.apiKey }] },
+    });
+    expect(res.status).toBe(201);
+  });
+  afterEach(async () => {
+    await anthropic.close();
+  });
+  const detail = async (id: string) => {
+    const res = await t().req('GET', `/api/v1/call/${id}`, { token: user.token });
+    // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary shapes
+    return ((await res.json()) as any).data;
+  };
+
+  it('asks for the tool call_analysis with the schema, forced, and stores its input as the analysis', async () => {
+    const callId = await endedCall(t(), user, claudeAgent);
+    await queueAnalysis(t().deps, { companyId: user.companyId, callId });
+    anthropic.script([{ toolUses: [{ name: ANALYSIS_SHAPE_NAME, input: GOOD }] }]);
+    expect(await createAnalysisWorker(t().deps).runOnce()).toBe(true);
+    expect((await detail(callId)).analysis).toEqual({
+      status: 'done',
+      summary: GOOD.summary,
+      sentiment: 'positive',
+      successful: true,
+      custom: GOOD.custom,
+      error: null,
+    });
+    const sent = anthropic.requests.at(-1)?.body as Record<string, unknown>;
+    expect(sent.model).toBe('claude-haiku-4-5');
+    expect(sent.tools).toEqual([
+      { name: ANALYSIS_SHAPE_NAME, description: 'The analysis of the finished call.', input_schema: analysisSchema(FIELDS) },
+    ]);
+    expect(sent.tool_choice).toEqual({ type: 'tool', name: ANALYSIS_SHAPE_NAME });
+  });
+
+  it('the input is still checked against the field types; a refused request fails at once', async () => {
+    const wrong = await endedCall(t(), user, claudeAgent);
+    await queueAnalysis(t().deps, { companyId: user.companyId, callId: wrong });
+    anthropic.script([
+      { toolUses: [{ name: ANALYSIS_SHAPE_NAME, input: { ...GOOD, custom: { ...GOOD.custom, party_size: 'four' } } }] },
+      { error: { status: 400, type: 'invalid_request_error', message: 'tools.0.custom.input_schema: JSON schema is invalid' } },
+    ]);
+    const worker = createAnalysisWorker(t().deps);
+    await worker.runOnce();
+    expect((await detail(wrong)).analysis).toMatchObject({ status: 'pending' });
+    const row = await t()
+      .deps.db.db.selectFrom('call_analyses')
+      .selectAll()
+      .where('call_id', '=', wrong)
+      .executeTakeFirstOrThrow();
+    expect(row.error).toBe('party_size must be a number');
+    t().clock.advance(RETRY_DELAYS_MS[0]);
+    await worker.runOnce();
+    expect((await detail(wrong)).analysis).toMatchObject({
+      status: 'failed',
+      error: 'Anthropic refused the request (400 invalid_request_error): tools.0.custom.input_schema: JSON schema is invalid',
+    });
   });
 });
 

@@ -3,7 +3,11 @@
  *
  * Sends `POST {baseUrl}/v1/messages` with headers `x-api-key`, `anthropic-version: 2023-06-01`,
  * `content-type: application/json`, and `{model, max_tokens, system?, messages, tools?: [{name, description,
- * input_schema}], temperature (clamped to 0-1), stream: true}`. Messages are converted from LlmMessage:
+ * input_schema}], tool_choice?, temperature (clamped to 0-1), stream: true}`. A structured answer
+ * (LlmRequest.structuredOutput) is asked for as one more tool whose `input_schema` is the schema, forced with
+ * `tool_choice: {type: 'tool', name}` (https://docs.anthropic.com/en/docs/build-with-claude/tool-use, "Forcing
+ * tool use", and the JSON mode recipe there); that tool's `input_json_delta` pieces are yielded as `delta` text,
+ * so the answer reads as one JSON object, and its stop_reason `tool_use` as `stop`. Messages are converted from LlmMessage:
  * system messages join into the top-level `system`; assistant tool calls become `tool_use` blocks and tool
  * results `tool_result` blocks of a user message (first in it, as the API requires); consecutive messages of
  * one role merge into one turn; empty texts are dropped; a conversation that starts with the agent (a
@@ -103,14 +107,19 @@ export function createAnthropic(limits: StreamOptions = {}): LlmProvider {
     name: 'anthropic',
     async *stream(request: LlmRequest): AsyncGenerator<LlmEvent> {
       const { system, messages } = toAnthropicMessages(request.messages);
+      // a structured answer is asked for as a forced tool whose input is the answer
+      const shape = request.structuredOutput;
+      const tools = [
+        ...request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })),
+        ...(shape ? [{ name: shape.name, description: shape.description, input_schema: shape.schema }] : []),
+      ];
       const body = {
         model: request.model,
         max_tokens: request.maxTokens,
         ...(system ? { system } : {}),
         messages,
-        ...(request.tools.length > 0
-          ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })) }
-          : {}),
+        ...(tools.length > 0 ? { tools } : {}),
+        ...(shape ? { tool_choice: { type: 'tool', name: shape.name } } : {}),
         temperature: Math.min(1, Math.max(0, request.temperature)),
         stream: true,
       };
@@ -118,6 +127,9 @@ export function createAnthropic(limits: StreamOptions = {}): LlmProvider {
       let outputTokens = 0;
       let finishReason: 'stop' | 'tool_calls' | 'length' | 'other' = 'other';
       const blocks = new Map<number, { id: string; name: string; json: string }>();
+      /** indexes of the forced tool's blocks (the structured answer) */
+      const answer = new Set<number>();
+      let otherCalls = false;
       for await (const sse of postSse({
         provider: 'anthropic',
         url: httpUrl(request.baseUrl, '/v1/messages'),
@@ -137,13 +149,18 @@ export function createAnthropic(limits: StreamOptions = {}): LlmProvider {
             break;
           }
           case 'content_block_start':
-            if (event.content_block?.type === 'tool_use')
+            if (event.content_block?.type === 'tool_use' && shape && event.content_block.name === shape.name)
+              answer.add(event.index ?? 0);
+            else if (event.content_block?.type === 'tool_use')
               blocks.set(event.index ?? 0, { id: event.content_block.id ?? '', name: event.content_block.name ?? '', json: '' });
             break;
           case 'content_block_delta':
             if (event.delta?.type === 'text_delta' && event.delta.text)
               yield { type: 'delta', text: event.delta.text, at: performance.now() };
-            else if (event.delta?.type === 'input_json_delta') {
+            else if (event.delta?.type === 'input_json_delta' && answer.has(event.index ?? 0)) {
+              // the forced tool's input is the structured answer: its JSON is the text
+              if (event.delta.partial_json) yield { type: 'delta', text: event.delta.partial_json, at: performance.now() };
+            } else if (event.delta?.type === 'input_json_delta') {
               const block = blocks.get(event.index ?? 0);
               if (block) block.json += event.delta.partial_json ?? '';
             }
@@ -152,13 +169,18 @@ export function createAnthropic(limits: StreamOptions = {}): LlmProvider {
             const block = blocks.get(event.index ?? 0);
             if (block) {
               blocks.delete(event.index ?? 0);
+              otherCalls = true;
               const call = { id: block.id, name: block.name, arguments: parseArguments('anthropic', block.name, block.json) };
               yield { type: 'tool_call', call, at: performance.now() };
             }
             break;
           }
           case 'message_delta':
-            if (event.delta?.stop_reason) finishReason = STOP[event.delta.stop_reason] ?? 'other';
+            if (event.delta?.stop_reason)
+              finishReason =
+                shape && event.delta.stop_reason === 'tool_use' && answer.size > 0 && !otherCalls
+                  ? 'stop'
+                  : (STOP[event.delta.stop_reason] ?? 'other');
             if (event.usage?.output_tokens !== undefined) outputTokens = event.usage.output_tokens;
             break;
           case 'message_stop':

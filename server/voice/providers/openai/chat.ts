@@ -4,11 +4,14 @@
  *
  * Sends `POST {baseUrl}/v1/chat/completions` with `Authorization: Bearer <key>` and
  * `{model, messages, stream: true, stream_options: {include_usage: true}, temperature, max_tokens,
- * tools?: [{type: 'function', function: {name, description, parameters}}]}`; messages in OpenAI's shape
+ * tools?: [{type: 'function', function: {name, description, parameters}}], response_format?: {type:
+ * 'json_schema', json_schema: {name, description, strict: true, schema}}}` (LlmRequest.structuredOutput,
+ * https://platform.openai.com/docs/guides/structured-outputs); messages in OpenAI's shape
  * (assistant `tool_calls` with JSON-string arguments, `tool` messages with `tool_call_id`).
  * Reads the SSE answer: `data: {chunk}` lines with `choices[0].delta.content` (a `delta` event each),
  * `choices[0].delta.tool_calls[]` fragments keyed by `index` (id and name in the first, `arguments` in
- * pieces; one `tool_call` event per call once `finish_reason` arrives), the last chunk with `usage` and
+ * pieces; one `tool_call` event per call once `finish_reason` arrives), `choices[0].delta.refusal` (a
+ * Structured Outputs refusal: ProviderError 'bad_request' with the model's words), the last chunk with `usage` and
  * empty `choices`, then `data: [DONE]` (a `usage` event, then the `done` event). An `{"error": ...}` chunk, an
  * answer that ends before `[DONE]`, or unparseable data throws ProviderError.
  */
@@ -22,6 +25,8 @@ interface ChatChunk {
     index?: number;
     delta?: {
       content?: string | null;
+      /** a Structured Outputs answer the model refused to give (instead of `content`) */
+      refusal?: string | null;
       tool_calls?: { index: number; id?: string; type?: string; function?: { name?: string; arguments?: string } }[];
     };
     finish_reason?: string | null;
@@ -84,7 +89,21 @@ export function createOpenAiChat(limits: StreamOptions = {}): LlmProvider {
               })),
             }
           : {}),
+        ...(request.structuredOutput
+          ? {
+              response_format: {
+                type: 'json_schema',
+                json_schema: {
+                  name: request.structuredOutput.name,
+                  description: request.structuredOutput.description,
+                  strict: true,
+                  schema: request.structuredOutput.schema,
+                },
+              },
+            }
+          : {}),
       };
+      let refusal = '';
       const calls = new Map<number, { id: string; name: string; args: string }>();
       let finishReason: LlmEvent & { type: 'done' } = { type: 'done', finishReason: 'other' };
       let finished = false;
@@ -117,6 +136,7 @@ export function createOpenAiChat(limits: StreamOptions = {}): LlmProvider {
           };
         const choice = chunk.choices?.[0];
         if (!choice) continue;
+        if (choice.delta?.refusal) refusal += choice.delta.refusal;
         const text = choice.delta?.content;
         if (text) yield { type: 'delta', text, at: performance.now() };
         for (const fragment of choice.delta?.tool_calls ?? []) {
@@ -128,6 +148,8 @@ export function createOpenAiChat(limits: StreamOptions = {}): LlmProvider {
         }
         if (choice.finish_reason && !finished) {
           finished = true;
+          if (refusal)
+            throw new ProviderError('openai', 'bad_request', `OpenAI's model refused to answer: ${refusal.trim().slice(0, 300)}`);
           finishReason = { type: 'done', finishReason: FINISH[choice.finish_reason] ?? 'other' };
           for (const index of [...calls.keys()].sort((a, b) => a - b)) {
             const c = calls.get(index) as { id: string; name: string; args: string };
