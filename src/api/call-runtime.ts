@@ -5,6 +5,7 @@
  *
  *   const { data } = await chats.start({ agent_id, agent, dynamic_variables });
  *   for await (const e of chats.send(data.chat_id, 'Hello', signal)) ...;   // delta, tool_call, error, done
+ *   await chats.end(data.chat_id);                                           // closed: Call History shows it ended
  */
 import * as v from 'valibot';
 import { type ApiClient, api, type CallOptions } from './client';
@@ -88,6 +89,16 @@ export function callRuntimeApi(client: ApiClient) {
           throw new ApiError({ kind: signal?.aborted ? 'aborted' : 'network', cause: error });
         }
       },
+      /**
+       * POST /chat/{id}/end: the chat is over (the panel closed, a new chat, the page left). Sent with fetch
+       * `keepalive` so it still leaves while the page unloads; no toast (nobody is there to read it).
+       */
+      end: (chatId: string) =>
+        client.request(CALL_RUNTIME_PATHS.chatEnd(chatId), ChatTranscriptResponseSchema, {
+          method: 'POST',
+          notify: false,
+          keepalive: true,
+        }),
       /** GET /chat/{id} */
       transcript: (chatId: string, options?: CallOptions) =>
         client.get(CALL_RUNTIME_PATHS.chatTranscript(chatId), ChatTranscriptResponseSchema, options),

@@ -54,6 +54,8 @@ export interface RequestOptions {
   timeout?: number;
   /** sent as the `Idempotency-Key` header (creates and versioned updates; see contract/idempotency.ts) */
   idempotencyKey?: string;
+  /** the request outlives the page (fetch `keepalive`): a last word sent while the page is being left */
+  keepalive?: boolean;
 }
 
 /** The options every typed call of src/api/<resource>.ts takes. */
@@ -151,6 +153,7 @@ export function createApiClient(deps: ClientDeps = {}) {
       signal: options.signal,
       retry,
     };
+    if (options.keepalive) fetchOptions.keepalive = true;
     if (options.timeout !== undefined) fetchOptions.timeout = options.timeout;
     return $fetch(path, fetchOptions);
   }

@@ -1,4 +1,4 @@
-import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
 import { callRuntime } from '../api/call-runtime';
 import type { StartConversationInput, TranscriptTurn } from '../api/contract/call-runtime';
 import { ApiError } from '../api/errors';
@@ -35,6 +35,20 @@ export type TestChatEvent =
   | { type: 'reply.done'; ended: boolean }
   | { type: 'reply.failed'; message: string };
 
+/** What the machine tells `holdChat` about the chat on the server. */
+export type HoldChatEvent =
+  /** this chat is open now */
+  | { type: 'chat.hold'; chatId: string }
+  /** the tester is done with it (closed, New chat): end it on the server */
+  | { type: 'chat.release' }
+  /** the server ended it already (the agent's end_call): nothing to end */
+  | { type: 'chat.forget' };
+
+/** Ends a chat on the server, best effort: a failure leaves it to the inactivity sweep. */
+const endOnServer = (chatId: string) => {
+  callRuntime.chats.end(chatId).catch(() => {});
+};
+
 export interface ChatStarted {
   chatId: string;
   /** the transcript so far: the agent's welcome message, when it has one */
@@ -68,8 +82,12 @@ export function appendDelta(items: readonly ChatItem[], text: string): ChatItem[
  * included: the editor's save payload is sent as `agent`). The agent's reply streams in piece by piece
  * (`reply.delta`), function calls show as their own lines, and `end_call` ends the chat; a new chat starts
  * from the editor's current state again.
- * Actors: `startChat` (POST /chat, then the transcript for the welcome message) and `streamReply` (POST
- * /chat/{id}/message read as an event stream: it sends the reply.* events; stopping it aborts the request).
+ * Actors: `startChat` (POST /chat, then the transcript for the welcome message), `streamReply` (POST
+ * /chat/{id}/message read as an event stream: it sends the reply.* events; stopping it aborts the request)
+ * and `holdChat`, running as long as the machine does: it holds the open chat and ends it on the server
+ * (POST /chat/{id}/end) when the tester closes it or starts a new one, when the machine stops (the editor
+ * left) and when the page is left (`pagehide`), so Call History shows it ended at once, not after the
+ * inactivity sweep (server/modules/conversations/sweep.ts).
  */
 export const testChatMachine = setup({
   types: {
@@ -79,8 +97,35 @@ export const testChatMachine = setup({
   actors: {
     startChat: fromPromise<ChatStarted, StartConversationInput>(async ({ input, signal }) => {
       const { data } = await callRuntime.chats.start(input, { notify: false, signal });
-      const { data: chat } = await callRuntime.chats.transcript(data.chat_id, { notify: false, signal });
-      return { chatId: data.chat_id, transcript: chat.transcript };
+      try {
+        const { data: chat } = await callRuntime.chats.transcript(data.chat_id, { notify: false, signal });
+        if (signal.aborted) endOnServer(data.chat_id);
+        return { chatId: data.chat_id, transcript: chat.transcript };
+      } catch (error) {
+        // closed (or a new chat) while it opened: the chat made on the server is not left going
+        if (signal.aborted) endOnServer(data.chat_id);
+        throw error;
+      }
+    }),
+    holdChat: fromCallback<HoldChatEvent>(({ receive }) => {
+      let held: string | null = null;
+      const end = () => {
+        if (held) endOnServer(held);
+        held = null;
+      };
+      receive((event) => {
+        if (event.type === 'chat.hold') {
+          end();
+          held = event.chatId;
+        } else if (event.type === 'chat.release') end();
+        else held = null;
+      });
+      const page = typeof window === 'undefined' ? undefined : window;
+      page?.addEventListener('pagehide', end);
+      return () => {
+        page?.removeEventListener('pagehide', end);
+        end();
+      };
     }),
     streamReply: fromCallback<TestChatEvent, { chatId: string; content: string }>(({ input, sendBack }) => {
       const abort = new AbortController();
@@ -134,6 +179,12 @@ export const testChatMachine = setup({
     })),
     showChatEnded: assign(({ context }) => ({ items: [...context.items, { kind: 'ended' }] })),
     clearPendingMessage: assign({ pending: '' }),
+    holdOpenChat: sendTo(
+      'holdChat',
+      (_, params: { chatId: string }): HoldChatEvent => ({ type: 'chat.hold', chatId: params.chatId }),
+    ),
+    releaseChat: sendTo('holdChat', { type: 'chat.release' } satisfies HoldChatEvent),
+    forgetChat: sendTo('holdChat', { type: 'chat.forget' } satisfies HoldChatEvent),
   },
   guards: {
     hasContent: ({ event }) => event.type === 'message.send' && event.content.trim() !== '',
@@ -145,15 +196,21 @@ export const testChatMachine = setup({
     'Test LLM: a text chat with the agent as it is in the editor, its replies streaming in word by word, its function calls shown, until the agent ends the chat or it is closed.',
   context: { request: null, chatId: null, items: [], error: null, errorLink: null, pending: '' },
   initial: 'closed',
+  invoke: {
+    id: 'holdChat',
+    src: 'holdChat',
+  },
   on: {
     'chat.start': {
       target: '.starting',
-      description: 'Start a new chat with the agent as it is in the editor now (the previous chat, if any, is left).',
-      actions: { type: 'startFreshChat', params: ({ event }) => ({ request: event.request }) },
+      description:
+        'Start a new chat with the agent as it is in the editor now; the previous chat, if any, is ended on the server.',
+      actions: ['releaseChat', { type: 'startFreshChat', params: ({ event }) => ({ request: event.request }) }],
     },
     'chat.close': {
       target: '.closed',
-      description: 'Close the chat panel; a reply being written is abandoned.',
+      description: 'Close the chat panel; a reply being written is abandoned and the chat is ended on the server.',
+      actions: 'releaseChat',
     },
   },
   states: {
@@ -170,7 +227,10 @@ export const testChatMachine = setup({
         onDone: {
           target: 'ready',
           description: 'The chat is open: the agent’s welcome message, if any, shows first.',
-          actions: { type: 'showWelcome', params: ({ event }) => event.output },
+          actions: [
+            { type: 'showWelcome', params: ({ event }) => event.output },
+            { type: 'holdOpenChat', params: ({ event }) => ({ chatId: event.output.chatId }) },
+          ],
         },
         onError: {
           target: 'failed',
@@ -219,7 +279,7 @@ export const testChatMachine = setup({
             guard: 'chatEnded',
             target: 'ended',
             description: 'The agent called end_call: the chat is over.',
-            actions: ['showChatEnded', 'clearPendingMessage'],
+            actions: ['showChatEnded', 'clearPendingMessage', 'forgetChat'],
           },
           {
             target: 'ready',

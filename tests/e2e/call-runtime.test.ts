@@ -146,6 +146,17 @@ describe('trying an agent from the editor', () => {
     await chat.getByRole('button', { name: 'Send' }).click();
     await chat.getByRole('log').getByText('Your name is Ada Lovelace.').waitFor({ timeout: 10_000 });
     await chat.getByRole('button', { name: 'Close chat' }).click();
+    // closing ends the chat at once: Call History has it ended by the user (the first chat: by the agent)
+    const reasons = async () => {
+      const res = await apiCall<{ data: { calls: { disconnectionReason: string }[] } }>(
+        b.baseUrl,
+        user,
+        'GET',
+        '/call?type=chat',
+      );
+      return res.body.data.calls.map((c) => c.disconnectionReason).sort();
+    };
+    await expect.poll(reasons, { timeout: 10_000 }).toEqual(['agent_hangup', 'user_hangup']);
   });
 
   it('Test Audio: the welcome message in the agent’s voice, with a spinner while it loads and Stop while it plays', async () => {

@@ -1,5 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type AnyMachineSnapshot, createActor, fromCallback, fromPromise } from 'xstate';
+import { callRuntime } from '../../src/api/call-runtime.js';
 import type { StartConversationInput } from '../../src/api/contract/call-runtime.js';
 import { ApiError } from '../../src/api/errors.js';
 import {
@@ -68,6 +69,82 @@ function chatActor(reply: (content: string, send: (e: TestChatEvent) => void) =>
 }
 
 describe('testChat behaviour', () => {
+  /** the chats ended on the server (POST /chat/{id}/end) */
+  let ended: string[];
+  beforeEach(() => {
+    ended = [];
+    vi.spyOn(callRuntime.chats, 'end').mockImplementation(async (chatId) => {
+      ended.push(chatId);
+      return { success: true as const, data: { chat_id: chatId, ended: true, transcript: [] } };
+    });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
+
+  it('closing the chat or starting a new one ends the open chat on the server, once', async () => {
+    const { actor } = chatActor(() => undefined);
+    actor.send({ type: 'chat.start', request });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    expect(ended).toEqual([]);
+    actor.send({ type: 'chat.close' });
+    expect(ended).toEqual(['chat-1']);
+    actor.send({ type: 'chat.close' });
+    expect(ended).toEqual(['chat-1']);
+    // a reply being written when New chat is pressed: the old chat is ended too
+    actor.send({ type: 'chat.start', request });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    actor.send({ type: 'message.send', content: 'Hi' });
+    actor.send({ type: 'chat.start', request });
+    expect(ended).toEqual(['chat-1', 'chat-1']);
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    // the editor left (the actor stops): the open chat is ended
+    actor.stop();
+    expect(ended).toEqual(['chat-1', 'chat-1', 'chat-1']);
+  });
+
+  it('a chat the agent ended is not ended again; leaving the page ends the open one', async () => {
+    const page = new EventTarget();
+    vi.stubGlobal('window', page);
+    const { actor } = chatActor((_, send) => {
+      send({ type: 'reply.done', ended: true });
+      return undefined;
+    });
+    actor.send({ type: 'chat.start', request });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    actor.send({ type: 'message.send', content: 'Bye' });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ended')).toBe(true));
+    actor.send({ type: 'chat.close' });
+    expect(ended).toEqual([]);
+    actor.send({ type: 'chat.start', request });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    page.dispatchEvent(new Event('pagehide'));
+    expect(ended).toEqual(['chat-1']);
+    actor.stop();
+    expect(ended).toEqual(['chat-1']);
+  });
+
+  it('a chat closed while it opens is ended as soon as the server named it', async () => {
+    let answerTranscript = () => {};
+    vi.spyOn(callRuntime.chats, 'start').mockResolvedValue({ success: true, data: { chat_id: 'chat-9' } });
+    vi.spyOn(callRuntime.chats, 'transcript').mockImplementation(
+      (_id, options) =>
+        new Promise((resolve, reject) => {
+          answerTranscript = () => resolve({ success: true, data: { chat_id: 'chat-9', ended: false, transcript: [] } });
+          options?.signal?.addEventListener('abort', () => reject(new ApiError({ kind: 'aborted' })));
+        }),
+    );
+    const actor = createActor(testChatMachine).start();
+    actor.send({ type: 'chat.start', request });
+    await vi.waitFor(() => expect(callRuntime.chats.transcript).toHaveBeenCalled());
+    actor.send({ type: 'chat.close' });
+    await vi.waitFor(() => expect(ended).toEqual(['chat-9']));
+    answerTranscript();
+    actor.stop();
+    expect(ended).toEqual(['chat-9']);
+  });
+
   it('the welcome message shows first; a reply streams into one line; tool calls are events; end_call ends the chat', async () => {
     const { actor, contents } = chatActor((content, send) => {
       if (content === 'Bye') {

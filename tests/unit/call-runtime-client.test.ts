@@ -69,6 +69,27 @@ describe('the chat event stream', () => {
     expect((failure as ApiError).serverMessage).toBe('The agent is still answering the previous message.');
   });
 
+  it('ending a chat is a POST that outlives the page (fetch keepalive) with the bearer token', async () => {
+    const seen: { url: string; method?: string; keepalive?: boolean; auth: string | null }[] = [];
+    const client = createApiClient({
+      fetch: (async (url: string, init: RequestInit) => {
+        seen.push({
+          url: String(url),
+          method: init.method,
+          keepalive: init.keepalive,
+          auth: new Headers(init.headers).get('authorization'),
+        });
+        return new Response(JSON.stringify({ success: true, data: { chat_id: 'c1', ended: true, transcript: [] } }), {
+          headers: { 'content-type': 'application/json' },
+        });
+      }) as typeof fetch,
+    });
+    client.bindSession({ accessToken: () => 'tok', hydrated: () => true, renew: async () => null });
+    const { data } = await callRuntimeApi(client).chats.end('c1');
+    expect(data).toEqual({ chat_id: 'c1', ended: true, transcript: [] });
+    expect(seen).toEqual([{ url: '/api/v1/chat/c1/end', method: 'POST', keepalive: true, auth: 'Bearer tok' }]);
+  });
+
   it('a missing provider key carries the Providers link', async () => {
     const client = createApiClient({
       fetch: (async () =>

@@ -7,14 +7,15 @@ import { jsonBody, ok } from '../../platform/http/http.js';
 import type { AppEnv } from '../../platform/http/types.js';
 import { requireAuth } from '../auth/index.js';
 import { callRuntime } from './call-runtime.js';
-import { chatRow, prepareChatMessage, startChat } from './runtime.js';
+import { chatRow, endChat, prepareChatMessage, startChat } from './runtime.js';
 import { parseJson } from './session.repo.js';
 
 /**
  * /chat: Test LLM. `POST /` starts a chat with an agent (the saved one, or the editor's unsaved payload);
  * `POST /{chat_id}/message` answers the agent's reply as a `text/event-stream` of JSON `data:` lines
  * (delta, tool_call, error, done); closing that stream stops the reply (server/modules/conversations/runtime.ts
- * prepareChatMessage); `GET /{chat_id}` answers the transcript.
+ * prepareChatMessage); `GET /{chat_id}` answers the transcript; `POST /{chat_id}/end` ends the chat now
+ * (the tester closed it), idempotent.
  */
 export function chatRoutes(deps: AppDeps) {
   const r = new Hono<AppEnv>();
@@ -31,12 +32,13 @@ export function chatRoutes(deps: AppDeps) {
     return ok(c, { data: await startChat(deps, rt, caller(c), body) }, 201);
   });
 
-  r.get('/:id', async (c) => {
-    const row = await chatRow(deps, caller(c), c.req.param('id'));
-    return ok(c, {
-      data: { chat_id: row.id, ended: row.status !== 'ongoing', transcript: parseJson(row.transcript, []) },
-    });
+  const transcriptOf = (row: Awaited<ReturnType<typeof chatRow>>) => ({
+    data: { chat_id: row.id, ended: row.status !== 'ongoing', transcript: parseJson(row.transcript, []) },
   });
+
+  r.get('/:id', async (c) => ok(c, transcriptOf(await chatRow(deps, caller(c), c.req.param('id')))));
+
+  r.post('/:id/end', async (c) => ok(c, transcriptOf(await endChat(deps, callRuntime(deps), caller(c), c.req.param('id')))));
 
   r.post('/:id/message', async (c) => {
     const rt = callRuntime(deps);

@@ -32,7 +32,14 @@ import { CallRuntime, type ChatTurn, createCallRuntime } from '../../voice/engin
 import { Conversation, type ProviderKeys } from '../../voice/engine/conversation.js';
 import { providerMessage } from '../../voice/engine/failures.js';
 import { pipelineOf, requiredProviders } from '../../voice/engine/pipeline.js';
-import { type CallPlan, compileCallPlan, InvalidAgentError, planCall, voiceOptions } from '../../voice/engine/plan.js';
+import {
+  agentDocOrUndefined,
+  type CallPlan,
+  compileCallPlan,
+  InvalidAgentError,
+  planCall,
+  voiceOptions,
+} from '../../voice/engine/plan.js';
 import { collectSpeech, SpeechTimeoutError } from '../../voice/engine/speaker.js';
 import { fillVariables } from '../../voice/engine/text.js';
 import type { CallerAudioStats } from '../../voice/lines/audio-gate.js';
@@ -157,6 +164,49 @@ export async function chatRow(deps: AppDeps, caller: Caller, chatId: string): Pr
   const row = isId(chatId) ? await getCallSession(deps.db.db, caller.companyId, chatId) : undefined;
   if (row?.type !== 'chat') throw new HttpError(404, CALL_RUNTIME_MESSAGES.chatNotFound);
   return row as CallSessionRow;
+}
+
+/**
+ * Stores an ongoing chat as ended by `reason` at `endedAt`, from its row as it is (transcript, latency,
+ * usage and cost of the turns so far). False when it had already ended.
+ */
+export function finishChat(deps: AppDeps, row: CallSessionRow, reason: CallEndReason, endedAt: Date): Promise<boolean> {
+  const agent = agentDocOrUndefined(row.agent);
+  return finishCallSession(deps.db.db, row, {
+    status: 'ended',
+    reason,
+    errorMessage: null,
+    transcript: parseJson<TranscriptTurn[]>(row.transcript, []),
+    latency: parseJson<TurnLatency[]>(row.latency, []),
+    usage: { ...emptyUsage(agent), ...parseJson<object>(row.usage, {}) },
+    cost: Number(row.cost),
+    recording: null,
+    endedAt,
+  });
+}
+
+/** How long ending a chat waits for a reply the tester just stopped on this server to be stored. */
+const END_WAITS_FOR_TURN_MS = 5000;
+
+/**
+ * `POST /chat/{id}/end`: the tester closed the chat (or started a new one, or left the page): it is stored
+ * as ended by the user now, so Call History shows it ended at once. The caller's chat only (404 otherwise);
+ * a chat already ended is answered as it is.
+ */
+export async function endChat(deps: AppDeps, rt: CallRuntime, caller: Caller, chatId: string): Promise<CallSessionRow> {
+  const first = await chatRow(deps, caller, chatId);
+  if (first.status !== 'ongoing') return first;
+  // a reply being written here (its stream was just closed) stores its words first; bounded
+  const turn = rt.chats.get(first.id);
+  if (turn) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([turn.finished, new Promise<void>((r) => (timer = setTimeout(r, END_WAITS_FOR_TURN_MS)))]);
+    clearTimeout(timer);
+  }
+  const row = await chatRow(deps, caller, chatId);
+  if (row.status !== 'ongoing') return row;
+  await finishChat(deps, row, 'user_hangup', now(deps));
+  return chatRow(deps, caller, chatId);
 }
 
 const CHAT_LOCK_MS = 120_000;

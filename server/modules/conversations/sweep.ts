@@ -12,14 +12,13 @@
  *   failed after STALE_PHONE_MS: the carrier never reached Parley.
  * Live calls of this server beat every HEARTBEAT_MS.
  */
-import type { TranscriptTurn, TurnLatency } from '@contract/call-runtime.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { definePeriodicJob } from '../../platform/jobs/periodic.js';
 import { callRuntimeOf } from '../../voice/engine/call-runtime.js';
 import { agentDocOrUndefined } from '../../voice/engine/plan.js';
 import { endDeadCall } from './recovery.js';
-import { emptyUsage } from './runtime.js';
-import { finishCallSession, parseJson } from './session.repo.js';
+import { emptyUsage, finishChat } from './runtime.js';
+import { finishCallSession } from './session.repo.js';
 import { beatLiveCalls, removeUnopenedWebCalls, staleLiveCalls, unreachedPhoneCalls } from './sweep.repo.js';
 
 export const HEARTBEAT_MS = 30_000;
@@ -59,18 +58,8 @@ export async function sweepCalls(deps: AppDeps): Promise<{ removed: number; ende
       if (await endDeadCall(deps, row)) ended++;
       continue;
     }
-    const agent = agentDocOrUndefined(row.agent);
-    const done = await finishCallSession(db, row, {
-      status: 'ended',
-      reason: 'inactivity',
-      errorMessage: null,
-      transcript: parseJson<TranscriptTurn[]>(row.transcript, []),
-      latency: parseJson<TurnLatency[]>(row.latency, []),
-      usage: { ...emptyUsage(agent), ...parseJson<object>(row.usage, {}) },
-      cost: Number(row.cost),
-      recording: null,
-      endedAt: new Date(Date.parse(row.updated_at)),
-    });
+    // a chat left alone: ended at its last turn
+    const done = await finishChat(deps, row, 'inactivity', new Date(Date.parse(row.updated_at)));
     if (done) ended++;
   }
   return { removed, ended };

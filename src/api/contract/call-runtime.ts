@@ -4,7 +4,8 @@
  *
  * - Test LLM (text): `POST /chat` {agent_id, agent?, dynamic_variables?} -> {success, data: {chat_id}};
  *   `POST /chat/{chat_id}/message` {content} -> `text/event-stream` of ChatStreamEvent (`data: {...}` lines);
- *   `GET /chat/{chat_id}` -> the transcript.
+ *   `GET /chat/{chat_id}` -> the transcript; `POST /chat/{chat_id}/end` ends the chat now (closing the panel,
+ *   New chat, leaving the page) and answers the transcript like GET; ending an ended chat changes nothing.
  * - Test (web call): `POST /call/web` {agent_id, agent?, dynamic_variables?} -> {success, data: {call_id,
  *   access_token}}; then the WebSocket `/call/web/{call_id}/stream?token={access_token}` (the token works
  *   once, within WEB_CALL_TOKEN_TTL_MS): binary frames of 16 kHz mono PCM16 little-endian both ways (20 ms
@@ -36,6 +37,7 @@ export const CALL_RUNTIME_PATHS = {
   chat: '/chat',
   chatMessage: (chatId: string) => `/chat/${encodeURIComponent(chatId)}/message`,
   chatTranscript: (chatId: string) => `/chat/${encodeURIComponent(chatId)}`,
+  chatEnd: (chatId: string) => `/chat/${encodeURIComponent(chatId)}/end`,
   webCall: '/call/web',
   webCallStream: (callId: string, token: string) =>
     `/call/web/${encodeURIComponent(callId)}/stream?token=${encodeURIComponent(token)}`,

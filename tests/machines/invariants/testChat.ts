@@ -3,12 +3,13 @@
  * is in the editor when Start is pressed, a reply is read only while the agent is answering (Stop, a new
  * chat or closing the panel abandon it); a new chat forgets the old one; the transcript only grows (the
  * agent's line grows word by word); a chat that cannot start says why and where to fix it; `end_call`
- * ends the chat for good.
+ * ends the chat for good. `holdChat` (the chat held open on the server, ended when the tester leaves it)
+ * runs from start to stop; it is not a request: the behaviour tests check what it ends.
  */
 import { expect } from 'vitest';
 import { ApiError } from '../../../src/api/errors.js';
 import { TEST_CHAT_MESSAGES } from '../../../src/machines/testChat.machine.js';
-import { cameFrom, ev, expectNothingPending, expectPending, onlyRequest } from './lib.js';
+import { cameFrom, ev, expectPending, onlyRequest } from './lib.js';
 import { defineInvariants, type Snapshot, type World } from './types.js';
 
 type Item = { kind: string; text?: string; name?: string; arguments?: unknown };
@@ -16,12 +17,22 @@ const items = (s: Snapshot) => s.context.items as Item[];
 const before = (w: World) => w.previous as Snapshot;
 /** the chat exists on the server (its id is known) */
 const chatOpen = (s: Snapshot) => s.matches('ready') || s.matches('replying') || s.matches('ended');
+/** the requests in flight (holdChat runs all along) */
+const requests = (w: World) => w.pending().filter((r) => r.src !== 'holdChat');
+const expectNothingPending = (w: World) =>
+  expect(
+    requests(w).map((r) => r.src),
+    'requests in flight',
+  ).toEqual([]);
 
 export default defineInvariants({
   always: (s, w) => {
     // busy (Send and Start disabled, a spinner) exactly while a request is in flight
     expect(s.hasTag('busy')).toBe(s.matches('starting') || s.matches('replying'));
-    expect(w.pending().length).toBeLessThanOrEqual(1);
+    expect(requests(w).length).toBeLessThanOrEqual(1);
+    // one holder of the chat, from the start
+    expectPending(w, 'holdChat', 1);
+    expect(w.started.filter((r) => r.src === 'holdChat').map((r) => r.step)).toEqual([0]);
     expectPending(w, 'startChat', s.matches('starting') ? 1 : 0);
     expectPending(w, 'streamReply', s.matches('replying') ? 1 : 0);
     // a message is being answered only while the agent answers (a closed panel keeps what it was left with)

@@ -124,6 +124,54 @@ describeEachDb('call engine', (kind) => {
     expect(calls[0]?.cost).toBeGreaterThan(0);
   });
 
+  it('closing a chat ends it at once: ended by the user in Call History, idempotent, the caller company only', async () => {
+    const s = server();
+    await connectProvider(s, 'openai');
+    const agent = await sampleAgent(s);
+    const started = await s.t.req('POST', '/api/v1/chat', { token: s.user.token, body: { agent_id: agent._id } });
+    const chatId = ((await started.json()) as { data: { chat_id: string } }).data.chat_id;
+    p.replies = [{ text: 'We open at ten.' }];
+    await readEvents(
+      await s.t.req('POST', `/api/v1/chat/${chatId}/message`, { token: s.user.token, body: { content: 'When?' } }),
+    );
+    type Listed = { _id: string; status: string; disconnectionReason: string | null };
+    const listed = async () => {
+      const res = await s.t.req('GET', '/api/v1/call/?type=chat', { token: s.user.token });
+      return ((await res.json()) as { data: { calls: Listed[] } }).data.calls;
+    };
+    const detail = async () => {
+      const res = await s.t.req('GET', `/api/v1/call/${chatId}`, { token: s.user.token });
+      return ((await res.json()) as { data: { status: string } }).data.status;
+    };
+    // going on: not in the list of calls yet, its detail says ongoing
+    expect(await listed()).toEqual([]);
+    expect(await detail()).toBe('ongoing');
+
+    // another company's token cannot end it
+    const { signUp } = await import('../auth-helpers.js');
+    const other = await signUp(s.t);
+    expect((await s.t.req('POST', `/api/v1/chat/${chatId}/end`, { token: other.token })).status).toBe(404);
+    expect((await s.t.req('POST', `/api/v1/chat/${chatId}/end`)).status).toBe(401);
+    expect(await detail()).toBe('ongoing');
+
+    const ended = await s.t.req('POST', `/api/v1/chat/${chatId}/end`, { token: s.user.token });
+    expect(ended.status).toBe(200);
+    const body = (await ended.json()) as { data: { chat_id: string; ended: boolean; transcript: { text: string }[] } };
+    expect(body.data).toMatchObject({ chat_id: chatId, ended: true });
+    expect(body.data.transcript.map((t) => t.text)).toContain('We open at ten.');
+    const [row] = await listed();
+    expect(row).toMatchObject({ _id: chatId, status: 'ended', disconnectionReason: 'user_hangup' });
+    expect(await detail()).toBe('ended');
+
+    // again: nothing changes; the chat takes no more messages
+    const again = await s.t.req('POST', `/api/v1/chat/${chatId}/end`, { token: s.user.token });
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { data: { ended: boolean } }).data.ended).toBe(true);
+    expect(await listed()).toEqual([row]);
+    const after = await s.t.req('POST', `/api/v1/chat/${chatId}/message`, { token: s.user.token, body: { content: 'Hi?' } });
+    expect(after.status).toBe(409);
+  });
+
   it('a chat of another company is 404, and an empty message is refused', async () => {
     const s = server();
     await connectProvider(s, 'openai');

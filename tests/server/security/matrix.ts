@@ -160,6 +160,7 @@ export const ROUTES: Record<string, RouteClass> = {
   'POST /api/v1/chat': { kind: 'create', body: 'conversation' },
   'GET /api/v1/chat/:id': { kind: 'byId' },
   'POST /api/v1/chat/:id/message': { kind: 'byId', body: 'message' },
+  'POST /api/v1/chat/:id/end': { kind: 'byId' },
   'POST /api/v1/voices/preview': {
     kind: 'self',
     reason: "speaks with the caller's own agent (another company's agent_id answers 404) or the payload sent; stores nothing",
