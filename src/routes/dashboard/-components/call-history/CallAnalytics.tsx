@@ -143,7 +143,11 @@ export function CallAnalyticsOverview({ filters, searching = false }: { filters:
         <EmptyState
           icon={HistoryIcon}
           title="No calls in this range"
-          text="Choose another date range or other filters to see the overview."
+          text={
+            filters.dateFrom || filters.dateTo
+              ? 'Choose another date range or other filters to see the overview.'
+              : 'Change or clear the filters to see the overview.'
+          }
         />
       ) : (
         <>
