@@ -120,9 +120,9 @@ function CallHistoryPage() {
   /**
    * A company without a single call: the table alone says so (pointing at Test and phone numbers); the
    * overview, which would only repeat it, is left out. Without a date range or filters the table lists every
-   * call the company has, so an empty first page means none.
+   * call the company has, so an empty first page means none. The overview waits for that first page (the
+   * route's loader asks for it while the page's code loads).
    */
-  // (the overview waits for the table's first page, which the route's loader asked for with the page's code)
   const noCallsYet = !filtered && !query.search && data.loaded && !data.error && data.total === 0;
   const dialogFilters: CallDialogFilters = {
     phoneNumber: query.phoneNumber ?? '',
