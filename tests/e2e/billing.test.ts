@@ -98,8 +98,16 @@ describe('billing in Chromium', () => {
     await page.getByRole('tab', { name: 'Usage' }).click();
     await expect.poll(() => searchOf(page).get('tab')).toBe('usage');
     await page.getByRole('combobox', { name: 'Month' }).waitFor();
-    await page.getByRole('img', { name: `Minutes and cost per day, ${monthTitle}` }).waitFor();
+    const chart = page.getByRole('img', { name: `Minutes and cost per day, ${monthTitle}` });
+    await chart.waitFor();
     await page.getByText('$0.75', { exact: true }).first().waitFor();
+    // this month is open: its bars (each titled with its day) stop at today, not $0 days to the month's end
+    const bars = await chart.locator('rect > title').allTextContents();
+    const today = now.toISOString().slice(0, 10);
+    expect(bars.map((t) => t.slice(0, 10)).at(-1)).toBe(today);
+    expect(bars).toHaveLength(now.getUTCDate());
+    // and the cost line has a point per drawn day
+    expect((await chart.locator('path').getAttribute('d'))?.match(/[ML]/g)).toHaveLength(now.getUTCDate());
     await page.getByText('Show the numbers as a table').click();
     const perDay = page.getByRole('table', { name: `Usage per day, ${monthTitle}` });
     await perDay
