@@ -672,6 +672,9 @@ describeEachDb('webhooks across restarts and servers', (kind) => {
     const a = await server();
     // PostgreSQL: a second server with its own connections; SQLite: a second worker on the one connection
     const b = kind === 'postgres' ? await server() : a;
+    // the company's limit of sends in flight (4 by default) would let whichever server claims first take
+    // every turn; raised here so both servers claim at once and the claim itself is what is tested
+    for (const app of [a, b]) app.deps.config.jobLimits = { webhookConcurrency: 8, webhookPerCompany: 40 };
     const user = await signUp(a);
     await companyHook(a, user, receiver);
     const ids: string[] = [];
