@@ -5,7 +5,7 @@ import { EXPORT_LINK_TTL_S } from '../../server/platform/http/csv-export.js';
 import { RECIPIENTS_EXPORT_COLUMNS } from '../../src/api/contract/batch.js';
 import { type SignedUp, signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
-import { type Body, call, insertNumber } from './seed.js';
+import { type Body, call, connectTwilio, insertNumber } from './seed.js';
 
 /**
  * A batch's live progress: counts per state, the dialled recipients as rows with their call,
@@ -19,6 +19,7 @@ const fromOf = new Map<string, string>();
 async function company(t: TestApp, from = FROM): Promise<SignedUp> {
   const user = await signUp(t);
   await insertNumber(t, user.companyId, from);
+  await connectTwilio(t, user.token);
   fromOf.set(user.companyId, from);
   return user;
 }
