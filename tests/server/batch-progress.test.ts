@@ -134,6 +134,7 @@ describeEachDb('batch call progress and recipients export', (kind) => {
       callId: callIds[0],
       callStatus: 'ended',
       duration: 30,
+      reason: null,
     });
     expect(calls.rows[1]).toMatchObject({ state: 'busy', attempts: 2, callStatus: 'ended', duration: 31 });
     expect(calls.rows[3]).toMatchObject({ state: 'failed', callStatus: 'error' });
@@ -146,6 +147,7 @@ describeEachDb('batch call progress and recipients export', (kind) => {
       callId: callIds[5],
       callStatus: null,
       duration: null,
+      reason: null,
     });
   });
 
@@ -205,10 +207,23 @@ describeEachDb('batch call progress and recipients export', (kind) => {
       'Call Status',
       'Duration',
       'Disconnection Reason',
+      'Failure Reason',
     ]);
     expect(rows).toHaveLength(1 + ROWS.length);
     // a '+' phone and formula cells start with an apostrophe; quotes and commas are quoted
-    expect(rows[1]).toEqual(['2', "'+14155550201", 'Ada', 'first', 'Completed', '1', callIds[0], 'ended', '30', 'user_hangup']);
+    expect(rows[1]).toEqual([
+      '2',
+      "'+14155550201",
+      'Ada',
+      'first',
+      'Completed',
+      '1',
+      callIds[0],
+      'ended',
+      '30',
+      'user_hangup',
+      '',
+    ]);
     expect(rows[2]?.slice(3, 5)).toEqual([`'=HYPERLINK("http://evil")`, 'Busy']);
     expect(rows[2]?.[9]).toBe('dial_busy');
     expect(rows[3]?.slice(3, 5)).toEqual(["'@SUM(A1)", 'No answer']);

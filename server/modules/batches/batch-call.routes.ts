@@ -259,6 +259,7 @@ export function batchCallRoutes(deps: AppDeps) {
           callId: x.call_id,
           callStatus: x.call_id ? x.call_status : null,
           duration: x.call_id ? x.duration : null,
+          reason: x.failure_reason,
         })),
         total: calls.total,
       },

@@ -152,6 +152,8 @@ export interface BatchRecipientsTable {
   /** migration 015: the zone of the number (null: the batch's), when the last attempt finished */
   time_zone: string | null;
   finished_at: string | null;
+  /** migration 021: why the last dial was refused or failed before the carrier rang (null: none) */
+  failure_reason: string | null;
 }
 
 /** The per-company pace of new batch calls (migration 015): the earliest time of the next, ms since the epoch. */

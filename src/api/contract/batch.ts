@@ -506,6 +506,8 @@ export const BatchCallRowSchema = v.object({
   callStatus: v.nullable(v.string()),
   /** seconds, when the call has ended */
   duration: v.nullable(v.number()),
+  /** why the last dial was refused or failed before the carrier rang (e.g. the carrier not connected) */
+  reason: v.optional(v.nullable(v.string()), null),
 });
 export type BatchCallRow = v.InferOutput<typeof BatchCallRowSchema>;
 
@@ -589,5 +591,5 @@ export const RecipientsExportResponseSchema = v.object({
 /** The header of the recipients export; the upload's own columns follow Phone Number. */
 export const RECIPIENTS_EXPORT_COLUMNS = {
   before: ['Row', 'Phone Number'],
-  after: ['State', 'Attempts', 'Call ID', 'Call Status', 'Duration', 'Disconnection Reason'],
+  after: ['State', 'Attempts', 'Call ID', 'Call Status', 'Duration', 'Disconnection Reason', 'Failure Reason'],
 } as const;
