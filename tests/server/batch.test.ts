@@ -125,6 +125,7 @@ describeEachDb('batch calls', (kind) => {
         maxAttempts: 2,
         retryDelaySeconds: 120,
         pausedReason: null,
+        allFailed: false,
       },
     });
     expect(res.headers.get('Idempotent-Replayed')).toBeNull();

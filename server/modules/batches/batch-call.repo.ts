@@ -83,6 +83,7 @@ export function newBatchRow(p: {
     time_zone: p.rules?.time_zone ?? BATCH_DEFAULT_TIME_ZONE,
     paused_reason: null,
     resumed_at: null,
+    all_failed: 0,
   };
 }
 

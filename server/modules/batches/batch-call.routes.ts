@@ -83,6 +83,7 @@ export function toBatch(row: Row): Batch {
     maxAttempts: Number(row.max_attempts),
     retryDelaySeconds: Number(row.retry_delay_s),
     pausedReason: row.paused_reason,
+    allFailed: Number(row.all_failed) === 1,
   };
 }
 

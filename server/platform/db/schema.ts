@@ -133,6 +133,8 @@ export interface BatchCallsTable {
   /** why the batch paused itself (null: not paused, or paused by hand) and when it was last resumed */
   paused_reason: string | null;
   resumed_at: string | null;
+  /** migration 021: 1 when the batch completed with every recipient failed */
+  all_failed: Generated<number>;
 }
 
 export interface BatchRecipientsTable {

@@ -36,6 +36,8 @@ export const BATCH_STATUS_LABELS: Record<BatchStatus, string> = {
   completed: 'Completed',
   canceled: 'Canceled',
 };
+/** The badge of a completed batch whose every recipient failed. */
+export const BATCH_FAILED_LABEL = 'Failed';
 export const SEND_MODES = ['now', 'scheduled'] as const;
 export type SendMode = (typeof SEND_MODES)[number];
 
@@ -462,6 +464,8 @@ export const BatchSchema = v.object({
   retryDelaySeconds: v.number(),
   /** why the batch paused itself ("Paused automatically: ..."); null when not, or paused by hand */
   pausedReason: v.nullable(v.string()),
+  /** a completed batch whose every recipient failed (no call went through): not shown as a success */
+  allFailed: v.optional(v.boolean(), false),
 });
 export type Batch = v.InferOutput<typeof BatchSchema>;
 

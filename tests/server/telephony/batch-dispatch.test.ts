@@ -109,6 +109,8 @@ describeEachDb('the batch dispatcher', (kind) => {
     }
     expect((await batchRow(id)).status).toBe('completed');
     expect((await batchRow(id)).sent_count).toBe(7);
+    // some calls went through: not marked as failed
+    expect(Number((await batchRow(id)).all_failed)).toBe(0);
     // the company's webhook is told once, with the outcomes (batch_completed)
     await dispatcher.tick();
     const told = await s.t.deps.db.db
@@ -435,6 +437,9 @@ describeEachDb('the batch dispatcher', (kind) => {
     const [head, ...lines] = csv.trim().split(/\r?\n/);
     expect(head?.split(',').at(-1)).toBe('Failure Reason');
     expect(lines.map((l) => l.endsWith(`,${reason}`))).toEqual([true, true]);
+    // every dial failed: the batch completes, marked as failed rather than a success
+    for (let i = 0; i < 5 && (await batchRow(id)).status === 'sending'; i++) await dispatcher.tick();
+    expect(await batchOf(await api('GET', `/${id}`))).toMatchObject({ status: 'completed', allFailed: true });
   });
 
   it('a busy recipient whose call ends while the batch is paused keeps its retry; once canceled, it does not', async () => {
