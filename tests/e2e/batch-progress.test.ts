@@ -147,7 +147,9 @@ describe('a dialling batch in Chromium', () => {
       .readFileSync(await download.path(), 'utf8')
       .trimEnd()
       .split('\r\n');
-    expect(lines[0]).toBe('Row,Phone Number,first_name,State,Attempts,Call ID,Call Status,Duration,Disconnection Reason,Failure Reason');
+    expect(lines[0]).toBe(
+      'Row,Phone Number,first_name,State,Attempts,Call ID,Call Status,Duration,Disconnection Reason,Failure Reason',
+    );
     expect(lines).toHaveLength(9);
     expect(lines[1]).toBe(`2,'+14155550300,Patient 0,Completed,1,${CALL(0)},ended,65,user_hangup,`);
     // a formula in the upload comes back neutralised
