@@ -131,6 +131,17 @@ describe('Call analytics', () => {
     // back to a view seen before (another status): its cached answer at once, then the server's
     await page.goto(`${b.baseUrl}/dashboard/call-history?dateFrom=${day(6)}&dateTo=${day(2)}&status=failed`);
     await poll(() => overview(page).getByLabel('Totals').textContent()).toContain('Calls2');
+    // charts of zeros (failed calls: no duration, cost or latency) still label their axis with distinct values
+    for (const [name, top] of [
+      ['Average duration per day', '0m 02s'],
+      ['Cost per day', '$0.02'],
+      ['Latency per day (p50 and p95)', '2 ms'],
+    ]) {
+      const labels = await overview(page).getByRole('figure', { name }).locator('svg > g > text').allTextContents();
+      expect(labels, name).toHaveLength(3);
+      expect(new Set(labels).size, labels.join(', ')).toBe(3);
+      expect(labels[2], name).toBe(top);
+    }
     await page.goBack();
     await poll(() => overview(page).getByLabel('Totals').textContent()).toContain('Calls5');
 

@@ -15,6 +15,8 @@ let user: ApiUser;
 const now = new Date();
 const monthTitle = now.toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const month = now.toISOString().slice(0, 7);
+const lastMonthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1, 1));
+const lastMonthTitle = lastMonthStart.toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 beforeAll(async () => {
   b = await openBrowser();
@@ -26,6 +28,8 @@ beforeAll(async () => {
   await insertCalls(user.companyId, '+14155550161', [
     { time: first, duration: 120, cost: 0.5, agentId: agent?._id },
     { time: first, duration: 60, cost: 0.25 },
+    // last month: a closed statement
+    { time: lastMonthStart, duration: 60, cost: 1 },
   ]);
   page = await signedInPage(b, user);
 });
@@ -51,6 +55,11 @@ describe('billing in Chromium', () => {
     await row.getByText('2 calls · 3 min · 1 number').waitFor();
     await row.getByText('Open').waitFor();
     await page.getByText('Earlier statements are available in the legacy dashboard.').waitFor();
+    // a past month is 'Closed', never 'Paid': Parley takes no payments
+    const past = history.getByRole('row').filter({ hasText: lastMonthTitle });
+    await past.getByText('$1.00').waitFor();
+    await past.getByText('Closed', { exact: true }).waitFor();
+    expect(await history.getByText('Paid').count()).toBe(0);
 
     const toggle = history.getByRole('button', { name: monthTitle });
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
@@ -89,8 +98,16 @@ describe('billing in Chromium', () => {
     await page.getByRole('tab', { name: 'Usage' }).click();
     await expect.poll(() => searchOf(page).get('tab')).toBe('usage');
     await page.getByRole('combobox', { name: 'Month' }).waitFor();
-    await page.getByRole('img', { name: `Minutes and cost per day, ${monthTitle}` }).waitFor();
+    const chart = page.getByRole('img', { name: `Minutes and cost per day, ${monthTitle}` });
+    await chart.waitFor();
     await page.getByText('$0.75', { exact: true }).first().waitFor();
+    // this month is open: its bars (each titled with its day) stop at today, not $0 days to the month's end
+    const bars = await chart.locator('rect > title').allTextContents();
+    const today = now.toISOString().slice(0, 10);
+    expect(bars.map((t) => t.slice(0, 10)).at(-1)).toBe(today);
+    expect(bars).toHaveLength(now.getUTCDate());
+    // and the cost line has a point per drawn day
+    expect((await chart.locator('path').getAttribute('d'))?.match(/[ML]/g)).toHaveLength(now.getUTCDate());
     await page.getByText('Show the numbers as a table').click();
     const perDay = page.getByRole('table', { name: `Usage per day, ${monthTitle}` });
     await perDay
@@ -136,16 +153,23 @@ describe('billing in Chromium', () => {
     expect(await page.getByRole('textbox', { name: 'Countries outbound calls may go to' }).inputValue()).toBe('GB, US');
   });
 
-  it('keeps the billing contact from the dialog behind both billing buttons', async () => {
+  it('says how costs are paid behind “Change payment methods”, without the billing contact form', async () => {
     await page.getByRole('button', { name: 'Change payment methods' }).click();
-    let dialog = page.getByRole('dialog', { name: 'Billing information' });
-    await dialog.getByText('Card payments are not available yet. Your billing contact is used on invoices.').waitFor();
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    const payments = page.getByRole('dialog', { name: 'Payment methods' });
+    await payments.getByText('Card payments are not available yet. Your billing contact is used on invoices.').waitFor();
+    await payments.getByText(/billed to you by each provider/).waitFor();
+    expect(await payments.getByRole('link', { name: 'Open Providers' }).getAttribute('href')).toBe('/dashboard/providers');
+    expect(await payments.getByRole('textbox').count()).toBe(0);
+    await payments.getByRole('button', { name: 'Done' }).click();
+    await payments.waitFor({ state: 'detached' });
+  });
 
+  it('keeps the billing contact from the “Manage billing info” dialog', async () => {
     await page.getByRole('button', { name: 'Manage billing info' }).click();
-    dialog = page.getByRole('dialog', { name: 'Billing information' });
+    const dialog = page.getByRole('dialog', { name: 'Billing information' });
     await expect.poll(() => dialog.getByRole('textbox', { name: 'Email' }).inputValue()).toBe(user.email);
+    // how costs are paid is the other button's dialog
+    expect(await dialog.getByText('Card payments are not available yet.', { exact: false }).count()).toBe(0);
     await dialog.getByRole('textbox', { name: 'Name' }).fill('Sunrise Care');
     await dialog.getByRole('textbox', { name: 'Email' }).fill('not-an-email');
     await dialog.getByRole('button', { name: 'Save' }).click();

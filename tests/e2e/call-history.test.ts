@@ -290,6 +290,17 @@ describe('Call History in Chromium', () => {
       await fresh.goto(b.url('/dashboard/call-history'));
       await fresh.getByRole('heading', { name: 'No calls yet' }).waitFor();
       await fresh.getByRole('button', { name: 'Pick a date' }).waitFor();
+      // one empty state, for a company with no calls: no overview card asking for another date range
+      await fresh.getByText('Try an agent from your browser with Test in its editor', { exact: false }).waitFor();
+      expect(await fresh.getByRole('heading', { name: 'Overview' }).count()).toBe(0);
+      expect(await fresh.getByText('No calls in this range').count()).toBe(0);
+      expect(await fresh.getByText('another date range', { exact: false }).count()).toBe(0);
+      // it points at the agents (where Test is) and at phone numbers
+      await fresh.getByRole('main').getByRole('link', { name: 'Phone Numbers', exact: true }).click();
+      await poll(() => new URL(fresh.url()).pathname).toBe('/dashboard/phone-numbers');
+      await fresh.goBack();
+      await fresh.getByRole('main').getByRole('link', { name: 'Open your agents' }).click();
+      await poll(() => new URL(fresh.url()).pathname).toBe('/dashboard');
     } finally {
       await fresh.close();
     }

@@ -162,6 +162,23 @@ describe('the prerendered landing page', () => {
     await page.close();
   });
 
+  it('links the Terms of Service and Privacy Policy from the footer, in the prerendered page and in the app', async () => {
+    const page = await b.newPage();
+    await page.goto(b.url('/'));
+    const legal = page.getByRole('contentinfo').getByRole('navigation', { name: 'Legal' });
+    // in the prerendered page already: a plain link works without the app
+    await legal.getByRole('link', { name: 'Terms of Service' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/terms');
+    await page.getByRole('heading', { level: 1, name: 'Terms of Service' }).waitFor();
+    await page.getByRole('link', { name: 'Back to Parley' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    await legal.getByRole('link', { name: 'Privacy Policy' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/privacy');
+    await page.getByRole('heading', { level: 1, name: 'Privacy Policy' }).waitFor();
+    expect(b.pageErrors).toEqual([]);
+    await page.close();
+  });
+
   it('offline, the page stays static and usable by its links; back online, the next click starts the app', async () => {
     const page = await b.newPage();
     let aborted = 0;

@@ -66,7 +66,7 @@ describeEachDb('billing', (kind) => {
         periodEnd: '2026-10-31',
         amount: 4,
         details: '2 calls · 2.5 min · 1 number',
-        status: 'Paid',
+        status: 'Closed',
         items: [
           { name: 'Phone Number', amount: 2, details: '1 number × $2.00/month' },
           { name: 'Voice Engine', amount: 1.2, details: '2.5 min of speech and telephony (60% of call cost)' },
@@ -80,7 +80,7 @@ describeEachDb('billing', (kind) => {
         periodEnd: '2026-09-30',
         amount: 1,
         details: '1 call · 0.5 min · 0 numbers',
-        status: 'Paid',
+        status: 'Closed',
         items: [
           { name: 'Phone Number', amount: 0, details: '0 numbers × $2.00/month' },
           { name: 'Voice Engine', amount: 0.6, details: '0.5 min of speech and telephony (60% of call cost)' },
@@ -122,7 +122,7 @@ describeEachDb('billing', (kind) => {
       issuedOn: '2026-11-01',
       company: { _id: a.companyId, name: company.name },
       billTo: { name: company.name, email: a.email, address: '', taxId: '' },
-      statement: expect.objectContaining({ id: '2026-10', amount: 4, status: 'Paid' }),
+      statement: expect.objectContaining({ id: '2026-10', amount: 4, status: 'Closed' }),
     });
     const open = await call(t(), 'GET', '/billing/statements/2026-11', { token: a.token });
     expect(open.body.invoice.issuedOn).toBe('2026-11-22');

@@ -175,7 +175,7 @@ function statement(
     periodEnd: last.toISOString().slice(0, 10),
     amount: usd(phoneCents + voiceCents + llmCents),
     details: `${plural(calls.count, 'call')} · ${minutes.toLocaleString('en-US')} min · ${plural(numbers, 'number')}`,
-    status: month === current ? 'Open' : 'Paid',
+    status: month === current ? 'Open' : 'Closed',
     items: [
       {
         name: 'Phone Number',

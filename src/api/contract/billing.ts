@@ -8,7 +8,8 @@
  * - Voice Engine and LLM: the month's call cost (sum of `calls.cost`) split with fixed shares,
  *   VOICE_ENGINE_SHARE for speech (recognition + synthesis + telephony) and the rest for the LLM. The LLM
  *   share is computed as the remainder, so the items always add up to the call cost to the cent.
- * Status is 'Open' for the current month and 'Paid' for past months (card payments are out of scope).
+ * Status is 'Open' for the current month and 'Closed' for past months. Parley takes no payments (the
+ * providers bill the company directly for their keys), so no month is ever 'Paid' or due to Parley.
  *
  * Paths: GET /billing/statements, GET /billing/statements/:id (id = 'yyyy-MM'; the printable invoice),
  * GET /billing/usage?month=yyyy-MM, GET|PUT /billing/limits, GET|PUT /billing/contact.
@@ -52,6 +53,9 @@ export const BILLING_MESSAGES = {
   statementNotFound: 'Statement not found',
   legacyNote: 'Earlier statements are available in the legacy dashboard.',
   paymentsOutOfScope: 'Card payments are not available yet. Your billing contact is used on invoices.',
+  paymentMethodsTitle: 'Payment methods',
+  paymentMethodsHowPaid:
+    'Parley does not charge a card. Calls, voices and language models are billed to you by each provider, under the keys you connect on the Providers page.',
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -77,7 +81,7 @@ export const StatementSchema = v.object({
   amount: v.number(),
   /** e.g. '42 calls · 120.5 min · 2 numbers' */
   details: v.string(),
-  status: v.picklist(['Paid', 'Open']),
+  status: v.picklist(['Open', 'Closed']),
   items: v.array(StatementItemSchema),
 });
 export type Statement = v.InferOutput<typeof StatementSchema>;

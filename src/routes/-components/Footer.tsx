@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { Button } from '../../ui/button/button';
 import { ArrowRightIcon, LogoMark } from '../../ui/icons';
 import * as s from './landing.css';
@@ -29,6 +30,14 @@ export function Footer() {
           <LogoMark size={22} />
           Parley
         </span>
+        <nav aria-label="Legal" className={s.footerLinks}>
+          <Link to="/terms" className={s.footerLink}>
+            Terms of Service
+          </Link>
+          <Link to="/privacy" className={s.footerLink}>
+            Privacy Policy
+          </Link>
+        </nav>
         <p>© {new Date().getFullYear()} Parley. All rights reserved.</p>
       </div>
     </footer>

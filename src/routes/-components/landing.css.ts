@@ -321,3 +321,13 @@ export const footerInner = style([
   },
 ]);
 export const footerLinks = style({ display: 'flex', gap: vars.space['5'] });
+export const footerLink = style({
+  color: vars.color.textMuted,
+  textDecoration: 'underline',
+  textUnderlineOffset: '2px',
+  borderRadius: vars.radius.sm,
+  selectors: {
+    '&:hover': { color: vars.color.text },
+    '&:focus-visible': { outline: 'none', boxShadow: vars.shadow.focus },
+  },
+});

@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { useState } from 'react';
 import * as v from 'valibot';
 import { MonthSchema } from '../../api/contract/month';
 import { Button } from '../../ui/button/button';
@@ -6,6 +7,7 @@ import { Tab, TabList, TabPanel, Tabs } from '../../ui/tabs/tabs';
 import { optionalParam } from '../-lib/search';
 import { ContactDialog, useContactDialog } from './-components/billing/ContactDialog';
 import { LimitsForm } from './-components/billing/LimitsForm';
+import { PaymentMethodsDialog } from './-components/billing/PaymentMethodsDialog';
 import { StatementsTable } from './-components/billing/StatementsTable';
 import { UsagePanel } from './-components/billing/UsagePanel';
 import { monthOf } from './-components/format';
@@ -35,6 +37,7 @@ function BillingPage() {
   const navigate = Route.useNavigate();
   const tab = search.tab ?? 'history';
   const contact = useContactDialog();
+  const [paymentsOpen, setPaymentsOpen] = useState(false);
   const select = (id: string) => {
     const next = BILLING_TABS.find((t) => TAB_IDS[t] === id) ?? 'history';
     void navigate({ search: (prev) => ({ ...prev, tab: next === 'history' ? undefined : next }), replace: true });
@@ -46,7 +49,7 @@ function BillingPage() {
         description="Your statements, what you used, and the limits batch calls respect."
         actions={
           <>
-            <Button variant="secondary" onClick={contact.open}>
+            <Button variant="secondary" onClick={() => setPaymentsOpen(true)}>
               Change payment methods
             </Button>
             <Button variant="secondary" onClick={contact.open}>
@@ -75,6 +78,7 @@ function BillingPage() {
         </TabPanel>
       </Tabs>
       <ContactDialog form={contact} />
+      <PaymentMethodsDialog open={paymentsOpen} onClose={() => setPaymentsOpen(false)} />
     </>
   );
 }

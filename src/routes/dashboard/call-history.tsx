@@ -1,4 +1,4 @@
-import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
+import { createFileRoute, Link, stripSearchParams } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { CALL_CACHE_PREFIX, calls } from '../../api/calls';
@@ -117,6 +117,13 @@ function CallHistoryPage() {
   }, [filtersActor, setFilters]);
 
   const filtered = hasCallFilters(query);
+  /**
+   * A company without a single call: the table alone says so (pointing at Test and phone numbers); the
+   * overview, which would only repeat it, is left out. Without a date range or filters the table lists every
+   * call the company has, so an empty first page means none. The overview waits for that first page (the
+   * route's loader asks for it while the page's code loads).
+   */
+  const noCallsYet = !filtered && !query.search && data.loaded && !data.error && data.total === 0;
   const dialogFilters: CallDialogFilters = {
     phoneNumber: query.phoneNumber ?? '',
     type: query.type ?? '',
@@ -141,16 +148,18 @@ function CallHistoryPage() {
         </Button>
         <ExportButton query={query} />
       </div>
-      <CallAnalyticsOverview
-        filters={{
-          dateFrom: query.dateFrom,
-          dateTo: query.dateTo,
-          phoneNumber: query.phoneNumber,
-          type: query.type,
-          status: query.status,
-        }}
-        searching={Boolean(query.search)}
-      />
+      {noCallsYet || !data.loaded ? null : (
+        <CallAnalyticsOverview
+          filters={{
+            dateFrom: query.dateFrom,
+            dateTo: query.dateTo,
+            phoneNumber: query.phoneNumber,
+            type: query.type,
+            status: query.status,
+          }}
+          searching={Boolean(query.search)}
+        />
+      )}
       <DataTable<Call>
         label="Call history"
         columns={callColumns}
@@ -171,7 +180,7 @@ function CallHistoryPage() {
             text={
               filtered
                 ? 'Try another date range, or clear the filters.'
-                : 'Calls will appear here once your agents start talking.'
+                : "Your company hasn't made or taken a call yet. Try an agent from your browser with Test in its editor, or give it a phone number so people can call it: every call will be listed here."
             }
             action={
               filtered ? (
@@ -189,7 +198,14 @@ function CallHistoryPage() {
                 >
                   Clear filters
                 </Button>
-              ) : undefined
+              ) : (
+                <div className={s.emptyActions}>
+                  <Button render={<Link to="/dashboard" />}>Open your agents</Button>
+                  <Button variant="secondary" render={<Link to="/dashboard/phone-numbers" />}>
+                    Phone Numbers
+                  </Button>
+                </div>
+              )
             }
           />
         }

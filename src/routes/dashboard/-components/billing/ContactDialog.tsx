@@ -5,7 +5,6 @@ import { BILLING_MESSAGES, type BillingContact, BillingContactSchema } from '../
 import type { FormValues } from '../../../../machines/settingsForm.machine';
 import { Button } from '../../../../ui/button/button';
 import { Dialog } from '../../../../ui/dialog/dialog';
-import { InfoIcon } from '../../../../ui/icons';
 import { TextField } from '../../../../ui/text-field/text-field';
 import { Textarea } from '../../../../ui/textarea/textarea';
 import * as p from '../page.css';
@@ -16,8 +15,8 @@ import { useSettingsForm } from './useSettingsForm';
 const FORM_ID = 'billing-contact-form';
 
 /**
- * 'Manage billing info' (and 'Change payment methods'): the billing contact stored on the company, used
- * on invoices. Card payments are out of scope and the dialog says so.
+ * 'Manage billing info': the billing contact stored on the company, used on invoices. How costs are paid
+ * is explained by PaymentMethodsDialog.tsx ('Change payment methods').
  */
 export function useContactDialog() {
   const form = useSettingsForm(
@@ -58,10 +57,6 @@ export function ContactDialog({ form }: { form: ReturnType<typeof useContactDial
         </>
       }
     >
-      <p className={p.info}>
-        <InfoIcon size={16} />
-        {BILLING_MESSAGES.paymentsOutOfScope}
-      </p>
       {loading ? <Loading label="Loading billing information" /> : null}
       {failed ? (
         <LoadError

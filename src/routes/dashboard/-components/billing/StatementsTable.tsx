@@ -87,7 +87,7 @@ function StatementRows({ statement: st, open, onToggle }: { statement: Statement
         <td className={cx(pn.td, pn.num)}>{formatUsd(st.amount)}</td>
         <td className={pn.td}>{st.details}</td>
         <td className={pn.td}>
-          <Badge tone={st.status === 'Paid' ? 'green' : 'blue'}>{st.status}</Badge>
+          <Badge tone={st.status === 'Open' ? 'blue' : 'grey'}>{st.status}</Badge>
         </td>
         <td className={pn.td}>
           <Link

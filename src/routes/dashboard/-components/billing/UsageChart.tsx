@@ -1,5 +1,7 @@
+import { lightFormat } from 'date-fns';
 import { useId } from 'react';
 import type { UsageResponse } from '../../../../api/contract/billing';
+import { axisTicks } from '../chart-ticks';
 import { formatCount, formatMinutes, formatUsd, monthTitle } from '../format';
 import * as s from './billing.css';
 
@@ -7,11 +9,16 @@ const W = 720;
 const H = 240;
 const PAD = { top: 16, right: 56, bottom: 28, left: 48 };
 
-/** A tidy upper bound for an axis (1, 2, 5 x 10^n). */
-function niceMax(n: number): number {
-  if (n <= 0) return 1;
-  const p = 10 ** Math.floor(Math.log10(n));
-  return ([1, 2, 5, 10].find((k) => k * p >= n) ?? 10) * p;
+/**
+ * The days of the month that have begun: an open month's days after today are not drawn (they are not
+ * $0 days, they have not happened). Days are the server's (UTC); the later of the UTC and the local date
+ * counts as today, so a day that has begun anywhere for this user is drawn.
+ */
+export function daysSoFar<D extends { date: string }>(days: readonly D[], now = new Date()): D[] {
+  const utc = now.toISOString().slice(0, 10);
+  const local = lightFormat(now, 'yyyy-MM-dd');
+  const today = [utc, local].sort()[1]!;
+  return days.filter((d) => d.date <= today);
 }
 
 /**
@@ -19,14 +26,19 @@ function niceMax(n: number): number {
  * Minutes (bars, left axis) and cost (line, right axis) per day of a month, as an SVG that reads as one
  * image with a title and a summary; the numbers themselves are in the table alternative beside it.
  */
-export function UsageChart({ usage }: { usage: UsageResponse }) {
+export function UsageChart({ usage, now }: { usage: UsageResponse; now?: Date }) {
   const id = useId();
-  const days = usage.days;
-  const maxMin = niceMax(Math.max(...days.map((d) => d.minutes), 0));
-  const maxCost = niceMax(Math.max(...days.map((d) => d.cost), 0));
+  // the x axis spans the whole month; bars and the cost line stop at today
+  const month = usage.days;
+  const days = daysSoFar(month, now);
+  // minutes are rounded to 0.1 and cost to the cent (see the contract): the axes' smallest steps
+  const minTicks = axisTicks(Math.max(...days.map((d) => d.minutes), 0), 0.1);
+  const costTicks = axisTicks(Math.max(...days.map((d) => d.cost), 0), 0.01);
+  const maxMin = minTicks[2];
+  const maxCost = costTicks[2];
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
-  const step = innerW / Math.max(days.length, 1);
+  const step = innerW / Math.max(month.length, 1);
   const x = (i: number) => PAD.left + i * step;
   const yMin = (m: number) => PAD.top + innerH - (m / maxMin) * innerH;
   const yCost = (c: number) => PAD.top + innerH - (c / maxCost) * innerH;
@@ -44,20 +56,14 @@ export function UsageChart({ usage }: { usage: UsageResponse }) {
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-t ${id}-d`} className={s.chart}>
         <title id={`${id}-t`}>{`Minutes and cost per day, ${monthTitle(usage.month)}`}</title>
         <desc id={`${id}-d`}>{summary}</desc>
-        {[0, 0.5, 1].map((f) => (
-          <g key={f}>
-            <line
-              x1={PAD.left}
-              x2={W - PAD.right}
-              y1={PAD.top + innerH * (1 - f)}
-              y2={PAD.top + innerH * (1 - f)}
-              className={s.grid}
-            />
-            <text x={PAD.left - 6} y={PAD.top + innerH * (1 - f) + 4} textAnchor="end" className={s.axis}>
-              {formatCount(maxMin * f)}
+        {[0, 1, 2].map((k) => (
+          <g key={k}>
+            <line x1={PAD.left} x2={W - PAD.right} y1={yMin(minTicks[k]!)} y2={yMin(minTicks[k]!)} className={s.grid} />
+            <text x={PAD.left - 6} y={yMin(minTicks[k]!) + 4} textAnchor="end" className={s.axis}>
+              {formatCount(minTicks[k]!)}
             </text>
-            <text x={W - PAD.right + 6} y={PAD.top + innerH * (1 - f) + 4} className={s.axis}>
-              {formatUsd(maxCost * f)}
+            <text x={W - PAD.right + 6} y={yCost(costTicks[k]!) + 4} className={s.axis}>
+              {formatUsd(costTicks[k]!)}
             </text>
           </g>
         ))}
@@ -74,8 +80,8 @@ export function UsageChart({ usage }: { usage: UsageResponse }) {
           </rect>
         ))}
         <path d={line} className={s.costLine} />
-        {days.map((d, i) =>
-          i % 5 === 0 || i === days.length - 1 ? (
+        {month.map((d, i) =>
+          i % 5 === 0 || i === month.length - 1 ? (
             <text key={d.date} x={x(i) + step / 2} y={H - 8} textAnchor="middle" className={s.axis}>
               {Number(d.date.slice(8))}
             </text>

@@ -91,6 +91,7 @@ function Charts({ data }: { data: CallAnalytics }) {
         days={days}
         series={[{ key: 'rate', label: 'Success rate', colour: '#15803d', values: data.days.map((d) => d.successRate) }]}
         format={(n) => formatRate(n)}
+        unit={0.001}
       />
       <DayChart
         title="Average duration per day"
@@ -107,6 +108,7 @@ function Charts({ data }: { data: CallAnalytics }) {
         days={days}
         series={[{ key: 'cost', label: 'Cost', colour: '#4f46e5', values: data.days.map((d) => d.cost) }]}
         format={(n) => formatUsd(n)}
+        unit={0.01}
       />
       <DayChart
         title="Latency per day (p50 and p95)"
@@ -141,7 +143,11 @@ export function CallAnalyticsOverview({ filters, searching = false }: { filters:
         <EmptyState
           icon={HistoryIcon}
           title="No calls in this range"
-          text="Choose another date range or other filters to see the overview."
+          text={
+            filters.dateFrom || filters.dateTo
+              ? 'Choose another date range or other filters to see the overview.'
+              : 'Change or clear the filters to see the overview.'
+          }
         />
       ) : (
         <>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import * as t from '../../../../ui/panel/panel.css';
+import { axisTicks } from '../chart-ticks';
 import * as s from './call-analytics.css';
 
 /**
@@ -23,14 +24,6 @@ const BOTTOM = 20;
 const TOP = 8;
 const FONT = 12;
 
-/** A round axis maximum at or above `max` (1, 2 or 4 times a power of ten: its half, the middle line, is round too). */
-export function niceMax(max: number): number {
-  if (!(max > 0)) return 1;
-  const power = 10 ** Math.floor(Math.log10(max));
-  for (const step of [1, 2, 4, 10]) if (step * power >= max) return step * power;
-  return 10 * power;
-}
-
 interface ChartProps {
   title: string;
   /** what the drawing shows, in words (its accessible name) */
@@ -38,12 +31,14 @@ interface ChartProps {
   days: readonly string[];
   series: readonly Series[];
   format: (n: number) => string;
+  /** the smallest step `format` shows (see axisTicks): 1 unless given */
+  unit?: number;
   kind: 'stacked-bars' | 'lines';
   /** the table's last column (e.g. the day's total), if any */
   total?: { label: string; values: readonly number[] };
 }
 
-export function DayChart({ title, summary, days, series, format, kind, total }: ChartProps) {
+export function DayChart({ title, summary, days, series, format, unit = 1, kind, total }: ChartProps) {
   const plotW = W - LEFT;
   const plotH = H - TOP - BOTTOM;
   const sums = days.map((_, i) =>
@@ -51,7 +46,8 @@ export function DayChart({ title, summary, days, series, format, kind, total }: 
       ? series.reduce((sum, x) => sum + (x.values[i] ?? 0), 0)
       : Math.max(0, ...series.map((x) => x.values[i] ?? 0)),
   );
-  const max = niceMax(Math.max(0, ...sums));
+  const ticks = axisTicks(Math.max(0, ...sums), unit);
+  const max = ticks[2];
   const y = (v: number) => TOP + plotH - (v / max) * plotH;
   const slot = plotW / Math.max(1, days.length);
   const x = (i: number) => LEFT + slot * i + slot / 2;
@@ -104,11 +100,11 @@ export function DayChart({ title, summary, days, series, format, kind, total }: 
     <figure className={s.figure}>
       <figcaption className={s.caption}>{title}</figcaption>
       <svg className={s.chart} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary}>
-        {[0, 0.5, 1].map((f) => (
-          <g key={f}>
-            <line x1={LEFT} x2={W} y1={y(max * f)} y2={y(max * f)} stroke="currentColor" strokeOpacity={0.2} />
-            <text x={LEFT - 6} y={y(max * f) + 4} fontSize={FONT} textAnchor="end" fill="currentColor">
-              {format(max * f)}
+        {ticks.map((tick) => (
+          <g key={tick}>
+            <line x1={LEFT} x2={W} y1={y(tick)} y2={y(tick)} stroke="currentColor" strokeOpacity={0.2} />
+            <text x={LEFT - 6} y={y(tick) + 4} fontSize={FONT} textAnchor="end" fill="currentColor">
+              {format(tick)}
             </text>
           </g>
         ))}
