@@ -147,12 +147,14 @@ describe('a dialling batch in Chromium', () => {
       .readFileSync(await download.path(), 'utf8')
       .trimEnd()
       .split('\r\n');
-    expect(lines[0]).toBe('Row,Phone Number,first_name,State,Attempts,Call ID,Call Status,Duration,Disconnection Reason');
+    expect(lines[0]).toBe(
+      'Row,Phone Number,first_name,State,Attempts,Call ID,Call Status,Duration,Disconnection Reason,Failure Reason',
+    );
     expect(lines).toHaveLength(9);
-    expect(lines[1]).toBe(`2,'+14155550300,Patient 0,Completed,1,${CALL(0)},ended,65,user_hangup`);
+    expect(lines[1]).toBe(`2,'+14155550300,Patient 0,Completed,1,${CALL(0)},ended,65,user_hangup,`);
     // a formula in the upload comes back neutralised
-    expect(lines[2]).toBe(`3,'+14155550301,'=cmd(),Completed,1,${CALL(1)},ended,42,agent_hangup`);
-    expect(lines[8]).toBe(`9,'+14155550307,Patient 7,Queued,0,,,,`);
+    expect(lines[2]).toBe(`3,'+14155550301,'=cmd(),Completed,1,${CALL(1)},ended,42,agent_hangup,`);
+    expect(lines[8]).toBe(`9,'+14155550307,Patient 7,Queued,0,,,,,`);
 
     expect(b.pageErrors).toEqual([]);
     expectOnlyLocalRequests(b.requests);

@@ -9,7 +9,7 @@ import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi }
 /**
  * Batch calls in Chromium: the empty state, the full-screen form, refused files, a CSV of 1,000
  * recipients with 3 bad rows read in the worker (counts and reasons), save as draft, the list, then
- * schedule and cancel from the detail view.
+ * schedule (refused until the number's carrier is connected) and cancel from the detail view.
  */
 let b: TestBrowser;
 let page: Page;
@@ -151,6 +151,20 @@ describe('batch calls in Chromium', () => {
     await detail.getByText('Scheduled time must be in the future').waitFor();
     const next = new Date().getUTCFullYear() + 1;
     await when.fill(`${next}-03-01T09:30`);
+    // Twilio (the number's carrier) is not connected: refused with the reason, the time kept, nothing scheduled
+    await detail.getByRole('button', { name: 'Save schedule' }).click();
+    await detail.getByText('Connect Twilio on the Providers page to call from this number.').waitFor();
+    expect(await when.inputValue()).toBe(`${next}-03-01T09:30`);
+    const draft = await apiCall<{ data: { batches: { status: string }[] } }>(b.baseUrl, user, 'GET', '/batch-call');
+    expect(draft.body.data.batches).toMatchObject([{ status: 'draft' }]);
+    const connected = await apiCall(b.baseUrl, user, 'POST', '/provider/values', {
+      name: 'twilio',
+      keys: [
+        { name: 'Account SID', value: `AC${'0'.repeat(32)}` },
+        { name: 'Auth Token', value: 'e2e-auth-token' },
+      ],
+    });
+    expect(connected.status).toBe(201);
     await detail.getByRole('button', { name: 'Save schedule' }).click();
     await notification(page, 'Batch call scheduled.').waitFor();
     await detail.getByText(`Scheduled for ${next}-03-01 09:30 (UTC)`).waitFor();

@@ -50,6 +50,7 @@ const batch = (status: Batch['status']): Batch => ({
   maxAttempts: 2,
   retryDelaySeconds: 120,
   pausedReason: null,
+  allFailed: false,
 });
 
 const ctx = (s: AnyMachineSnapshot) => s.context as BatchCallContext;

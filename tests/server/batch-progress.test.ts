@@ -5,7 +5,7 @@ import { EXPORT_LINK_TTL_S } from '../../server/platform/http/csv-export.js';
 import { RECIPIENTS_EXPORT_COLUMNS } from '../../src/api/contract/batch.js';
 import { type SignedUp, signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
-import { type Body, call, insertNumber } from './seed.js';
+import { type Body, call, connectTwilio, insertNumber } from './seed.js';
 
 /**
  * A batch's live progress: counts per state, the dialled recipients as rows with their call,
@@ -19,6 +19,7 @@ const fromOf = new Map<string, string>();
 async function company(t: TestApp, from = FROM): Promise<SignedUp> {
   const user = await signUp(t);
   await insertNumber(t, user.companyId, from);
+  await connectTwilio(t, user.token);
   fromOf.set(user.companyId, from);
   return user;
 }
@@ -133,6 +134,7 @@ describeEachDb('batch call progress and recipients export', (kind) => {
       callId: callIds[0],
       callStatus: 'ended',
       duration: 30,
+      reason: null,
     });
     expect(calls.rows[1]).toMatchObject({ state: 'busy', attempts: 2, callStatus: 'ended', duration: 31 });
     expect(calls.rows[3]).toMatchObject({ state: 'failed', callStatus: 'error' });
@@ -145,6 +147,7 @@ describeEachDb('batch call progress and recipients export', (kind) => {
       callId: callIds[5],
       callStatus: null,
       duration: null,
+      reason: null,
     });
   });
 
@@ -204,10 +207,23 @@ describeEachDb('batch call progress and recipients export', (kind) => {
       'Call Status',
       'Duration',
       'Disconnection Reason',
+      'Failure Reason',
     ]);
     expect(rows).toHaveLength(1 + ROWS.length);
     // a '+' phone and formula cells start with an apostrophe; quotes and commas are quoted
-    expect(rows[1]).toEqual(['2', "'+14155550201", 'Ada', 'first', 'Completed', '1', callIds[0], 'ended', '30', 'user_hangup']);
+    expect(rows[1]).toEqual([
+      '2',
+      "'+14155550201",
+      'Ada',
+      'first',
+      'Completed',
+      '1',
+      callIds[0],
+      'ended',
+      '30',
+      'user_hangup',
+      '',
+    ]);
     expect(rows[2]?.slice(3, 5)).toEqual([`'=HYPERLINK("http://evil")`, 'Busy']);
     expect(rows[2]?.[9]).toBe('dial_busy');
     expect(rows[3]?.slice(3, 5)).toEqual(["'@SUM(A1)", 'No answer']);

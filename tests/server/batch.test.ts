@@ -1,10 +1,11 @@
 import { expect, it } from 'vitest';
 import { BATCH_CSV_MAX_BYTES, BATCH_MESSAGES, BATCH_TEMPLATE_CSV } from '../../src/api/contract/batch.js';
 import { IDEMPOTENCY_MESSAGES } from '../../src/api/contract/idempotency.js';
+import { TELEPHONY_MESSAGES } from '../../src/api/contract/telephony.js';
 import { RECIPIENTS_CSV, RECIPIENTS_EXPECTED } from '../fixtures/recipients.js';
 import { type SignedUp, signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
-import { type Body, call, insertNumber } from './seed.js';
+import { type Body, call, connectTwilio, insertNumber } from './seed.js';
 
 /**
  * Batch calls: idempotent create, streamed recipients upload with the shared CSV rules and the
@@ -28,6 +29,7 @@ const draft = (over: Record<string, unknown> = {}) => ({
 async function company(t: TestApp, phone = FROM): Promise<SignedUp> {
   const user = await signUp(t);
   await insertNumber(t, user.companyId, phone);
+  await connectTwilio(t, user.token);
   return user;
 }
 
@@ -123,6 +125,7 @@ describeEachDb('batch calls', (kind) => {
         maxAttempts: 2,
         retryDelaySeconds: 120,
         pausedReason: null,
+        allFailed: false,
       },
     });
     expect(res.headers.get('Idempotent-Replayed')).toBeNull();
@@ -381,6 +384,41 @@ describeEachDb('batch calls', (kind) => {
     );
     expect(direct).toMatchObject({ status: 'scheduled', scheduledAt: '2026-12-01T08:00:00.000Z' });
     expect((await upload(t(), a.token, direct._id, 'phone_number\n+14155550111\n')).body.batch.recipients).toBe(1);
+  });
+
+  it('refuses to send or schedule from a number whose carrier is not connected, naming it and the Providers page', async () => {
+    const a = await signUp(t());
+    await insertNumber(t(), a.companyId, FROM);
+    const msg = TELEPHONY_MESSAGES.notConnected('Twilio');
+    expect(msg).toContain('Providers page');
+    const refused = {
+      success: false,
+      msg,
+      errors: { fromNumber: msg },
+      problem: { provider: 'twilio', message: msg, link: '/providers' },
+    };
+    // a draft may wait for the carrier; sending or scheduling it may not
+    const batch = await withRecipients(t(), a.token, 2);
+    for (const [action, body] of [
+      ['send', undefined],
+      ['schedule', { scheduledAt: FUTURE }],
+    ] as const) {
+      const res = await call(t(), 'POST', `/batch-call/${batch._id}/${action}`, { token: a.token, body });
+      expect(res.status, action).toBe(400);
+      expect(res.body, action).toEqual(refused);
+    }
+    for (const over of [{ status: 'sending' }, { status: 'scheduled', sendMode: 'scheduled', scheduledAt: FUTURE }]) {
+      const res = await create(t(), a.token, draft(over));
+      expect(res.status, JSON.stringify(over)).toBe(400);
+      expect(res.body).toEqual(refused);
+    }
+    // nothing was sent: the one batch is still a draft, no other was created
+    const list = await call(t(), 'GET', '/batch-call', { token: a.token });
+    expect(list.body.data.batches.map((b: Body) => b.status)).toEqual(['draft']);
+
+    // connected, the same batch goes
+    await connectTwilio(t(), a.token);
+    expect((await call(t(), 'POST', `/batch-call/${batch._id}/send`, { token: a.token })).status).toBe(200);
   });
 
   it('keeps sends and schedules within the monthly spend limit, counting batches already committed', async () => {

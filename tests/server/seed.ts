@@ -80,3 +80,18 @@ export async function call(
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
+
+/** Connects the company's Twilio account through Providers (what sending a batch from a Twilio number needs). */
+export async function connectTwilio(t: TestApp, token: string): Promise<void> {
+  const res = await call(t, 'POST', '/provider/values', {
+    token,
+    body: {
+      name: 'twilio',
+      keys: [
+        { name: 'Account SID', value: `AC${'0'.repeat(32)}` },
+        { name: 'Auth Token', value: 'test-auth-token' },
+      ],
+    },
+  });
+  if (res.status !== 201) throw new Error(`connect twilio: ${res.status} ${JSON.stringify(res.body)}`);
+}

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { BATCH_DIAL_COST, BATCH_MESSAGES } from '../../src/api/contract/batch.js';
 import { signUp } from './auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from './helpers.js';
-import { type Body, call, insertNumber } from './seed.js';
+import { type Body, call, connectTwilio, insertNumber } from './seed.js';
 
 /**
  * The monthly spend limit under concurrency: the check and the commit of a send, a schedule
@@ -52,6 +52,7 @@ describeEachDb('spend limit under concurrency', (kind) => {
   it('parallel sends and schedules never commit more than the limit, round after round', async () => {
     const a = await signUp(t());
     await insertNumber(t(), a.companyId, FROM);
+    await connectTwilio(t(), a.token);
     const limits = await call(t(), 'PUT', '/billing/limits', {
       token: a.token,
       body: { concurrencyLimit: 5, monthlySpendLimit: LIMIT },
@@ -81,6 +82,7 @@ describeEachDb('spend limit under concurrency', (kind) => {
   it('parallel re-uploads to batches on their way never commit more than the limit', async () => {
     const a = await signUp(t());
     await insertNumber(t(), a.companyId, FROM);
+    await connectTwilio(t(), a.token);
     await call(t(), 'PUT', '/billing/limits', { token: a.token, body: { concurrencyLimit: 5, monthlySpendLimit: LIMIT } });
     for (let round = 0; round < ROUNDS; round++) {
       // three small batches sent ($0.05 each), then each list grown to 60 dials at once: only one fits

@@ -83,6 +83,7 @@ export function newBatchRow(p: {
     time_zone: p.rules?.time_zone ?? BATCH_DEFAULT_TIME_ZONE,
     paused_reason: null,
     resumed_at: null,
+    all_failed: 0,
   };
 }
 
@@ -297,6 +298,7 @@ export interface RecipientOutcomeRow {
   call_status: string | null;
   duration: number | null;
   disconnection_reason: string | null;
+  failure_reason: string | null;
 }
 
 const outcomeColumns = [
@@ -310,6 +312,7 @@ const outcomeColumns = [
   sql<string | null>`coalesce(c.status, s.status)`.as('call_status'),
   'c.duration',
   sql<string | null>`coalesce(c.disconnection_reason, nullif(s.disconnection_reason, ''))`.as('disconnection_reason'),
+  'r.failure_reason',
 ] as const;
 
 const dialled = (eb: ExpressionBuilder<DB & { r: DB['batch_recipients'] }, 'r'>) =>
@@ -363,6 +366,7 @@ const outcomeRow = (x: {
   call_status: string | null;
   duration: number | null;
   disconnection_reason: string | null;
+  failure_reason: string | null;
 }): RecipientOutcomeRow => ({
   ...x,
   row_number: Number(x.row_number),

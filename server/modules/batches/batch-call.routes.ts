@@ -38,6 +38,7 @@ import { TooLargeError } from '../../platform/uploads/byte-limit.js';
 import { beginUpload, retireUpload } from '../../platform/uploads/pending-uploads.js';
 import { requireAuth } from '../auth/index.js';
 import { billingLimits, committedSpend } from '../billing/index.js';
+import { requireConnectedCarrier } from '../telephony/index.js';
 import { exportRecipients, recipientsExportPurpose } from './batch.export.js';
 import { ingestRecipients } from './batch.ingest.js';
 import {
@@ -82,6 +83,7 @@ export function toBatch(row: Row): Batch {
     maxAttempts: Number(row.max_attempts),
     retryDelaySeconds: Number(row.retry_delay_s),
     pausedReason: row.paused_reason,
+    allFailed: Number(row.all_failed) === 1,
   };
 }
 
@@ -206,6 +208,8 @@ export function batchCallRoutes(deps: AppDeps) {
     if (!(await isAssignedNumber(deps.db.db, companyId, input.fromNumber)))
       throw fieldError('fromNumber', BATCH_MESSAGES.fromNotOwned);
     if (input.status === 'scheduled' && input.scheduledAt) future(input.scheduledAt);
+    // nothing is sent or scheduled from a number whose carrier is not connected (a draft may wait for it)
+    if (input.status !== 'draft') await requireConnectedCarrier(deps, companyId, input.fromNumber, 'fromNumber');
 
     const row = newBatchRow({
       id: newId(deps.clock.now()),
@@ -256,6 +260,7 @@ export function batchCallRoutes(deps: AppDeps) {
           callId: x.call_id,
           callStatus: x.call_id ? x.call_status : null,
           duration: x.call_id ? x.duration : null,
+          reason: x.failure_reason,
         })),
         total: calls.total,
       },
@@ -348,7 +353,11 @@ export function batchCallRoutes(deps: AppDeps) {
   });
 
   r.post('/:id/send', async (c) => {
-    const next = await commit(c.get('auth').companyId, c.req.param('id'), {
+    const { companyId } = c.get('auth');
+    const row = await load(companyId, c.req.param('id'));
+    if (!SENDABLE.includes(row.status as BatchStatus)) throw notEditable(row);
+    await requireConnectedCarrier(deps, companyId, row.from_number, 'fromNumber');
+    const next = await commit(companyId, row.id, {
       status: 'sending',
       send_mode: 'now',
       scheduled_at: null,
@@ -367,6 +376,7 @@ export function batchCallRoutes(deps: AppDeps) {
     const row = await load(companyId, c.req.param('id'));
     if (!SENDABLE.includes(row.status as BatchStatus)) throw notEditable(row);
     future(scheduledAt);
+    await requireConnectedCarrier(deps, companyId, row.from_number, 'fromNumber');
     const next = await commit(companyId, row.id, { status: 'scheduled', send_mode: 'scheduled', scheduled_at: scheduledAt });
     return ok(c, { msg: BATCH_MESSAGES.scheduled, batch: toBatch(next) });
   });

@@ -1,7 +1,7 @@
 /**
  * 'Export recipients' of a batch call: every recipient of the batch's list with its outcome, in
  * row order, as CSV: Row, Phone Number, the upload's own columns (its dynamic variables), State, Attempts,
- * Call ID, Call Status, Duration, Disconnection Reason. Streamed through the server's one CSV download
+ * Call ID, Call Status, Duration, Disconnection Reason, Failure Reason (why a dial was refused). Streamed through the server's one CSV download
  * (server/platform/http/csv-export.ts: formula-safe cells), read by keyset on the row number EXPORT_BATCH at a time.
  */
 
@@ -47,6 +47,7 @@ export async function exportRecipients(db: Kysely<DB>, batch: BatchRow): Promise
         r.call_status ?? '',
         r.duration ?? '',
         r.disconnection_reason ?? '',
+        r.failure_reason ?? '',
       ];
     });
     return { records, done: rows.length < RECIPIENTS_EXPORT_BATCH };

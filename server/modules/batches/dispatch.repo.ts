@@ -150,7 +150,30 @@ export async function recipientsLeft(db: Kysely<DB>, batchId: string): Promise<b
 export async function completeSendingBatch(db: Kysely<DB>, batchId: string, companyId: string, now: string): Promise<boolean> {
   const done = await db
     .updateTable('batch_calls')
-    .set({ status: 'completed', updated_at: now })
+    .set((eb) => ({
+      status: 'completed',
+      updated_at: now,
+      // every recipient failed (and there was one): the batch is shown as failed, not as a success
+      all_failed: eb
+        .case()
+        .when(
+          eb.and([
+            eb.exists(eb.selectFrom('batch_recipients').select('row_number').where('batch_id', '=', batchId)),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('batch_recipients')
+                  .select('row_number')
+                  .where('batch_id', '=', batchId)
+                  .where('state', '!=', 'failed'),
+              ),
+            ),
+          ]),
+        )
+        .then(1)
+        .else(0)
+        .end(),
+    }))
     .where('id', '=', batchId)
     .where('company_id', '=', companyId)
     .where('status', '=', 'sending')

@@ -44,6 +44,7 @@ import {
   insideCallingWindow,
   isTimeZone,
 } from '@contract/batch.js';
+import { TELEPHONY_MESSAGES } from '@contract/telephony.js';
 import type { Kysely } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
 import type { DB } from '../../platform/db/schema.js';
@@ -327,6 +328,7 @@ export class BatchDispatcher {
       lease_until?: null;
       call_id?: string | null;
       finished_at?: string;
+      failure_reason?: string | null;
     }) => updateLeasedRecipient(this.db, r, this.owner, set);
     let variables: Record<string, string> = {};
     try {
@@ -341,7 +343,7 @@ export class BatchDispatcher {
         { companyId: batch.company_id, accountId: '' },
         { from_number: batch.from_number, to_number: r.phone_number, dynamic_variables: variables },
         async (callId) => {
-          await update({ call_id: callId });
+          await update({ call_id: callId, failure_reason: null });
         },
       );
       return 'placed';
@@ -353,7 +355,15 @@ export class BatchDispatcher {
       }
       // the call was refused (no agent on the number, carrier not connected, ...) or failed at the carrier:
       // a failure the self-pause counts
-      await update({ state: 'failed', lease_owner: null, lease_until: null, finished_at: this.deps.clock.now().toISOString() });
+      // the reason is kept for the batch detail and the export: the refusal's own words (written for the user,
+      // naming no secret), anything else only as a generic line (the details stay in the log)
+      await update({
+        state: 'failed',
+        lease_owner: null,
+        lease_until: null,
+        finished_at: this.deps.clock.now().toISOString(),
+        failure_reason: e instanceof HttpError ? e.message : TELEPHONY_MESSAGES.placeFailed,
+      });
       this.deps.logger.warn('batch dial failed', { batchId: batch.id, reason: e instanceof Error ? e.message : String(e) });
       return 'refused';
     }

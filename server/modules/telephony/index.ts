@@ -6,6 +6,6 @@
  */
 export { phoneCallRoutes } from './phone-call.routes.js';
 export { askCarriersAboutCalls } from './recovery.js';
-export { createPhoneCall, endUnanswered, liveCalls } from './service.js';
+export { createPhoneCall, endUnanswered, liveCalls, requireConnectedCarrier } from './service.js';
 export { carrierSocketRoute } from './stream.routes.js';
 export { telephonyRoutes } from './telephony.routes.js';

@@ -115,6 +115,28 @@ export async function carrierAccount(deps: AppDeps, carrier: Carrier, companyId:
   return carrier.account((field) => openField(deps, row, field));
 }
 
+/** 400 naming the carrier to connect, with the link to the Providers page (the UI shows it as the error). */
+const notConnected = (carrier: Carrier, extra: Record<string, unknown> = {}) =>
+  new HttpError(400, TELEPHONY_MESSAGES.notConnected(carrier.label), {
+    ...extra,
+    problem: { provider: carrier.id, message: TELEPHONY_MESSAGES.notConnected(carrier.label), link: '/providers' },
+  });
+
+/**
+ * Throws 400 (the message names the carrier and the Providers page) unless the carrier of the company's
+ * number `phone` is connected, so that calls from it can be placed: a batch call is refused before it is
+ * sent or scheduled rather than failing every dial. `field` names the form field the error belongs to.
+ */
+export async function requireConnectedCarrier(deps: AppDeps, companyId: string, phone: string, field?: string) {
+  const number = await companyNumber(deps.db.db, companyId, phone);
+  if (!number) throw new HttpError(404, TELEPHONY_MESSAGES.numberNotFound);
+  const errors = (msg: string) => (field ? { errors: { [field]: msg } } : {});
+  const carrier = carriers.get(number.provider);
+  if (!carrier) throw new HttpError(400, TELEPHONY_MESSAGES.unsupportedProvider, errors(TELEPHONY_MESSAGES.unsupportedProvider));
+  if ((await carrierAccount(deps, carrier, companyId)) === undefined)
+    throw notConnected(carrier, errors(TELEPHONY_MESSAGES.notConnected(carrier.label)));
+}
+
 /** The carrier's REST API with the company's `account`. */
 export const carrierRest = (deps: AppDeps, carrier: Carrier, account: unknown): CarrierRest =>
   carrier.rest(account, {
@@ -592,10 +614,7 @@ export async function createPhoneCall(
   const agent = await agentDoc(deps, caller.companyId, agentId);
   if (!agent) throw new HttpError(404, TELEPHONY_MESSAGES.agentNotFound);
   const account = await carrierAccount(deps, carrier, caller.companyId);
-  if (account === undefined)
-    throw new HttpError(400, TELEPHONY_MESSAGES.notConnected(carrier.label), {
-      problem: { provider: carrier.id, message: TELEPHONY_MESSAGES.notConnected(carrier.label), link: '/providers' },
-    });
+  if (account === undefined) throw notConnected(carrier);
   await keysFor(
     deps,
     caller.companyId,

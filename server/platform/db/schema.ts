@@ -133,6 +133,8 @@ export interface BatchCallsTable {
   /** why the batch paused itself (null: not paused, or paused by hand) and when it was last resumed */
   paused_reason: string | null;
   resumed_at: string | null;
+  /** migration 021: 1 when the batch completed with every recipient failed */
+  all_failed: Generated<number>;
 }
 
 export interface BatchRecipientsTable {
@@ -152,6 +154,8 @@ export interface BatchRecipientsTable {
   /** migration 015: the zone of the number (null: the batch's), when the last attempt finished */
   time_zone: string | null;
   finished_at: string | null;
+  /** migration 021: why the last dial was refused or failed before the carrier rang (null: none) */
+  failure_reason: string | null;
 }
 
 /** The per-company pace of new batch calls (migration 015): the earliest time of the next, ms since the epoch. */

@@ -36,6 +36,8 @@ export const BATCH_STATUS_LABELS: Record<BatchStatus, string> = {
   completed: 'Completed',
   canceled: 'Canceled',
 };
+/** The badge of a completed batch whose every recipient failed. */
+export const BATCH_FAILED_LABEL = 'Failed';
 export const SEND_MODES = ['now', 'scheduled'] as const;
 export type SendMode = (typeof SEND_MODES)[number];
 
@@ -462,6 +464,8 @@ export const BatchSchema = v.object({
   retryDelaySeconds: v.number(),
   /** why the batch paused itself ("Paused automatically: ..."); null when not, or paused by hand */
   pausedReason: v.nullable(v.string()),
+  /** a completed batch whose every recipient failed (no call went through): not shown as a success */
+  allFailed: v.optional(v.boolean(), false),
 });
 export type Batch = v.InferOutput<typeof BatchSchema>;
 
@@ -506,6 +510,8 @@ export const BatchCallRowSchema = v.object({
   callStatus: v.nullable(v.string()),
   /** seconds, when the call has ended */
   duration: v.nullable(v.number()),
+  /** why the last dial was refused or failed before the carrier rang (e.g. the carrier not connected) */
+  reason: v.optional(v.nullable(v.string()), null),
 });
 export type BatchCallRow = v.InferOutput<typeof BatchCallRowSchema>;
 
@@ -589,5 +595,5 @@ export const RecipientsExportResponseSchema = v.object({
 /** The header of the recipients export; the upload's own columns follow Phone Number. */
 export const RECIPIENTS_EXPORT_COLUMNS = {
   before: ['Row', 'Phone Number'],
-  after: ['State', 'Attempts', 'Call ID', 'Call Status', 'Duration', 'Disconnection Reason'],
+  after: ['State', 'Attempts', 'Call ID', 'Call Status', 'Duration', 'Disconnection Reason', 'Failure Reason'],
 } as const;

@@ -56,6 +56,8 @@ export const TELEPHONY_MESSAGES = {
   spendLimit: 'Your company has reached its monthly spend limit (Billing > Limits).',
   carrierRefused: (label: string, detail: string) => `${label} did not place the call: ${detail}`,
   unsupportedProvider: 'Calls from this number’s provider are not available yet.',
+  /** a batch recipient's dial that failed for a reason not meant for the user (the details are in the log) */
+  placeFailed: 'The call could not be placed.',
   /** spoken to a caller the agent cannot take */
   saidNoAgent: 'Sorry, this number is not taking calls right now. Goodbye.',
   saidBusy: 'Sorry, all our lines are busy right now. Please call again later. Goodbye.',

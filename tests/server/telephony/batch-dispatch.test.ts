@@ -5,6 +5,7 @@ import { liveCalls } from '../../../server/modules/telephony/service.js';
 import { saveCompanyWebhookUrl } from '../../../server/modules/webhooks/outbox.js';
 import { newId } from '../../../server/platform/crypto/ids.js';
 import { BATCH_MESSAGES, type Batch } from '../../../src/api/contract/batch.js';
+import { TELEPHONY_MESSAGES } from '../../../src/api/contract/telephony.js';
 import type { TwilioFake } from '../../fakes/twilio.js';
 import { logIn } from '../auth-helpers.js';
 import { type CallServer, sampleAgent, savePayload } from '../call/harness.js';
@@ -108,6 +109,8 @@ describeEachDb('the batch dispatcher', (kind) => {
     }
     expect((await batchRow(id)).status).toBe('completed');
     expect((await batchRow(id)).sent_count).toBe(7);
+    // some calls went through: not marked as failed
+    expect(Number((await batchRow(id)).all_failed)).toBe(0);
     // the company's webhook is told once, with the outcomes (batch_completed)
     await dispatcher.tick();
     const told = await s.t.deps.db.db
@@ -411,6 +414,32 @@ describeEachDb('the batch dispatcher', (kind) => {
     const batch = await batchOf(await api('GET', `/${id}`));
     expect([batch.status, batch.pausedReason]).toEqual(['paused', BATCH_MESSAGES.pausedAutomatically(4, 4)]);
     expect((await recipients(id)).map((r) => r.state)).toEqual([...Array(4).fill('failed'), ...Array(6).fill('queued')]);
+  });
+
+  it('a dial refused because the carrier was disconnected keeps its reason: batch detail and recipients export', async () => {
+    const phones = ['+14155556101', '+14155556102'];
+    const id = await apiBatch({}, phones);
+    const gone = await s.t.req('DELETE', '/api/v1/provider/disconnect', { token: s.user.token, body: { name: 'twilio' } });
+    expect(gone.status).toBe(200);
+    const dispatcher = new BatchDispatcher(s.t.deps);
+    for (let i = 0; i < 5 && (await recipients(id)).some((r) => r.state === 'queued'); i++) {
+      s.t.clock.advance(1000);
+      await dispatcher.tick();
+    }
+    expect(twilio.calls).toEqual([]);
+    const reason = TELEPHONY_MESSAGES.notConnected('Twilio');
+    const detail = (await (await api('GET', `/${id}`)).json()) as { calls: { rows: { state: string; reason: string | null }[] } };
+    expect(detail.calls.rows.map((r) => [r.state, r.reason])).toEqual([
+      ['failed', reason],
+      ['failed', reason],
+    ]);
+    const csv = await (await api('GET', `/${id}/recipients.csv`)).text();
+    const [head, ...lines] = csv.trim().split(/\r?\n/);
+    expect(head?.split(',').at(-1)).toBe('Failure Reason');
+    expect(lines.map((l) => l.endsWith(`,${reason}`))).toEqual([true, true]);
+    // every dial failed: the batch completes, marked as failed rather than a success
+    for (let i = 0; i < 5 && (await batchRow(id)).status === 'sending'; i++) await dispatcher.tick();
+    expect(await batchOf(await api('GET', `/${id}`))).toMatchObject({ status: 'completed', allFailed: true });
   });
 
   it('a busy recipient whose call ends while the batch is paused keeps its retry; once canceled, it does not', async () => {

@@ -19,6 +19,7 @@ import * as m017 from './017_carrier_replay.js';
 import * as m018 from './018_destination_policy.js';
 import * as m019 from './019_job_claim_indexes.js';
 import * as m020 from './020_job_vocabulary.js';
+import * as m021 from './021_batch_failure_reason.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '018_destination_policy': m018,
   '019_job_claim_indexes': m019,
   '020_job_vocabulary': m020,
+  '021_batch_failure_reason': m021,
 };

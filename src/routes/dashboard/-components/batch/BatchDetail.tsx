@@ -69,7 +69,7 @@ function DetailBody({ detail }: { detail: BatchDetailResponse }) {
       <dl className={s.facts}>
         <dt>Status</dt>
         <dd>
-          <BatchStatusBadge status={batch.status} />
+          <BatchStatusBadge status={batch.status} allFailed={batch.allFailed} />
         </dd>
         <dt>From number</dt>
         <dd>{batch.fromNumber}</dd>

@@ -44,7 +44,7 @@ export function BatchList({
                   </Link>
                 </th>
                 <td className={pn.td}>
-                  <BatchStatusBadge status={b.status} />
+                  <BatchStatusBadge status={b.status} allFailed={b.allFailed} />
                 </td>
                 <td className={`${pn.td} ${pn.num}`}>{formatCount(b.recipients)}</td>
                 <td className={`${pn.td} ${pn.num}`}>{formatCount(b.sent)}</td>

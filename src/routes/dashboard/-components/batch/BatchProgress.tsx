@@ -58,7 +58,7 @@ export function BatchProgress({ detail }: { detail: BatchDetailResponse }) {
             <table className={pn.table} aria-label="Calls of this batch">
               <thead>
                 <tr>
-                  {['Row', 'Phone number', 'State', 'Attempts', 'Call status', 'Duration'].map((h) => (
+                  {['Row', 'Phone number', 'State', 'Attempts', 'Call status', 'Duration', 'Reason'].map((h) => (
                     <th key={h} className={pn.th} scope="col">
                       {h}
                     </th>
@@ -82,6 +82,7 @@ export function BatchProgress({ detail }: { detail: BatchDetailResponse }) {
                     <td className={pn.td}>{formatCount(r.attempts)}</td>
                     <td className={pn.td}>{r.callStatus ?? ''}</td>
                     <td className={pn.td}>{r.duration === null ? '' : formatDuration(r.duration)}</td>
+                    <td className={pn.td}>{r.reason ?? ''}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,4 +1,4 @@
-import { BATCH_STATUS_LABELS, type BatchStatus } from '../../../../api/contract/batch';
+import { BATCH_FAILED_LABEL, BATCH_STATUS_LABELS, type BatchStatus } from '../../../../api/contract/batch';
 import { Badge, type BadgeTone } from '../../../../ui/badge/badge';
 
 const TONES: Record<BatchStatus, BadgeTone> = {
@@ -10,7 +10,8 @@ const TONES: Record<BatchStatus, BadgeTone> = {
   canceled: 'red',
 };
 
-/** Draft / Scheduled / Sending / Paused / Completed / Canceled. */
-export function BatchStatusBadge({ status }: { status: BatchStatus }) {
+/** Draft / Scheduled / Sending / Paused / Completed / Canceled; a completed batch whose every call failed: red 'Failed'. */
+export function BatchStatusBadge({ status, allFailed = false }: { status: BatchStatus; allFailed?: boolean }) {
+  if (status === 'completed' && allFailed) return <Badge tone="red">{BATCH_FAILED_LABEL}</Badge>;
   return <Badge tone={TONES[status]}>{BATCH_STATUS_LABELS[status]}</Badge>;
 }
