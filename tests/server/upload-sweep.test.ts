@@ -228,12 +228,20 @@ describeEachDb('upload sweep', (kind) => {
 });
 
 /** The columns migrations 013 and 015 added to batch_calls. */
-const LATER_COLUMNS = ['max_attempts', 'retry_delay_s', 'calling_window', 'time_zone', 'paused_reason', 'resumed_at'];
+const LATER_COLUMNS = [
+  'max_attempts',
+  'retry_delay_s',
+  'calling_window',
+  'time_zone',
+  'paused_reason',
+  'resumed_at',
+  'all_failed',
+];
 
 function withoutLaterColumns<T extends Record<string, unknown>>(row: T) {
   return Object.fromEntries(Object.entries(row).filter(([k]) => !LATER_COLUMNS.includes(k))) as Omit<
     T,
-    'max_attempts' | 'retry_delay_s' | 'calling_window' | 'time_zone' | 'paused_reason' | 'resumed_at'
+    'max_attempts' | 'retry_delay_s' | 'calling_window' | 'time_zone' | 'paused_reason' | 'resumed_at' | 'all_failed'
   >;
 }
 
@@ -245,7 +253,7 @@ describeEachDb('migration 010 (pending uploads)', (kind) => {
       for (const name of names.slice(0, names.indexOf('010_pending_uploads'))) await migrations[name]!.up(db.db);
       const now = new Date().toISOString();
       await db.db.insertInto('companies').values({ id: 'c1', name: 'Acme', created_at: now }).execute();
-      // a batch row as migration 009 knew it: the dialling rules of migrations 013 and 015 do not exist yet
+      // a batch row as migration 009 knew it: the dialling rules of migrations 013 and 015 and 021's all_failed do not exist yet
       const batch = (id: string, upload: string | null) => ({
         ...withoutLaterColumns(
           newBatchRow({
