@@ -109,14 +109,7 @@ export async function updateBatchRules(
   rules: Partial<BatchRules>,
   now: Date,
 ): Promise<boolean> {
-  const res = await db
-    .updateTable('batch_calls')
-    .set({ ...rules, updated_at: now.toISOString() })
-    .where('id', '=', id)
-    .where('company_id', '=', companyId)
-    .where('status', 'in', RULES_EDITABLE)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return setBatchStatus(db, companyId, id, RULES_EDITABLE, rules, now);
 }
 
 /** The statuses in which the dialling rules may change. */
@@ -136,7 +129,7 @@ export async function setBatchStatus(
   companyId: string,
   id: string,
   from: BatchStatus[],
-  set: Partial<Pick<BatchRow, 'status' | 'send_mode' | 'scheduled_at' | 'paused_reason' | 'resumed_at'>>,
+  set: Partial<Pick<BatchRow, 'status' | 'send_mode' | 'scheduled_at' | 'paused_reason' | 'resumed_at'> & BatchRules>,
   now: Date,
 ): Promise<boolean> {
   const res = await db
