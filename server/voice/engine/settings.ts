@@ -84,35 +84,40 @@ export interface AgentTool {
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function agentTools(agent: AgentDoc): AgentTool[] {
-  return agent.editor.functions.map((f) => {
+  return agent.editor.functions.flatMap((f): AgentTool[] => {
+    if (f.type !== 'end_call' && f.type !== 'transfer') return [];
     const name = TOOL_NAME.test(f.name) ? f.name : f.type === 'end_call' ? 'end_call' : 'transfer_call';
     if (f.type === 'end_call')
-      return {
-        type: 'end_call' as const,
+      return [
+        {
+          type: 'end_call' as const,
+          spec: {
+            name,
+            description:
+              f.description?.trim() ||
+              'End the call. Use it when the conversation is over or the caller asks to hang up; say goodbye in the same reply.',
+            parameters: {
+              type: 'object',
+              properties: { reason: { type: 'string', description: 'Why the call ends, in a few words.' } },
+              required: [],
+            },
+          },
+        },
+      ];
+    return [
+      {
+        type: 'transfer' as const,
+        ...(f.number ? { number: f.number } : {}),
         spec: {
           name,
-          description:
-            f.description?.trim() ||
-            'End the call. Use it when the conversation is over or the caller asks to hang up; say goodbye in the same reply.',
+          description: f.description?.trim() || 'Transfer the caller to a person when they ask for one or you cannot help.',
           parameters: {
             type: 'object',
-            properties: { reason: { type: 'string', description: 'Why the call ends, in a few words.' } },
+            properties: { reason: { type: 'string', description: 'Why the caller is transferred.' } },
             required: [],
           },
         },
-      };
-    return {
-      type: 'transfer' as const,
-      ...(f.number ? { number: f.number } : {}),
-      spec: {
-        name,
-        description: f.description?.trim() || 'Transfer the caller to a person when they ask for one or you cannot help.',
-        parameters: {
-          type: 'object',
-          properties: { reason: { type: 'string', description: 'Why the caller is transferred.' } },
-          required: [],
-        },
       },
-    };
+    ];
   });
 }

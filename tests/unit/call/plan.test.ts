@@ -80,7 +80,7 @@ describe('the call plan', () => {
             { knowledge_base_id: 'kb1', knowledge_base_name: 'Hours' },
             { knowledge_base_name: 'Not uploaded yet' },
           ],
-          functions: [{ id: 1, name: 'hang up!', type: 'end_call' }],
+          functions: [{ id: 1, name: 'hang_up', type: 'end_call' }],
         },
       }),
     );
@@ -98,7 +98,7 @@ describe('the call plan', () => {
       ssml: false,
     });
     expect(plan.knowledgeBaseIds).toEqual(['kb1']);
-    expect(plan.tools.map((t) => [t.type, t.spec.name])).toEqual([['end_call', 'end_call']]);
+    expect(plan.tools.map((t) => [t.type, t.spec.name])).toEqual([['end_call', 'hang_up']]);
     expect(plan.backchannel).toEqual({ words: 'mm-hmm, I see', frequency: 0.8 });
     expect(plan.realtime).toBeNull();
     expect(plan.llm).toEqual({ editorModel: 'gpt-4o', temperature: 0 });

@@ -20,6 +20,7 @@ import * as m018 from './018_destination_policy.js';
 import * as m019 from './019_job_claim_indexes.js';
 import * as m020 from './020_job_vocabulary.js';
 import * as m021 from './021_batch_failure_reason.js';
+import * as m022 from './022_function_names.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '019_job_claim_indexes': m019,
   '020_job_vocabulary': m020,
   '021_batch_failure_reason': m021,
+  '022_function_names': m022,
 };

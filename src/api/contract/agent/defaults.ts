@@ -58,6 +58,8 @@ export const AGENT_EDITOR_DEFAULTS = {
   inboundCallWebhook: '',
   agentLevelWebhook: '',
   functions: [] as AgentFunction[],
+  dtmf_max_digits: 0,
+  dtmf_timeout_ms: 3_000,
   selectedKnowledgeBases: [] as KnowledgeBaseSelection[],
   pronunciations: [] as Pronunciation[],
   postCallAnalysisData: '',

@@ -10,9 +10,10 @@ import { AGENT_EDITOR_DEFAULTS } from './defaults';
 import { nonNegative, range, text, urlOrEmpty, VoiceModelSchema } from './fields';
 import { AGENT_MESSAGES, DAY_MS } from './messages';
 import {
-  AgentFunctionSchema,
+  AgentFunctionsSchema,
   ANALYSIS_FIELDS_MAX,
   AnalysisFieldSchema,
+  DTMF_DEFAULTS,
   DynamicVariableSchema,
   KnowledgeBaseSelectionSchema,
   PronunciationSchema,
@@ -75,12 +76,12 @@ export const editorEntries = (voice: { speed: v.GenericSchema<number>; temperatu
   sensitiveDataStorage: v.optional(v.boolean(), D.sensitiveDataStorage),
   inboundCallWebhook: v.optional(urlOrEmpty, D.inboundCallWebhook),
   agentLevelWebhook: v.optional(urlOrEmpty, D.agentLevelWebhook),
-  functions: v.optional(
-    v.pipe(
-      v.array(AgentFunctionSchema),
-      v.check((fs) => new Set(fs.map((f) => f.type)).size === fs.length, AGENT_MESSAGES.functionTypeOnce),
-    ),
-    () => [],
+  functions: v.optional(AgentFunctionsSchema, () => []),
+  /** keypad input from the caller: collected until '#', this many digits (0 = no count) or this much silence */
+  dtmf_max_digits: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(50)), DTMF_DEFAULTS.dtmf_max_digits),
+  dtmf_timeout_ms: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(500), v.maxValue(30_000)),
+    DTMF_DEFAULTS.dtmf_timeout_ms,
   ),
   selectedKnowledgeBases: v.optional(v.pipe(v.array(KnowledgeBaseSelectionSchema), v.maxLength(100)), () => []),
   pronunciations: v.optional(v.pipe(v.array(PronunciationSchema), v.maxLength(500)), () => []),

@@ -5,29 +5,14 @@ import * as v from 'valibot';
 import { requiredText, text } from './fields';
 import { AGENT_MESSAGES } from './messages';
 
-export const FUNCTION_TYPES = ['end_call', 'transfer'] as const;
-export type FunctionType = (typeof FUNCTION_TYPES)[number];
+export * from './functions';
+
 export const PRONUNCIATION_TYPES = ['IPA', 'CMU'] as const;
 export type PronunciationType = (typeof PRONUNCIATION_TYPES)[number];
 export const VOICEMAIL_ACTIONS = ['hang', 'leave'] as const;
 export type VoicemailAction = (typeof VOICEMAIL_ACTIONS)[number];
 export const KNOWLEDGE_BASE_STATUSES = ['pending', 'processing', 'complete', 'failed'] as const;
 export type KnowledgeBaseStatus = (typeof KNOWLEDGE_BASE_STATUSES)[number];
-
-export const AgentFunctionSchema = v.object({
-  id: v.number(),
-  name: requiredText(AGENT_MESSAGES.functionNameRequired, 64),
-  description: v.optional(text(2000)),
-  type: v.picklist(FUNCTION_TYPES, 'Function type must be end_call or transfer'),
-  /** transfer: the number the caller is moved to (E.164), on phone calls */
-  number: v.optional(
-    v.union([
-      v.literal(''),
-      v.pipe(v.string(), v.regex(/^\+[1-9]\d{7,14}$/, 'Transfer number must be in E.164 format, like +14155550123')),
-    ]),
-  ),
-});
-export type AgentFunction = v.InferOutput<typeof AgentFunctionSchema>;
 
 export const PronunciationSchema = v.object({
   id: v.pipe(v.string(), v.maxLength(64)),

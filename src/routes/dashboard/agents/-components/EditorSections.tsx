@@ -4,14 +4,17 @@ import { AGENT_MESSAGES } from '../../../../api/contract/agent/messages';
 import { EDITOR_RANGES } from '../../../../api/contract/agent/ranges';
 import {
   type AgentFunction,
+  AgentFunctionSchema,
   ANALYSIS_FIELD_TYPE_LABELS,
   ANALYSIS_FIELD_TYPES,
   type AnalysisField,
   AnalysisFieldSchema,
   type AnalysisFieldType,
+  FUNCTION_LABELS,
   type FunctionType,
   type Pronunciation,
   type PronunciationType,
+  SINGLE_FUNCTION_TYPES,
   type VoicemailAction,
 } from '../../../../api/contract/agent/records';
 import { Button } from '../../../../ui/button/button';
@@ -54,7 +57,6 @@ const R = EDITOR_RANGES;
 // ---------------------------------------------------------------------------------------------
 // Functions
 
-const FUNCTION_LABELS: Record<FunctionType, string> = { end_call: 'End Call', transfer: 'Transfer Call' };
 const TRANSFER_NUMBER = /^\+[1-9]\d{7,14}$/;
 const TRANSFER_NUMBER_MESSAGE = 'Transfer number must be in E.164 format, like +14155550123';
 
@@ -87,13 +89,13 @@ export const FunctionsSection = memo(function FunctionsSection() {
       return;
     }
     const id = functions.reduce((max, f) => Math.max(max, f.id), 0) + 1;
-    const added: AgentFunction = {
+    const added: AgentFunction = v.parse(AgentFunctionSchema, {
       id,
       name: name.trim(),
       type: adding,
-      ...(description.trim() ? { description: description.trim() } : {}),
-      ...(adding === 'transfer' && number.trim() ? { number: number.trim() } : {}),
-    };
+      description: description.trim(),
+      ...(adding === 'transfer' ? { number: number.trim() } : {}),
+    });
     setFunctions([...functions, added]);
     setAdding(null);
   };
@@ -109,7 +111,7 @@ export const FunctionsSection = memo(function FunctionsSection() {
               <span>{f.name}</span>
               <span className={s.itemMeta}>
                 {FUNCTION_LABELS[f.type]}
-                {f.number ? ` · ${f.number}` : ''}
+                {'number' in f && f.number ? ` · ${f.number}` : ''}
                 {f.description ? ` · ${f.description}` : ''}
               </span>
             </span>
@@ -126,8 +128,8 @@ export const FunctionsSection = memo(function FunctionsSection() {
       </ul>
       <div>
         <Menu label={<>Add function</>} buttonSize="sm" placement="bottom-start">
-          {(Object.keys(FUNCTION_LABELS) as FunctionType[]).map((type) => (
-            <MenuItem key={type} disabled={has(type)} onClick={() => open(type)}>
+          {(['end_call', 'transfer'] as FunctionType[]).map((type) => (
+            <MenuItem key={type} disabled={SINGLE_FUNCTION_TYPES.includes(type) && has(type)} onClick={() => open(type)}>
               {FUNCTION_LABELS[type]}
             </MenuItem>
           ))}
