@@ -136,6 +136,8 @@ export const testChatMachine = setup({
             if (e.type === 'delta') sendBack({ type: 'reply.delta', text: e.text });
             else if (e.type === 'tool_call') sendBack({ type: 'reply.tool_call', name: e.name, arguments: e.arguments });
             else if (e.type === 'error') sendBack({ type: 'reply.error', message: e.message });
+            else if (e.type === 'tool_result')
+              continue; // shown by the display work on the chat (issue: agents that act)
             else {
               done = true;
               sendBack({ type: 'reply.done', ended: e.ended });

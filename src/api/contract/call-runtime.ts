@@ -109,12 +109,15 @@ export const ChatMessageBodySchema = v.object({
 export type ChatStreamEvent =
   | { type: 'delta'; text: string }
   | { type: 'tool_call'; name: string; arguments: Record<string, unknown> }
+  /** after each tool_call of a function the engine runs: its outcome as the model read it (cut), and how long it took */
+  | { type: 'tool_result'; name: string; ok: boolean; result: string; ms: number }
   | { type: 'error'; message: string; reason: string }
   | { type: 'done'; ended: boolean };
 
 export const ChatStreamEventSchema = v.variant('type', [
   v.object({ type: v.literal('delta'), text: v.string() }),
   v.object({ type: v.literal('tool_call'), name: v.string(), arguments: v.record(v.string(), v.unknown()) }),
+  v.object({ type: v.literal('tool_result'), name: v.string(), ok: v.boolean(), result: v.string(), ms: v.number() }),
   v.object({ type: v.literal('error'), message: v.string(), reason: v.string() }),
   v.object({ type: v.literal('done'), ended: v.boolean() }),
 ]);
@@ -152,6 +155,28 @@ export type VoicePreviewBody = v.InferOutput<typeof VoicePreviewBodySchema>;
 // ---------------------------------------------------------------------------------------------
 // Call detail
 
+/**
+ * One function call of an agent turn, as the transcript, the call detail and `call_ended` webhooks show
+ * it. end_call and transfer have no result; a function the engine runs has its outcome: `status` 'ok',
+ * 'error' (the tool answered an error or refused), 'timeout' (past its timeout_ms), 'cancelled' (the
+ * caller barged in or the call ended; the result was dropped), 'invalid_arguments' (the model's arguments
+ * failed the function's parameters schema; nothing was sent). `result` is what the model read, cut at
+ * TOOL_RESULT_MAX_BYTES (src/api/contract/agent/functions.ts).
+ */
+export const TOOL_CALL_STATUSES = ['ok', 'error', 'timeout', 'cancelled', 'invalid_arguments'] as const;
+export type ToolCallStatus = (typeof TOOL_CALL_STATUSES)[number];
+export const ToolCallRecordSchema = v.object({
+  name: v.string(),
+  arguments: v.record(v.string(), v.unknown()),
+  /** the function's type (custom, mcp, check_availability_cal...), when it is one the engine runs */
+  type: v.optional(v.string()),
+  status: v.optional(v.picklist(TOOL_CALL_STATUSES)),
+  result: v.optional(v.string()),
+  /** the tool's run time */
+  ms: v.optional(v.number()),
+});
+export type ToolCallRecord = v.InferOutput<typeof ToolCallRecordSchema>;
+
 export const TranscriptTurnSchema = v.object({
   role: v.picklist(['user', 'agent']),
   text: v.string(),
@@ -159,7 +184,7 @@ export const TranscriptTurnSchema = v.object({
   start_ms: v.number(),
   end_ms: v.number(),
   interrupted: v.optional(v.boolean()),
-  tool_calls: v.optional(v.array(v.object({ name: v.string(), arguments: v.record(v.string(), v.unknown()) }))),
+  tool_calls: v.optional(v.array(ToolCallRecordSchema)),
 });
 export type TranscriptTurn = v.InferOutput<typeof TranscriptTurnSchema>;
 
