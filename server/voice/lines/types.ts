@@ -18,6 +18,8 @@ export interface AudioLineHandlers {
   closed(): void;
   /** the line ends the call for a reason of its own (it floods: audio-gate.ts) */
   failed?(failure: CallFailure): void;
+  /** Phone lines: a key the caller pressed, as the carrier reports it on the stream (0-9, *, #, A-D). */
+  digit?(digit: string, at: number): void;
 }
 
 export interface AudioLine {
@@ -42,6 +44,11 @@ export interface AudioLine {
   notify(event: WebCallServerEvent): void;
   /** Phone lines: moves the caller to `number` through the carrier (transfer_call). */
   transfer?(number: string): Promise<void>;
+  /**
+   * Phone lines: plays `digits` (0-9 * # A-D) into the call as in-band DTMF tones (ITU-T Q.23, 100 ms tone,
+   * 100 ms gap) on the same media stream, after the agent audio already queued (press_digit).
+   */
+  playDigits?(digits: string, signal: AbortSignal): Promise<void>;
   /** Closes the line (the agent hangs up, or the call ends). */
   hangUp(reason: string, message?: string): void;
   /** frames of agent audio sent more than a frame late (bench) */
@@ -62,6 +69,8 @@ export interface TextLine {
   text(delta: string): void;
   /** The LLM called a function (shown as an event in the chat). */
   toolCall(name: string, args: Record<string, unknown>): void;
+  /** A function the engine ran answered (or failed): what the model read, cut, and how long it took. */
+  toolResult?(name: string, ok: boolean, result: string, ms: number): void;
   /** Closes the line (the agent hangs up, or the chat ends). */
   hangUp(reason: string, message?: string): void;
 }

@@ -29,8 +29,6 @@ export interface ToolCallInfo {
 export interface ToolServices {
   /** the company's webhook signing secret (custom functions are signed exactly like webhooks) */
   signingSecret(companyId: string): Promise<string>;
-  /** a stored secret (a function header's value, stored encrypted) in clear */
-  decryptSecret(companyId: string, stored: string): Promise<string>;
   /** a text message from one of the company's numbers through that number's carrier (Twilio Messages.json / Plivo Message/) */
   sendSms(companyId: string, message: { from: string; to: string; text: string }, signal: AbortSignal): Promise<{ id: string }>;
 }
