@@ -1,13 +1,21 @@
 import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
 import { callRuntime } from '../api/call-runtime';
-import type { StartConversationInput, TranscriptTurn } from '../api/contract/call-runtime';
+import type { StartConversationInput, ToolCallStatus, TranscriptTurn } from '../api/contract/call-runtime';
 import { ApiError } from '../api/errors';
 
 /** One line of the chat panel. */
 export type ChatItem =
   | { kind: 'user'; text: string }
   | { kind: 'agent'; text: string }
-  | { kind: 'tool'; name: string; arguments: Record<string, unknown> }
+  /** a function call; status, result and ms arrive with its outcome (end_call and transfer_call have none) */
+  | {
+      kind: 'tool';
+      name: string;
+      arguments: Record<string, unknown>;
+      status?: ToolCallStatus;
+      result?: string;
+      ms?: number;
+    }
   | { kind: 'error'; text: string }
   | { kind: 'ended' };
 
@@ -31,6 +39,7 @@ export type TestChatEvent =
   | { type: 'reply.stop' }
   | { type: 'reply.delta'; text: string }
   | { type: 'reply.tool_call'; name: string; arguments: Record<string, unknown> }
+  | { type: 'reply.tool_result'; name: string; ok: boolean; result: string; ms: number }
   | { type: 'reply.error'; message: string }
   | { type: 'reply.done'; ended: boolean }
   | { type: 'reply.failed'; message: string };
@@ -67,8 +76,38 @@ const messageOf = (error: unknown, fallback: string) =>
 export const itemsOfTranscript = (turns: readonly TranscriptTurn[]): ChatItem[] =>
   turns.flatMap((t): ChatItem[] => [
     ...(t.text ? [{ kind: t.role, text: t.text }] : []),
-    ...(t.tool_calls ?? []).map((c): ChatItem => ({ kind: 'tool', name: c.name, arguments: c.arguments })),
+    ...(t.tool_calls ?? []).map(
+      (c): ChatItem => ({
+        kind: 'tool',
+        name: c.name,
+        arguments: c.arguments,
+        ...(c.status !== undefined ? { status: c.status } : {}),
+        ...(c.result !== undefined ? { result: c.result } : {}),
+        ...(c.ms !== undefined ? { ms: c.ms } : {}),
+      }),
+    ),
   ]);
+
+/**
+ * Gives a function call of the reply being written its outcome: the earliest call of that name since the
+ * tester's last message that has none yet (several calls of one function in a turn get their results in
+ * order). The chat's stream says only ok or not, so a failed call shows as an error here; the call detail
+ * has the exact status. An outcome with no call waiting for it changes nothing.
+ */
+export function attachToolResult(
+  items: readonly ChatItem[],
+  outcome: { name: string; ok: boolean; result: string; ms: number },
+): ChatItem[] {
+  let from = 0;
+  items.forEach((item, i) => {
+    if (item.kind === 'user') from = i + 1;
+  });
+  const at = items.findIndex((item, i) => i >= from && item.kind === 'tool' && item.name === outcome.name && !item.status);
+  const call = items[at];
+  if (call?.kind !== 'tool') return [...items];
+  const done: ChatItem = { ...call, status: outcome.ok ? 'ok' : 'error', result: outcome.result, ms: outcome.ms };
+  return [...items.slice(0, at), done, ...items.slice(at + 1)];
+}
 
 /** Appends a piece of the agent's reply to its last line, or opens a new line after a tool call. */
 export function appendDelta(items: readonly ChatItem[], text: string): ChatItem[] {
@@ -80,7 +119,8 @@ export function appendDelta(items: readonly ChatItem[], text: string): ChatItem[
 /**
  * Test LLM: a chat with the agent as it is in the editor when the chat starts (unsaved edits
  * included: the editor's save payload is sent as `agent`). The agent's reply streams in piece by piece
- * (`reply.delta`), function calls show as their own lines, and `end_call` ends the chat; a new chat starts
+ * (`reply.delta`), function calls show as their own lines and get their outcome (status, result, ms) when
+ * the function answers (`reply.tool_result`), and `end_call` ends the chat; a new chat starts
  * from the editor's current state again.
  * Actors: `startChat` (POST /chat, then the transcript for the welcome message), `streamReply` (POST
  * /chat/{id}/message read as an event stream: it sends the reply.* events; stopping it aborts the request)
@@ -137,7 +177,7 @@ export const testChatMachine = setup({
             else if (e.type === 'tool_call') sendBack({ type: 'reply.tool_call', name: e.name, arguments: e.arguments });
             else if (e.type === 'error') sendBack({ type: 'reply.error', message: e.message });
             else if (e.type === 'tool_result')
-              continue; // shown by the display work on the chat (issue: agents that act)
+              sendBack({ type: 'reply.tool_result', name: e.name, ok: e.ok, result: e.result, ms: e.ms });
             else {
               done = true;
               sendBack({ type: 'reply.done', ended: e.ended });
@@ -176,6 +216,9 @@ export const testChatMachine = setup({
     showFunctionCall: assign(({ context }, params: { name: string; arguments: Record<string, unknown> }) => ({
       items: [...context.items, { kind: 'tool', name: params.name, arguments: params.arguments }],
     })),
+    showFunctionResult: assign(({ context }, params: { name: string; ok: boolean; result: string; ms: number }) => ({
+      items: attachToolResult(context.items, params),
+    })),
     showReplyError: assign(({ context }, params: { message: string }) => ({
       items: [...context.items, { kind: 'error', text: params.message }],
     })),
@@ -195,7 +238,7 @@ export const testChatMachine = setup({
 }).createMachine({
   id: 'testChat',
   description:
-    'Test LLM: a text chat with the agent as it is in the editor, its replies streaming in word by word, its function calls shown, until the agent ends the chat or it is closed.',
+    'Test LLM: a text chat with the agent as it is in the editor, its replies streaming in word by word, its function calls shown with their results, until the agent ends the chat or it is closed.',
   context: { request: null, chatId: null, items: [], error: null, errorLink: null, pending: '' },
   initial: 'closed',
   invoke: {
@@ -271,6 +314,14 @@ export const testChatMachine = setup({
         'reply.tool_call': {
           description: 'The agent called one of its functions: show the call as an event.',
           actions: { type: 'showFunctionCall', params: ({ event }) => ({ name: event.name, arguments: event.arguments }) },
+        },
+        'reply.tool_result': {
+          description:
+            'A function the agent called answered (or failed, or timed out): its call shows the status, the result and how long it took.',
+          actions: {
+            type: 'showFunctionResult',
+            params: ({ event }) => ({ name: event.name, ok: event.ok, result: event.result, ms: event.ms }),
+          },
         },
         'reply.error': {
           description: 'The reply failed on the provider’s side: show the message.',

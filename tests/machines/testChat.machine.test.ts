@@ -5,6 +5,7 @@ import type { StartConversationInput } from '../../src/api/contract/call-runtime
 import { ApiError } from '../../src/api/errors.js';
 import {
   appendDelta,
+  attachToolResult,
   type ChatStarted,
   itemsOfTranscript,
   type TestChatEvent,
@@ -26,7 +27,16 @@ describeModel('testChat', testChatMachine, {
       { type: 'message.send', content: '   ' },
     ],
     'reply.delta': [{ type: 'reply.delta', text: 'Yes, ' }],
-    'reply.tool_call': [{ type: 'reply.tool_call', name: 'end_call', arguments: {} }],
+    'reply.tool_call': [
+      { type: 'reply.tool_call', name: 'end_call', arguments: {} },
+      { type: 'reply.tool_call', name: 'check_availability', arguments: { date: '2026-12-08' } },
+    ],
+    // the outcome of the call just made, and one for a function not called in this reply (nothing to show it on)
+    'reply.tool_result': [
+      { type: 'reply.tool_result', name: 'check_availability', ok: true, result: '{"slots":["09:00"]}', ms: 412 },
+      { type: 'reply.tool_result', name: 'check_availability', ok: false, result: 'HTTP 500', ms: 80 },
+      { type: 'reply.tool_result', name: 'send_sms', ok: true, result: 'sent', ms: 5 },
+    ],
     'reply.error': [{ type: 'reply.error', message: 'OpenAI refused the key.' }],
     'reply.done': [
       { type: 'reply.done', ended: false },
@@ -43,7 +53,16 @@ describeModel('testChat', testChatMachine, {
   },
   // the transcript grows with every reply: the graph tells states apart by their last line only
   serializeState: (s: AnyMachineSnapshot) =>
-    JSON.stringify([s.value, s.context.chatId, s.context.error, s.context.pending, s.context.items.at(-1)?.kind ?? null]),
+    JSON.stringify([
+      s.value,
+      s.context.chatId,
+      s.context.error,
+      s.context.pending,
+      s.context.items.at(-1)?.kind ?? null,
+      // a function call waiting for its outcome is another state than one that has it
+      s.context.items.at(-1)?.name ?? null,
+      s.context.items.at(-1)?.status ?? null,
+    ]),
 });
 
 /** A testChat actor whose chat starts at once and whose replies are the events `reply` sends. */
@@ -212,6 +231,62 @@ describe('testChat behaviour', () => {
     expect(actor.getSnapshot().context).toMatchObject({ error: 'Connect OpenAI', errorLink: '/dashboard/providers' });
   });
 
+  it('a function call gets its status, result and duration when it answers, in the order the calls were made', async () => {
+    const { actor } = chatActor((_, send) => {
+      send({ type: 'reply.tool_call', name: 'check_availability', arguments: { date: 'Monday' } });
+      send({ type: 'reply.tool_call', name: 'check_availability', arguments: { date: 'Tuesday' } });
+      send({ type: 'reply.tool_result', name: 'check_availability', ok: true, result: '["09:00"]', ms: 412 });
+      send({ type: 'reply.tool_result', name: 'check_availability', ok: false, result: 'The function timed out.', ms: 8000 });
+      send({ type: 'reply.delta', text: 'Monday at 9 is free.' });
+      send({ type: 'reply.done', ended: false });
+      return undefined;
+    });
+    actor.send({ type: 'chat.start', request });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    actor.send({ type: 'message.send', content: 'Any slot?' });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    expect(actor.getSnapshot().context.items.slice(2)).toEqual([
+      { kind: 'tool', name: 'check_availability', arguments: { date: 'Monday' }, status: 'ok', result: '["09:00"]', ms: 412 },
+      {
+        kind: 'tool',
+        name: 'check_availability',
+        arguments: { date: 'Tuesday' },
+        status: 'error',
+        result: 'The function timed out.',
+        ms: 8000,
+      },
+      { kind: 'agent', text: 'Monday at 9 is free.' },
+    ]);
+  });
+
+  it('the chat reads tool_result from the stream and hands it to the call it answers', async () => {
+    vi.spyOn(callRuntime.chats, 'start').mockResolvedValue({ success: true, data: { chat_id: 'chat-5' } });
+    vi.spyOn(callRuntime.chats, 'transcript').mockResolvedValue({
+      success: true,
+      data: { chat_id: 'chat-5', ended: false, transcript: [] },
+    });
+    vi.spyOn(callRuntime.chats, 'send').mockImplementation(async function* () {
+      yield { type: 'tool_call', name: 'book', arguments: { at: '9' } } as const;
+      yield { type: 'tool_result', name: 'book', ok: true, result: 'booked', ms: 30 } as const;
+      yield { type: 'done', ended: false } as const;
+    });
+    const actor = createActor(testChatMachine).start();
+    actor.send({ type: 'chat.start', request });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    actor.send({ type: 'message.send', content: 'Book it' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.items).toHaveLength(2));
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    expect(actor.getSnapshot().context.items[1]).toEqual({
+      kind: 'tool',
+      name: 'book',
+      arguments: { at: '9' },
+      status: 'ok',
+      result: 'booked',
+      ms: 30,
+    });
+    actor.stop();
+  });
+
   it('a reply cut short is reported and the tester may go on', async () => {
     const { actor } = chatActor((_, send) => {
       send({ type: 'reply.delta', text: 'Part' });
@@ -240,5 +315,40 @@ describe('testChat behaviour', () => {
       { kind: 'user', text: 'Bye' },
       { kind: 'tool', name: 'end_call', arguments: {} },
     ]);
+    // a stored call keeps its outcome (a chat resumed)
+    expect(
+      itemsOfTranscript([
+        {
+          role: 'agent',
+          text: '',
+          start_ms: 0,
+          end_ms: 1,
+          tool_calls: [{ name: 'lookup', arguments: {}, type: 'custom', status: 'timeout', result: 'timed out', ms: 8000 }],
+        },
+      ]),
+    ).toEqual([{ kind: 'tool', name: 'lookup', arguments: {}, status: 'timeout', result: 'timed out', ms: 8000 }]);
+  });
+
+  it('helpers: an outcome goes to the earliest call of its name in the current reply still waiting, else nowhere', () => {
+    const outcome = { name: 'f', ok: true, result: 'r', ms: 1 };
+    const old = { kind: 'tool', name: 'f', arguments: { n: 0 } } as const;
+    const a = { kind: 'tool', name: 'f', arguments: { n: 1 } } as const;
+    const b = { kind: 'tool', name: 'f', arguments: { n: 2 } } as const;
+    const g = { kind: 'tool', name: 'g', arguments: {} } as const;
+    const user = { kind: 'user', text: 'Hi' } as const;
+    // a call left without an outcome in an earlier reply (Stop) is not given this one
+    expect(attachToolResult([old, user, g, a, b], outcome)).toEqual([
+      old,
+      user,
+      g,
+      { ...a, status: 'ok', result: 'r', ms: 1 },
+      b,
+    ]);
+    expect(attachToolResult([user, { ...a, status: 'ok', result: 'r', ms: 1 }, b], { ...outcome, ok: false })).toEqual([
+      user,
+      { ...a, status: 'ok', result: 'r', ms: 1 },
+      { ...b, status: 'error', result: 'r', ms: 1 },
+    ]);
+    expect(attachToolResult([old, user, g], outcome)).toEqual([old, user, g]);
   });
 });

@@ -11,6 +11,7 @@ import { useQuery } from '../-lib/useQuery';
 import { CallStatusBadge } from './-components/call-history/call-columns';
 import * as s from './-components/call-history/call-detail.css';
 import { formatDateTime, formatUsd } from './-components/format';
+import { FunctionCall } from './-components/function-call/FunctionCall';
 import { EmptyState } from './-components/PageHeader';
 import { LoadError, Loading } from './-components/QueryStates';
 
@@ -143,9 +144,7 @@ function Detail({ call }: { call: CallDetail }) {
                       {turn.text}
                       {turn.interrupted ? <span className={s.cut}>(interrupted)</span> : null}
                       {(turn.tool_calls ?? []).map((c, j) => (
-                        <span key={j} className={s.tool}>
-                          Function called: {c.name} {JSON.stringify(c.arguments)}
-                        </span>
+                        <FunctionCall key={j} call={c} className={s.functionCall} />
                       ))}
                     </div>
                   </li>

@@ -2,7 +2,7 @@
  * testChat: the Test LLM chat. One request at a time: the chat is started with the agent as it
  * is in the editor when Start is pressed, a reply is read only while the agent is answering (Stop, a new
  * chat or closing the panel abandon it); a new chat forgets the old one; the transcript only grows (the
- * agent's line grows word by word); a chat that cannot start says why and where to fix it; `end_call`
+ * agent's line grows word by word, a function call gets its outcome once: status, result, ms); a chat that cannot start says why and where to fix it; `end_call`
  * ends the chat for good. `holdChat` (the chat held open on the server, ended when the tester leaves it)
  * runs from start to stop; it is not a request: the behaviour tests check what it ends.
  */
@@ -12,7 +12,15 @@ import { TEST_CHAT_MESSAGES } from '../../../src/machines/testChat.machine.js';
 import { cameFrom, ev, expectPending, onlyRequest } from './lib.js';
 import { defineInvariants, type Snapshot, type World } from './types.js';
 
-type Item = { kind: string; text?: string; name?: string; arguments?: unknown };
+type Item = {
+  kind: string;
+  text?: string;
+  name?: string;
+  arguments?: unknown;
+  status?: string;
+  result?: string;
+  ms?: number;
+};
 const items = (s: Snapshot) => s.context.items as Item[];
 const before = (w: World) => w.previous as Snapshot;
 /** the chat exists on the server (its id is known) */
@@ -59,6 +67,17 @@ export default defineInvariants({
     // the transcript only grows: earlier lines stay as they were; the last one grows only by the agent's words
     const was = items(before(w));
     const now = items(s);
+    if (w.event.type === 'reply.tool_result') {
+      // a function answered: at most the earliest call of that name made since the tester's message that had
+      // no outcome gets it (ok or error, its result and duration); nothing else changes
+      const e = ev(w);
+      const since = was.map((i) => i.kind).lastIndexOf('user') + 1;
+      const waiting = was.findIndex((i, n) => n >= since && i.kind === 'tool' && i.name === e.name && i.status === undefined);
+      const expected = [...was];
+      if (waiting >= 0) expected[waiting] = { ...was[waiting]!, status: e.ok ? 'ok' : 'error', result: e.result, ms: e.ms };
+      expect(now).toEqual(expected);
+      return;
+    }
     const grew = w.event.type === 'reply.delta' && now.length === was.length;
     const kept = grew ? was.length - 1 : was.length;
     expect(now.slice(0, kept)).toEqual(was.slice(0, kept));

@@ -31,7 +31,7 @@ export const turns = style({
 });
 export const turn = style({
   display: 'grid',
-  gridTemplateColumns: '4.5rem 1fr',
+  gridTemplateColumns: '4.5rem minmax(0, 1fr)',
   gap: vars.space['3'],
   padding: vars.space['2'],
   borderRadius: vars.radius.md,
@@ -60,6 +60,7 @@ export const tool = style({
   fontSize: vars.fontSize.xs,
   color: vars.color.textMuted,
 });
+export const functionCall = style({ marginTop: vars.space['2'] });
 export const cut = style({ fontSize: vars.fontSize.xs, color: vars.color.warning, marginLeft: vars.space['2'] });
 export const audio = style({ width: '100%' });
 export const table = style({ width: '100%', borderCollapse: 'collapse', fontSize: vars.fontSize.sm });

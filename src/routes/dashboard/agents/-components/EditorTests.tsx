@@ -10,6 +10,7 @@ import { PlayIcon, XIcon } from '../../../../ui/icons';
 import { Spinner } from '../../../../ui/spinner/spinner';
 import { TextField } from '../../../../ui/text-field/text-field';
 import { Textarea } from '../../../../ui/textarea/textarea';
+import { FunctionCall } from '../../-components/function-call/FunctionCall';
 import { UNNAMED_AGENT } from './AgentEditor';
 import * as s from './editor.css';
 import { type EditorActor, useEditor } from './editor-context';
@@ -233,11 +234,7 @@ function ChatLine({ item }: { item: ChatItem }) {
         </p>
       );
     case 'tool':
-      return (
-        <p className={t.event}>
-          Function called: {item.name} {JSON.stringify(item.arguments)}
-        </p>
-      );
+      return <FunctionCall call={item} className={t.call} />;
     case 'error':
       return (
         <p className={t.problem} role="alert">

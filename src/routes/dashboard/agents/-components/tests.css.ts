@@ -41,6 +41,8 @@ export const event = style({
   fontFamily: vars.font.mono,
   overflowWrap: 'anywhere',
 });
+/** a function call in the chat: as wide as the agent's lines */
+export const call = style({ alignSelf: 'stretch' });
 export const problem = style({ alignSelf: 'stretch', fontSize: vars.fontSize.sm, color: vars.color.danger });
 export const who = style({ display: 'block', fontSize: vars.fontSize.xs, color: vars.color.textMuted, marginBottom: 2 });
 export const composer = style({ display: 'flex', gap: vars.space['2'], alignItems: 'flex-end' });
