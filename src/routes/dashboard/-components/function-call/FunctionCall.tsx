@@ -36,6 +36,7 @@ export function FunctionCall({ call, className }: { call: FunctionCallShown; cla
   const [open, setOpen] = useState(false);
   const resultId = useId();
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this groups the parts of one call for reading
     <div role="group" aria-label={`Function call ${call.name}`} className={cx(f.call, className)}>
       <div className={f.head}>
         <span>
@@ -68,7 +69,7 @@ export function FunctionCall({ call, className }: { call: FunctionCallShown; cla
             {open ? <ChevronUpIcon /> : <ChevronDownIcon />}
             {open ? 'Hide result' : 'Show result'}
           </Button>
-          <pre id={resultId} className={f.result} hidden={!open} aria-label={`Result of ${call.name}`}>
+          <pre id={resultId} className={f.result} hidden={!open}>
             {call.result === '' ? '(empty)' : call.result}
           </pre>
         </>
