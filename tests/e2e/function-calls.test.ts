@@ -1,19 +1,29 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { insertCalls } from '../../server/modules/calls/call.repo.js';
 import { createCallSession } from '../../server/modules/conversations/session.repo.js';
+import { verifySignature } from '../../server/modules/webhooks/sign.js';
 import { newId } from '../../server/platform/crypto/ids.js';
 import { openDatabase } from '../../server/platform/db/index.js';
+import { TOOL_KINDS } from '../../server/voice/tools/registry.js';
 import type { TranscriptTurn } from '../../src/api/contract/call-runtime.js';
 import { openBrowser, type TestBrowser } from './browser.js';
-import { type ApiUser, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
+import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
 /**
  * Function calls on the call detail, in Chromium: a call whose stored transcript has function calls of
  * every status is written into the running server's database (the session row the engine keeps, and its
  * Call History row), and the detail shows each call as a group named 'Function call <name>' with its
  * arguments, its status in words, its duration in ms, and its result behind 'Show result'.
+ *
+ * Test LLM live: an agent with a custom function `check_availability` pointed at a customer API this test
+ * runs on 127.0.0.1 (it checks the X-Parley-Signature with the company's signing secret, like a customer
+ * would); the fake OpenAI (provider-fakes.ts) calls the function when asked to 'check availability', and the
+ * chat shows the call with its status, duration and result, then the agent's answer from it. It needs the
+ * engine's tool loop and the `custom` function type, so it runs only once the registry has `custom`.
  */
 let b: TestBrowser;
 let page: Page;
@@ -190,5 +200,134 @@ describe('function calls on the call detail', () => {
     const end = call(page, 'end_call');
     await expect.poll(() => end.textContent()).toBe('Function called: end_callArguments: {"reason":"done"}');
     expect(await end.getByRole('button').count()).toBe(0);
+  });
+});
+
+/** The customer's API behind the custom function: refuses a request its signature does not verify. */
+class CustomerApi {
+  secret = '';
+  requests: { verified: boolean; body: { name?: string; args?: Record<string, unknown> } }[] = [];
+  private constructor(
+    private server: Server,
+    readonly url: string,
+  ) {}
+  static async start(answer: string): Promise<CustomerApi> {
+    let api: CustomerApi | undefined;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const header = String(req.headers['x-parley-signature'] ?? '');
+        const verified = !!api?.secret && verifySignature(api.secret, header, raw, Date.now());
+        api?.requests.push({ verified, body: raw ? (JSON.parse(raw) as CustomerApi['requests'][number]['body']) : {} });
+        if (!verified || req.method !== 'POST') {
+          res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"bad signature"}');
+          return;
+        }
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(answer);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    api = new CustomerApi(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/availability`);
+    return api;
+  }
+  close() {
+    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+describe.skipIf(!('custom' in TOOL_KINDS))('function calls live in Test LLM', () => {
+  let api: CustomerApi;
+  let live: ApiUser;
+  let livePage: Page;
+
+  beforeAll(async () => {
+    api = await CustomerApi.start(SLOTS);
+    live = await signUpViaApi(b.baseUrl, 'Lee Live');
+    const keys = inject('fakeKeys');
+    for (const [name, key] of [
+      ['deepgram', keys.deepgram],
+      ['openai', keys.openai],
+      ['elevenlabs', keys.elevenlabs],
+    ] as const) {
+      const res = await apiCall(b.baseUrl, live, 'POST', '/provider/values', { name, keys: [{ name: 'API Key', value: key }] });
+      expect([200, 201]).toContain(res.status);
+    }
+    const secret = await apiCall<{ data: { secret: string } }>(b.baseUrl, live, 'POST', '/webhook/secret');
+    api.secret = secret.body.data.secret;
+    const list = await apiCall<{ data: { agents: { _id: string }[] } }>(b.baseUrl, live, 'GET', '/agent?page=1&limit=10');
+    const agentId = list.body.data.agents[0]?._id ?? '';
+    const one = await apiCall<{
+      data: { agent: Record<string, unknown> & { version: number; editor: Record<string, unknown> } };
+    }>(b.baseUrl, live, 'GET', `/agent/${agentId}`);
+    const a = one.body.data.agent;
+    const saved = await apiCall(b.baseUrl, live, 'PUT', `/agent/${agentId}`, {
+      name: a.name,
+      prompt: a.prompt,
+      message: a.message,
+      settings: a.settings,
+      editor: {
+        ...a.editor,
+        functions: [
+          { id: 1, name: 'end_call', type: 'end_call' },
+          {
+            id: 2,
+            name: 'check_availability',
+            type: 'custom',
+            description: 'Free slots on a day',
+            url: api.url,
+            method: 'POST',
+            headers: [],
+            parameters: { type: 'object', properties: { date: { type: 'string' } }, required: ['date'] },
+            timeout_ms: 8000,
+            speak_during: '',
+          },
+        ],
+      },
+      version: a.version,
+    });
+    expect(saved.status).toBe(200);
+    livePage = await signedInPage(b, live);
+    await livePage.goto(b.url(`/dashboard/agents/${agentId}`));
+  });
+
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('the chat shows the function call with its status, duration and result, then the answer from it', async () => {
+    await livePage.getByRole('button', { name: 'Test LLM', exact: true }).click();
+    const chat = livePage.getByRole('region', { name: 'Test LLM' });
+    const log = chat.getByRole('log', { name: 'Chat with the agent' });
+    const message = chat.getByRole('textbox', { name: 'Message' });
+    await expect.poll(() => message.isEnabled()).toBe(true);
+    await message.fill('Please check availability for Monday');
+    await chat.getByRole('button', { name: 'Send' }).click();
+
+    const fn = log.getByRole('group', { name: 'Function call check_availability' });
+    await expect.poll(() => fn.textContent()).toContain('Status: OK');
+    const text = await fn.textContent();
+    expect(text).toContain('Arguments: {"date":"2026-12-08"}');
+    expect(text).toMatch(/Duration: \d+ ms/);
+    await fn.getByRole('button', { name: 'Show result' }).click();
+    await expect.poll(() => fn.getByText(SLOTS).isVisible()).toBe(true);
+    await log.getByText(`The function answered: ${SLOTS}`).waitFor();
+    // the customer's API got one signed request with the model's arguments
+    expect(api.requests).toEqual([
+      { verified: true, body: expect.objectContaining({ name: 'check_availability', args: { date: '2026-12-08' } }) },
+    ]);
+    await chat.getByRole('button', { name: 'Close chat' }).click();
+
+    // the chat's detail shows the same call, its status and result as stored
+    const calls = async () =>
+      (await apiCall<{ data: { calls: { _id: string }[] } }>(b.baseUrl, live, 'GET', '/call?type=chat')).body.data.calls;
+    await expect.poll(async () => (await calls()).length).toBe(1);
+    const [stored] = await calls();
+    await livePage.goto(b.url(`/dashboard/call-history/${stored?._id}`));
+    const detail = livePage
+      .getByRole('list', { name: 'Transcript' })
+      .getByRole('group', { name: 'Function call check_availability' });
+    await expect.poll(() => detail.textContent()).toContain('Status: OK');
   });
 });

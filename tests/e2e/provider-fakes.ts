@@ -7,7 +7,10 @@
  * The script is fixed for the whole run (the tests run in other processes):
  * - the caller's words, one per stretch of speech the Deepgram fake hears (the fake microphone's WAV loops);
  * - OpenAI answers `Happy to help. You said: <the last thing said>.` (its final stop dropped), and calls `end_call` when the caller
- *   says goodbye, and `Your name is <X>.` to 'What is my name?' when the system prompt says `Caller name: X`.
+ *   says goodbye, and `Your name is <X>.` to 'What is my name?' when the system prompt says `Caller name: X`;
+ *   asked to 'check availability' by an agent offering `check_availability`, it calls that function with
+ *   `{"date":"2026-12-08"}`, and after a function's result it answers `The function answered: <result>`.
+ * - ALLOW_PRIVATE_TOOL_URLS: a custom function may call a customer API the test runs on 127.0.0.1.
  */
 import { type FakeAnthropic, startFakeAnthropic } from '../fakes/anthropic.js';
 import { CartesiaFake } from '../fakes/cartesia.js';
@@ -66,9 +69,19 @@ export async function startProviderFakes(): Promise<ProviderFakes> {
   twilio.calleeHangsUpAfterMs = 9000;
   deepgram.script = Array.from({ length: 200 }, () => CALLER_WORDS);
   openai.scriptChat((body) => {
+    const { messages = [], tools = [] } = body as {
+      messages?: { role: string; content?: unknown }[];
+      tools?: { function?: { name?: string } }[];
+    };
+    // a function answered: the model reads its result back (the next turn goes on from there)
+    const last = messages.at(-1);
+    if (last?.role === 'tool') return { text: `The function answered: ${String(last.content ?? '').slice(0, 200)}` };
     const said = lastUserText(body)
       .trim()
       .replace(/[.!?]+$/, '');
+    // asked to check availability, by an agent that offers a function of that name: call it
+    if (/check availability/i.test(said) && tools.some((t) => t.function?.name === 'check_availability'))
+      return { toolCalls: [{ name: 'check_availability', arguments: { date: '2026-12-08' } }] };
     if (/\b(good ?bye|bye)\b/i.test(said)) return { text: 'Goodbye!', toolCalls: [{ name: 'end_call', arguments: {} }] };
     // what the system prompt says the caller's name is (a test puts `{{name}}` there)
     if (/what is my name/i.test(said)) {
@@ -89,6 +102,7 @@ export async function startProviderFakes(): Promise<ProviderFakes> {
       ELEVENLABS_API_URL: eleven.url,
       CARTESIA_API_URL: cartesia.url,
       TWILIO_API_URL: twilio.url,
+      ALLOW_PRIVATE_TOOL_URLS: 'true',
     },
     keys: {
       deepgram: deepgram.key,
