@@ -177,7 +177,9 @@ export class CalcomFake {
       const ms = Date.parse(s);
       if (ms < from || ms > to) continue;
       const { date, iso } = localIso(ms, tz);
-      (data[date] ??= []).push({ start: iso });
+      const day = data[date] ?? [];
+      day.push({ start: iso });
+      data[date] = day;
     }
     sendJson(res, 200, { status: 'success', data });
   }

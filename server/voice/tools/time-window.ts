@@ -150,7 +150,9 @@ export function slotList(startsMs: number[], tz: string, window: Window) {
   const free: Record<string, string[]> = {};
   for (const ms of sorted.slice(0, MAX_SLOTS)) {
     const { date, time } = localParts(ms, tz);
-    (free[date] ??= []).push(time);
+    const day = free[date] ?? [];
+    day.push(time);
+    free[date] = day;
   }
   return {
     timezone: tz,

@@ -119,7 +119,7 @@ describe('Cal.com functions against the Cal.com v2 fake', () => {
       start: '2026-12-09T13:00:00.000Z',
       attendee: { name: 'Bob', phoneNumber: '+390612345678' },
     });
-    expect((cal.requests[0]?.body as { attendee: object }).attendee).not.toHaveProperty('email');
+    expect((cal.requests[0]?.body as { attendee: object } | undefined)?.attendee).not.toHaveProperty('email');
   });
 
   it("answers a taken slot with Cal.com's reason, for the model to offer another time", async () => {
