@@ -14,6 +14,8 @@
  *   phoneNumber in international format}; at least one contact method ("Attendee email or phone number
  *   properties wrong. They must have at least one contact method (email or phone number)."); 201
  *   `{"status":"success","data":{"id","uid","title","status":"accepted","start","end",...}}`.
+ * - Get my profile, https://cal.com/docs/api-reference/v2/me/get-my-profile: GET /v2/me answers
+ *   `{"status":"success","data":{"id","username","email","timeZone",...}}` (the Providers page's check).
  * - Authentication: `Authorization: Bearer <api key prefixed with cal_>`; the fake requires the key on both
  *   endpoints (a wrong or missing one: 401 UnauthorizedException). Errors are
  *   `{"status":"error","timestamp","path","error":{"code","message"}}`; a taken or unavailable slot is a 400
@@ -151,6 +153,11 @@ export class CalcomFake {
       this.throttled--;
       return this.error(res, url.pathname, 429, 'TooManyRequestsException', 'ThrottlerException: Too Many Requests');
     }
+    if (req.method === 'GET' && url.pathname === '/v2/me')
+      return sendJson(res, 200, {
+        status: 'success',
+        data: { id: 1, username: 'acme', email: 'owner@acme.example', timeZone: 'Europe/Rome', weekStart: 'Monday' },
+      });
     if (req.method === 'GET' && url.pathname === '/v2/slots') return this.slotsAnswer(url, res);
     if (req.method === 'POST' && url.pathname === '/v2/bookings') return this.book(req, body, res);
     return this.error(res, url.pathname, 404, 'NotFoundException', `Cannot ${req.method} ${url.pathname}`);

@@ -10,6 +10,8 @@
  *   the endpoint reference: POST /invitees, JSON body event_type, start_time (UTC), invitee {email and
  *   timezone required, name or first_name required, text_reminder_number optional}; 201
  *   `{"resource":{"uri","email","name","status":"active","timezone","event","cancel_url","reschedule_url",...}}`.
+ * - Get Current User, https://developer.calendly.com/api-docs/calendly-api/users/get-current-user: GET
+ *   /users/me answers `{"resource":{"uri","name","email","timezone","current_organization"}}`.
  * - Authentication: `Authorization: Bearer <Personal Access Token>` on every endpoint; 401
  *   `{"title":"Unauthenticated","message":"The access token is invalid"}` otherwise. Errors are
  *   `{"title","message","details":[{"parameter","message"}]}` (400 "Invalid Argument", 404 "Resource Not
@@ -110,6 +112,16 @@ export class CalendlyFake {
         message: 'You have exceeded the rate limit. Please try again later.',
       });
     }
+    if (req.method === 'GET' && url.pathname === '/users/me')
+      return sendJson(res, 200, {
+        resource: {
+          uri: 'https://api.calendly.com/users/AAAAAAAAAAAAAAAA',
+          name: 'Acme Owner',
+          email: 'owner@acme.example',
+          timezone: 'America/New_York',
+          current_organization: 'https://api.calendly.com/organizations/AAAAAAAAAAAAAAAA',
+        },
+      });
     if (req.method === 'GET' && url.pathname === '/event_type_available_times') return this.available(url, res);
     if (req.method === 'POST' && url.pathname === '/invitees') return this.createInvitee(req, body, res);
     sendJson(res, 404, { title: 'Resource Not Found', message: 'The server could not find the requested resource.' });
