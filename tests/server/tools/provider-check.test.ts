@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { providerAccess } from '../../../server/modules/providers/call-keys.js';
 import { defaultProviderUrls } from '../../../server/voice/providers/registry.js';
+import { checkAvailabilityCalendly } from '../../../server/voice/tools/calendly/index.js';
 import { CalcomFake } from '../../fakes/calcom.js';
 import { CalendlyFake } from '../../fakes/calendly.js';
 import { PerplexityFake } from '../../fakes/perplexity.js';
+import { toolEnv } from '../../unit/tools/tool-env.js';
 import { signUp } from '../auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from '../helpers.js';
 
@@ -57,5 +60,32 @@ describeEachDb('providers: the check of the Cal.com, Calendly and Perplexity car
     expect((await call(t(), 'POST', '/provider/check', { token, body: { name: 'calcom' } })).status).toBe(404);
     expect((await call(t(), 'POST', '/provider/check', { token, body: { name: 'deepgram' } })).status).toBe(400);
     expect(cal.requests).toHaveLength(0);
+  });
+
+  it("a call's Calendly access is the card's Personal Access Token at CALENDLY_API_URL, and finds times through the fake", async () => {
+    const { token, companyId } = await signUp(t());
+    await call(t(), 'POST', '/provider/values', {
+      token,
+      body: { name: 'calendly', keys: [{ name: 'Personal Access Token', value: 'pat-good' }] },
+    });
+    const access = await providerAccess(t().deps, companyId, 'calendly', 'booking');
+    expect(access).toEqual({ apiKey: 'pat-good', baseUrl: calendly.url, publicOnly: false });
+    const now = new Date();
+    calendly.times = [`${new Date(now.getTime() + 86_400_000).toISOString().slice(0, 13)}:00:00Z`];
+    const [tool] = await checkAvailabilityCalendly.prepare(
+      {
+        id: 1,
+        type: 'check_availability_calendly',
+        name: 'times',
+        description: '',
+        speak_during: '',
+        timeout_ms: 8000,
+        event_type: calendly.eventType,
+      },
+      toolEnv(now, { calendly: access }),
+    );
+    const out = await tool?.run({ days: 3 }, toolEnv(now, { calendly: access }));
+    expect(out?.ok).toBe(true);
+    expect(JSON.parse(out?.result ?? '{}').total).toBe(1);
   });
 });
