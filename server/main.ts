@@ -15,6 +15,7 @@ import { createLogger } from './platform/log/logger.js';
 import { openFilesLimit, openFilesProblem } from './platform/log/open-files.js';
 import { outboxMailer, smtpMailer } from './platform/mail.js';
 import { createProviderRegistry } from './voice/providers/registry.js';
+import { toolUrlsOf, toolUrlVariables } from './voice/tools/tool-urls.js';
 
 const startedAt = performance.now();
 
@@ -23,10 +24,7 @@ const providers = createProviderRegistry();
 
 let env: ReturnType<typeof parseEnv>;
 try {
-  env = parseEnv(
-    process.env,
-    providers.urlVariables().map((u) => u.env),
-  );
+  env = parseEnv(process.env, [...providers.urlVariables().map((u) => u.env), ...toolUrlVariables()]);
 } catch (e) {
   if (e instanceof EnvError) {
     process.stderr.write(`${e.message}\n`);
@@ -72,7 +70,7 @@ const deps = composeDeps({
     requestAutoGrant: env.REQUEST_AUTO_GRANT === 'true',
     trustProxy: env.TRUST_PROXY,
     refusedLoginDelayMs: REFUSED_LOGIN_DELAY_MS,
-    providerUrls: providers.urlsOf(env.apiBases),
+    providerUrls: { ...providers.urlsOf(env.apiBases), ...toolUrlsOf(env.apiBases) },
     telephonyUrls: { twilio: env.TWILIO_API_URL, plivo: env.PLIVO_API_URL },
     allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS === 'true',
     allowPrivateWebhookUrls: env.ALLOW_PRIVATE_WEBHOOK_URLS === 'true',

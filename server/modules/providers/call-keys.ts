@@ -48,7 +48,9 @@ export async function providerAccess(
   if (!isProviderName(provider)) return { apiKey: '', baseUrl: serverBase, publicOnly: false };
   const row = await connectionByProvider(deps, companyId, provider);
   if (!row) throw new ProviderKeyMissingError(provider, PROVIDER_KEY_MESSAGES.notConnected(provider, purpose));
-  const apiKey = openField(deps, row, 'API Key');
+  // the card's secret: 'API Key' on most cards, Calendly's 'Personal Access Token'
+  const keyField = providerInfo(provider).fields.find((f) => f.secret)?.name ?? 'API Key';
+  const apiKey = openField(deps, row, keyField);
   if (!apiKey) throw new ProviderKeyMissingError(provider, PROVIDER_KEY_MESSAGES.unreadable(provider));
   // a catalogue URL field (OpenAI's Base URL) is the company's own API base
   const urlField = providerInfo(provider).fields.find((f) => f.url);

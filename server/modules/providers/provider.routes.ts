@@ -18,6 +18,8 @@ import { isUniqueViolation } from '../../platform/http/db-errors.js';
 import { HttpError, jsonBody, notFound, ok, query } from '../../platform/http/http.js';
 import { idempotent } from '../../platform/http/idempotency.js';
 import type { AppEnv } from '../../platform/http/types.js';
+import { toolUrlsOf } from '../../voice/tools/tool-urls.js';
+import { checkToolProvider, isCheckedToolProvider } from '../../voice/tools/verify.js';
 import { requireAuth } from '../auth/index.js';
 import {
   connectionById,
@@ -27,7 +29,10 @@ import {
   insertConnection,
   updateConnectionSecrets,
 } from './provider.repo.js';
-import { checkUrlFields, listItem, maskedKeys, sealKeys } from './provider.store.js';
+import { checkUrlFields, listItem, maskedKeys, openField, sealKeys } from './provider.store.js';
+
+/** How long the check of a tool provider's key may take. */
+const CHECK_TIMEOUT_MS = 8_000;
 
 /** Resolves a provider slug; unknown names answer `status` (404 for look-ups, 400 in bodies). */
 function known(name: string, status: 400 | 404): ProviderInfo {
@@ -92,6 +97,24 @@ export function providerRoutes(deps: AppDeps) {
     if (!(await deleteConnection(deps, companyId, info.name))) throw notFound(PROVIDER_MESSAGES.notConnected(info.label));
     deps.logger.info('provider disconnected', { companyId, provider: info.name });
     return ok(c, { msg: PROVIDER_MESSAGES.disconnected(info.label) });
+  });
+
+  // the stored key of a tool provider (Cal.com, Calendly, Perplexity) tried against the provider itself
+  r.post('/check', async (c) => {
+    const info = known((await jsonBody(c, DisconnectProviderBodySchema)).name, 400);
+    if (!isCheckedToolProvider(info.name)) throw new HttpError(400, `${info.label} has no check here`);
+    const row = await connectionByProvider(deps, c.get('auth').companyId, info.name);
+    if (!row) throw notFound(PROVIDER_MESSAGES.notConnected(info.label));
+    const secretField = info.fields.find((f) => f.secret)?.name ?? 'API Key';
+    const apiKey = openField(deps, row, secretField);
+    if (!apiKey) return ok(c, { ok: false, msg: `${info.label}: the stored key cannot be read. Enter it again.` });
+    const baseUrl = deps.config.providerUrls[info.name] ?? toolUrlsOf()[info.name] ?? '';
+    const result = await checkToolProvider(
+      info.name,
+      { apiKey, baseUrl, publicOnly: false },
+      AbortSignal.timeout(CHECK_TIMEOUT_MS),
+    );
+    return ok(c, result);
   });
 
   r.put('/:id', async (c) => {

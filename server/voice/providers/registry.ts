@@ -36,9 +36,9 @@ const BUILT_IN = [deepgram, openai, anthropic, elevenlabs, cartesia] as const;
 export const NOT_RUN_HERE = {
   twilio: 'a phone carrier (server/carriers/twilio)',
   plivo: 'a phone carrier (server/carriers/plivo)',
-  calcom: 'a tool provider: no tool adapter yet',
-  calendly: 'a tool provider: no tool adapter yet',
-  perplexity: 'a tool provider: no tool adapter yet',
+  calcom: 'a tool provider (server/voice/tools/calcom)',
+  calendly: 'a tool provider (server/voice/tools/calendly)',
+  perplexity: 'a tool provider (server/voice/tools/perplexity)',
   whatsapp: 'a tool provider: no tool adapter yet',
   smallest: 'a voice provider: no adapter yet',
 } as const satisfies Partial<Record<ProviderName, string>>;

@@ -5,6 +5,9 @@
  * and one line below.
  */
 import type { FunctionType } from '@contract/agent/functions.js';
+import { bookAppointmentCal, checkAvailabilityCal } from './calcom/index.js';
+import { bookAppointmentCalendly, checkAvailabilityCalendly } from './calendly/index.js';
+import { webSearch } from './perplexity/index.js';
 import type { ToolKind } from './types.js';
 
 type RunnableType = Exclude<FunctionType, 'end_call' | 'transfer'>;
@@ -12,9 +15,11 @@ type RunnableType = Exclude<FunctionType, 'end_call' | 'transfer'>;
 export const TOOL_KINDS: Partial<{ [T in RunnableType]: ToolKind<T> }> = {
   // custom: customTool,            (./custom)
   // mcp: mcpTool,                  (./mcp)
-  // check_availability_cal, book_appointment_cal: (./calcom)
-  // check_availability_calendly, book_appointment_calendly: (./calendly)
-  // web_search: (./perplexity)
+  check_availability_cal: checkAvailabilityCal,
+  book_appointment_cal: bookAppointmentCal,
+  check_availability_calendly: checkAvailabilityCalendly,
+  book_appointment_calendly: bookAppointmentCalendly,
+  web_search: webSearch,
   // send_sms: (./sms), send_whatsapp: (./whatsapp)
   // press_digit: (./press-digit)
 };
