@@ -5,6 +5,7 @@
  * and one line below.
  */
 import type { FunctionType } from '@contract/agent/functions.js';
+import { pressDigitTool } from './press-digit/index.js';
 import type { ToolKind } from './types.js';
 
 type RunnableType = Exclude<FunctionType, 'end_call' | 'transfer'>;
@@ -16,7 +17,7 @@ export const TOOL_KINDS: Partial<{ [T in RunnableType]: ToolKind<T> }> = {
   // check_availability_calendly, book_appointment_calendly: (./calendly)
   // web_search: (./perplexity)
   // send_sms: (./sms), send_whatsapp: (./whatsapp)
-  // press_digit: (./press-digit)
+  press_digit: pressDigitTool,
 };
 
 export function toolKindOf<T extends RunnableType>(type: T): ToolKind<T> | undefined {
