@@ -47,11 +47,7 @@ export const DTMF_DIGITS_PATTERN = /^[0-9*#A-D]+$/;
 export const isDtmfDigits = (s: string) => DTMF_DIGITS_PATTERN.test(s);
 
 /** Samples of `digits` as DTMF at `sampleRate`: each key's tone, then its gap. Throws on a non-key. */
-export function dtmfSamples(
-  digits: string,
-  sampleRate: number,
-  timing: { toneMs?: number; gapMs?: number } = {},
-): Int16Array {
+export function dtmfSamples(digits: string, sampleRate: number, timing: { toneMs?: number; gapMs?: number } = {}): Int16Array {
   if (!isDtmfDigits(digits)) throw new Error('DTMF keys are 0-9, *, # and A-D');
   const tone = Math.round(((timing.toneMs ?? DTMF_TONE_MS) * sampleRate) / 1000);
   const gap = Math.round(((timing.gapMs ?? DTMF_GAP_MS) * sampleRate) / 1000);
@@ -93,7 +89,11 @@ function strongest(samples: ArrayLike<number>, freqs: readonly number[], sampleR
   let best = 0;
   for (let i = 1; i < powers.length; i++) if ((powers[i] as number) > (powers[best] as number)) best = i;
   const second = Math.max(0, ...powers.filter((_, i) => i !== best));
-  return { freq: freqs[best] as number, power: powers[best] as number, ratio: second === 0 ? Infinity : (powers[best] as number) / second };
+  return {
+    freq: freqs[best] as number,
+    power: powers[best] as number,
+    ratio: second === 0 ? Infinity : (powers[best] as number) / second,
+  };
 }
 
 /** the strongest row and column each at least this many times the next of their group */

@@ -56,7 +56,10 @@ export class Keypad {
     if (this.stopped || !KEY.test(key)) return;
     this.keys.push(key);
     const max = this.settings.maxDigits;
-    if (key === '#' || (max > 0 && this.keys.length >= max) || this.keys.length >= KEYPAD_MAX_KEYS) return this.flush();
+    if (key === '#' || (max > 0 && this.keys.length >= max) || this.keys.length >= KEYPAD_MAX_KEYS) {
+      this.flush();
+      return;
+    }
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.flush(), Math.max(1, this.settings.timeoutMs));
     this.timer.unref?.();

@@ -12,9 +12,9 @@ import * as v from 'valibot';
 import type { CallSessionInput } from '../../../src/machines/callSession.machine.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { AudioFormat, TtsOptions } from '../providers/types.js';
+import { type KeypadSettings, keypadSettings } from './keypad.js';
 import { type Pipeline, pipelineOf, readsPhonemes, ttsModelId } from './pipeline.js';
 import { type AgentTool, agentTools, boostedKeywords, type CallMode, endOfTurnMs, sessionInput } from './settings.js';
-import { type KeypadSettings, keypadSettings } from './keypad.js';
 import { fillVariables } from './text.js';
 
 /** The stored agent document did not pass the contract's schema. */

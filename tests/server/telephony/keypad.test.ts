@@ -6,10 +6,11 @@ import type { DeepgramFake } from '../../fakes/deepgram.js';
 import type { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import { FakeIvr } from '../../fakes/ivr.js';
 import type { FakeOpenAi } from '../../fakes/openai.js';
+import type { PlivoFake } from '../../fakes/plivo.js';
 import type { TwilioFake } from '../../fakes/twilio.js';
-import { type CallServer, waitFor } from '../call/harness.js';
+import { type CallServer, openBrowser, sampleAgent, savePayload, waitFor } from '../call/harness.js';
 import { describeEachDb } from '../helpers.js';
-import { agentOnCarrierNumber, type PhoneWorld, startTwilioWorld } from './phone-world.js';
+import { agentOnCarrierNumber, type PhoneWorld, startPlivoWorld, startTwilioWorld } from './phone-world.js';
 
 /**
  * The keypad on Twilio phone calls, end to end on real sockets: a caller's keys arrive as the media
@@ -114,7 +115,10 @@ describeEachDb('the keypad on phone calls', (kind) => {
     const REPLY = 'Billing, please.';
     openai.scriptChat([{ text: REPLY }, { text: 'Hello, I have a question about my invoice.' }]);
     const TO = '+14155550123';
-    const res = await s.t.req('POST', '/api/v1/call/create', { token: s.user.token, body: { from_number: NUMBER, to_number: TO } });
+    const res = await s.t.req('POST', '/api/v1/call/create', {
+      token: s.user.token,
+      body: { from_number: NUMBER, to_number: TO },
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     const callId = ((await res.json()) as { data: { call_id: string } }).data.call_id;
     const call = await waitFor(() => twilio.calls.find((c) => c.to === TO), 'the call placed');
@@ -141,5 +145,86 @@ describeEachDb('the keypad on phone calls', (kind) => {
       'Press 1 for appointments, 2 for billing.',
       'Billing department.',
     ]);
+  });
+
+  it('press_digit in a web call is refused with a clear result, and nothing is played', async () => {
+    const agent = await sampleAgent(s);
+    const res = await s.t.req('POST', '/api/v1/call/web', {
+      token: s.user.token,
+      body: { agent_id: agent._id, agent: savePayload(agent, { message: '' }) },
+    });
+    expect(res.status).toBe(201);
+    const { data } = (await res.json()) as { data: { call_id: string; access_token: string } };
+    const browser = openBrowser(s, data.call_id, data.access_token);
+    await browser.opened;
+    const conversation = await waitFor(() => callRuntimeOf(s.t.deps)?.live.get(data.call_id), 'the web call live');
+    expect(conversation.audio?.kind).toBe('web');
+    const phone = toolPhoneLine(conversation.audio, 'twilio');
+    expect(phone).toBeUndefined();
+    const env = { phone, signal: AbortSignal.timeout(8000) } as unknown as ToolEnv;
+    const fn = { id: 1, name: 'press_digit', type: 'press_digit' as const, description: '', speak_during: '', timeout_ms: 8000 };
+    const [tool] = await pressDigitTool.prepare(fn, env);
+    expect(await tool?.run({ digits: '2' }, env)).toEqual({ ok: false, result: 'Pressing keys only works on phone calls' });
+    browser.ws.send(JSON.stringify({ type: 'hangup' }));
+    await browser.closed;
+  });
+});
+
+describeEachDb('the keypad on Plivo phone calls', (kind) => {
+  let openai: FakeOpenAi;
+  let plivo: PlivoFake;
+  let s: CallServer;
+  let world: PhoneWorld<PlivoFake>;
+  const NUMBER = '+14155550101';
+  const CALLER = '+14155550177';
+
+  beforeEach(async () => {
+    world = await startPlivoWorld(kind);
+    ({ openai, carrier: plivo, s } = world);
+    world.eleven.msPerChar = 20;
+  });
+  afterEach(() => world.close());
+
+  it("keys pressed while the agent speaks (Plivo's dtmf messages) become the caller's turn once it has finished", async () => {
+    const GREETING = 'Welcome to the clinic. Type your patient number and then the pound key.';
+    await agentOnCarrierNumber(s, 'plivo', NUMBER, { message: GREETING });
+    openai.scriptChat([{ text: 'Thank you, I found your file.' }]);
+    const { call } = await plivo.inbound(`${s.baseUrl}/api/v1/telephony/plivo/answer`, CALLER, NUMBER);
+    const line = await waitFor(() => call.stream, 'the stream');
+    await line.opened;
+    await waitFor(() => line.playedBytes > 0, 'the greeting started');
+    for (const key of ['4', '2', '#']) line.press(key);
+    await waitFor(
+      () => openai.chatRequests.some((r) => JSON.stringify(r.body.messages).includes('The caller pressed 4 2 #')),
+      'the model got the keys',
+    );
+    // the greeting was heard to its end first: the keys did not cut it
+    expect(line.playedBytes).toBeGreaterThanOrEqual(GREETING.length * 20 * 8 - 160);
+    await waitFor(async () => {
+      const r = await s.t.deps.db.db
+        .selectFrom('call_sessions')
+        .select('transcript')
+        .where('provider_call_id', '=', call.uuid)
+        .executeTakeFirst();
+      return r?.transcript.includes('I found your file') ? true : undefined;
+    }, 'the answer stored');
+    plivo.hangUpCaller(call);
+    await call.done;
+    expect(line.violations).toEqual([]);
+    const row = await waitFor(async () => {
+      const r = await s.t.deps.db.db
+        .selectFrom('call_sessions')
+        .selectAll()
+        .where('provider_call_id', '=', call.uuid)
+        .executeTakeFirst();
+      return r?.status === 'ended' ? r : undefined;
+    }, 'stored');
+    const transcript = JSON.parse(row.transcript) as { role: string; text: string; interrupted?: boolean }[];
+    expect(transcript.map((t) => [t.role, t.text])).toEqual([
+      ['agent', GREETING],
+      ['user', 'The caller pressed 4 2 #'],
+      ['agent', 'Thank you, I found your file.'],
+    ]);
+    expect(transcript[0]?.interrupted).toBeUndefined();
   });
 });

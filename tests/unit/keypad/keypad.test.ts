@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   deliverEntry,
-  Keypad,
   KEYPAD_MAX_KEYS,
+  Keypad,
   type KeypadTarget,
   keypadSettings,
   keypadText,

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AudioLine } from '../../../server/voice/lines/types.js';
-import {
-  PRESS_DIGIT_MESSAGES,
-  pressDigitTool,
-  toolPhoneLine,
-} from '../../../server/voice/tools/press-digit/index.js';
+import { PRESS_DIGIT_MESSAGES, pressDigitTool, toolPhoneLine } from '../../../server/voice/tools/press-digit/index.js';
 import { TOOL_KINDS } from '../../../server/voice/tools/registry.js';
 import type { ToolEnv, ToolPhoneLine } from '../../../server/voice/tools/types.js';
 
@@ -14,7 +10,14 @@ function envWith(phone: ToolPhoneLine | undefined): ToolEnv {
   return {
     phone,
     signal: new AbortController().signal,
-    call: { call_id: 'c', agent_id: 'a', type: phone ? 'phone_call' : 'web_call', from_number: null, to_number: null, dynamic_variables: {} },
+    call: {
+      call_id: 'c',
+      agent_id: 'a',
+      type: phone ? 'phone_call' : 'web_call',
+      from_number: null,
+      to_number: null,
+      dynamic_variables: {},
+    },
   } as unknown as ToolEnv;
 }
 
@@ -38,7 +41,10 @@ describe('press_digit', () => {
     const played: string[] = [];
     const phone: ToolPhoneLine = { carrier: 'twilio', playDigits: async (d) => void played.push(d) };
     const [tool] = await pressDigitTool.prepare(fn, envWith(undefined));
-    expect(await tool?.run({ digits: '1' }, envWith(undefined))).toEqual({ ok: false, result: 'Pressing keys only works on phone calls' });
+    expect(await tool?.run({ digits: '1' }, envWith(undefined))).toEqual({
+      ok: false,
+      result: 'Pressing keys only works on phone calls',
+    });
     for (const digits of ['', '12E', 'x', 5, '1'.repeat(33)])
       expect(await tool?.run({ digits }, envWith(phone))).toEqual({ ok: false, result: PRESS_DIGIT_MESSAGES.badDigits });
     expect(played).toEqual([]);

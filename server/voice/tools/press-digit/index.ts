@@ -66,7 +66,7 @@ export const pressDigitTool: ToolKind<'press_digit'> = {
  * media streams), else undefined (a web call, a chat).
  */
 export function toolPhoneLine(line: Line | undefined, carrier: string): ToolPhoneLine | undefined {
-  if (!line || line.kind !== 'phone' || !line.playDigits) return undefined;
+  if (line?.kind !== 'phone' || !line.playDigits) return undefined;
   const play = line.playDigits.bind(line);
   return { carrier, playDigits: (digits, signal) => play(digits, signal) };
 }
