@@ -100,7 +100,7 @@ export class Conversation implements CallContext {
   private readonly backchannel: Backchannel | undefined;
   /** the caller's final words of the turn in progress (for the backchannel's count) */
   private turnFinals = '';
-  /** the keys a phone caller presses, collected into caller turns */
+  /** the keys a phone caller presses, collected into caller turns (cascaded calls: a speech-to-speech session takes no text) */
   private readonly keypad: Keypad | undefined;
 
   constructor(private readonly o: ConversationOptions) {
@@ -156,7 +156,7 @@ export class Conversation implements CallContext {
     });
     this.actor = createActor(machine, { input: { ...plan.session, history } });
     this.actor.subscribe((snap) => this.observe(snap.context.history));
-    this.keypad = this.audio ? callerKeypad(this.actor, plan.keypad) : undefined;
+    this.keypad = this.audio && !this.realtime ? callerKeypad(this.actor, plan.keypad) : undefined;
     this.ended = new Promise((resolve) => {
       this.actor.subscribe({
         complete: () => {
