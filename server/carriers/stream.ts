@@ -10,12 +10,18 @@
  *
  * The audio is mu-law 8 kHz both ways, as the engine asks the speech and voice providers for it: nothing
  * is transcoded. Hanging up goes through the carrier's API (the `hangUpCall` given by the service).
+ *
+ * Keys: a key the caller pressed (the carrier's `dtmf` message) goes to the engine's `digit` handler (kept
+ * until the engine starts). press_digit's keys are played in-band: the DTMF tones are queued in the
+ * playout after the agent audio already queued, paced like it, and `playDigits` resolves once the carrier
+ * has played them (its echo of a mark after the last tone).
  */
 
 import type { WebCallServerEvent } from '@contract/call-runtime.js';
 import type WebSocket from 'ws';
+import { dtmfAudio, isDtmfDigits } from '../voice/audio/dtmf.js';
 import { SocketLine } from '../voice/lines/socket-line.js';
-import type { AudioLine } from '../voice/lines/types.js';
+import type { AudioLine, AudioLineHandlers } from '../voice/lines/types.js';
 import { PHONE_AUDIO } from '../voice/providers/types.js';
 import type { StreamDialect, StreamStart } from './types.js';
 
@@ -23,6 +29,10 @@ import type { StreamDialect, StreamStart } from './types.js';
 export const PHONE_FRAME_MAX_BYTES = 160 * 16;
 /** a progress mark after this many frames (60 ms): the granularity of the heard position */
 const PROGRESS_FRAMES = 3;
+/** a key the caller can press (the carriers report 0-9, *, #, A-D) */
+const KEY = /^[0-9*#A-D]$/;
+/** keys kept before the engine starts (more are dropped) */
+const EARLY_KEYS_MAX = 64;
 /** how long the `start` message may take after the socket opened */
 export const START_TIMEOUT_MS = 10_000;
 
@@ -58,7 +68,8 @@ export class CarrierStreamTransport extends SocketLine implements AudioLine {
   private waiting: PendingMark[] = [];
   /** the caller (or the carrier) ended the stream */
   private stoppedByCaller = false;
-  dtmf: string[] = [];
+  /** keys the caller pressed before the engine started (delivered on start) */
+  private earlyKeys: string[] = [];
   /** resolves with the `start` message (rejects when the socket closes first) */
   readonly started: Promise<StreamStart>;
   private resolveStart!: (s: StreamStart) => void;
@@ -122,9 +133,12 @@ export class CarrierStreamTransport extends SocketLine implements AudioLine {
         }
         return;
       }
-      case 'dtmf':
-        if (this.dtmf.length < 64) this.dtmf.push(e.digit.slice(0, 1));
+      case 'dtmf': {
+        if (!this.streamSid || !KEY.test(e.digit)) return;
+        if (this.handlers) this.handlers.digit?.(e.digit, performance.now());
+        else if (this.earlyKeys.length < EARLY_KEYS_MAX) this.earlyKeys.push(e.digit);
         return;
+      }
       case 'stop':
         this.stoppedByCaller = true;
         this.finish();
@@ -183,6 +197,33 @@ export class CarrierStreamTransport extends SocketLine implements AudioLine {
   }
 
   notify(_event: WebCallServerEvent): void {}
+
+  override start(handlers: AudioLineHandlers): void {
+    super.start(handlers);
+    const keys = this.earlyKeys;
+    this.earlyKeys = [];
+    for (const key of keys) handlers.digit?.(key, performance.now());
+  }
+
+  /**
+   * press_digit: `digits` as DTMF tones (100 ms tone, 100 ms gap each) after the agent audio already
+   * queued; resolves once the carrier has played them, rejects when `signal` aborts first or the line is
+   * closed. A barge-in's clear drops the tones not yet played like any agent audio.
+   */
+  playDigits(digits: string, signal: AbortSignal): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the call has ended'));
+    if (!isDtmfDigits(digits)) return Promise.reject(new Error('DTMF keys are 0-9, *, # and A-D'));
+    if (signal.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
+    return new Promise<void>((resolve, reject) => {
+      const abort = () => reject(signal.reason ?? new Error('aborted'));
+      signal.addEventListener('abort', abort, { once: true });
+      this.playout.play(dtmfAudio(digits, this.format));
+      this.mark(() => {
+        signal.removeEventListener('abort', abort);
+        resolve();
+      });
+    });
+  }
 
   /** transfer_call: the carrier moves the caller to `number` (the stream then stops). */
   async transfer(number: string): Promise<void> {

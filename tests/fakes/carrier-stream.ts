@@ -33,6 +33,8 @@ export class PlayBuffer {
   playedBytes = 0;
   /** bytes dropped by a clear */
   clearedBytes = 0;
+  /** hears the server's audio as it plays (the fake IVR listens here) */
+  onPlayed: ((bytes: Uint8Array) => void) | undefined;
   private items: Item[] = [];
 
   audio(bytes: Uint8Array) {
@@ -55,6 +57,7 @@ export class PlayBuffer {
       }
       if (left === 0) break;
       const take = Math.min(left, head.bytes.byteLength);
+      this.onPlayed?.(head.bytes.subarray(0, take));
       this.playedBytes += take;
       left -= take;
       if (take === head.bytes.byteLength) this.items.shift();
@@ -124,6 +127,11 @@ export abstract class CarrierStreamFake {
   /** bytes dropped by a clear */
   get clearedBytes() {
     return this.buffer.clearedBytes;
+  }
+
+  /** Hears the server's audio as the caller's side plays it, at real time (mu-law 8 kHz). */
+  listenToPlayed(fn: (bytes: Uint8Array) => void) {
+    this.buffer.onPlayed = fn;
   }
 
   /** The caller says something: `ms` of loud audio, then silence. */

@@ -25,8 +25,9 @@
  *   <Speak>, <Hangup/>, <Dial><Number>.
  * - Audio streaming, https://www.plivo.com/docs/voice/xml/the-stream-element and the bidirectional stream
  *   messages: to the server `start` (start.callId, streamId, mediaFormat audio/x-mulaw 8000), `media`
- *   (inbound, 20 ms of base64 mu-law), `playedStream` (a checkpoint's audio has played), `clearedAudio`,
- *   `stop`; from it `playAudio` {media: {contentType, sampleRate, payload}}, `checkpoint` {name},
+ *   (inbound, 20 ms of base64 mu-law), `dtmf` (a key the caller pressed: dtmf.digit, dtmf.track; the Stream
+ *   Event Protocol, https://www.plivo.com/docs/voice/audio-streaming/audio-streaming#dtmf), `playedStream`
+ *   (a checkpoint's audio has played), `clearedAudio`, `stop`; from it `playAudio` {media: {contentType, sampleRate, payload}}, `checkpoint` {name},
  *   `clearAudio`. A playAudio whose contentType or sampleRate is not the stream's is a violation.
  *
  * The caller's audio is sent every 20 ms on the stream's clock; the server's audio is played at real time
@@ -94,6 +95,11 @@ export class PlivoMediaStream extends CarrierStreamFake {
 
   protected stopMessage() {
     return { event: 'stop', sequenceNumber: ++this.seq, streamId: this.streamId };
+  }
+
+  /** The caller presses a key: Plivo's `dtmf` message (Stream Event Protocol, messages from Plivo, dtmf). */
+  press(digit: string) {
+    this.send({ event: 'dtmf', sequenceNumber: ++this.seq, streamId: this.streamId, dtmf: { track: 'inbound', digit } });
   }
 
   protected begin() {

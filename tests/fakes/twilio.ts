@@ -25,6 +25,9 @@
  *   timestamp), dtmf, mark, stop to the server; media, mark, clear from it. A mark is echoed once the audio
  *   sent before it has been played; `clear` empties the buffer and echoes the pending marks.
  *
+ * An outbound call's callee can be scripted (`callee`): the fake IVR of tests/fakes/ivr.ts answers by menu
+ * to the DTMF tones it hears in the agent's audio.
+ *
  * It checks what Twilio checks: the Basic auth, the required parameters, the TwiML it is given (a Stream
  * URL must be wss:// or ws:// — Twilio requires wss; the fake allows ws on 127.0.0.1 — and Twilio drops its
  * query string), and the messages the server sends on the stream (known events, the stream's streamSid,
@@ -299,6 +302,8 @@ export class TwilioFake {
   calleeHangsUpAfterMs: number | undefined;
   /** an answered outbound call's callee speaks (`ms` of voice) this long after the stream opened (undefined: silent) */
   calleeSays: { afterMs: number; ms: number } | undefined;
+  /** an answered outbound call's callee, once its stream is open (the fake IVR of tests/fakes/ivr.ts) */
+  callee: ((stream: FakeMediaStream, call: FakeCall) => void) | undefined;
   /** calls placed and not yet ended, now and at most */
   active = 0;
   maxActive = 0;
@@ -550,6 +555,7 @@ export class TwilioFake {
           setTimeout(() => this.hangUpCaller(call), hangUpAfter);
         const says = this.calleeSays;
         if (call.direction === 'outbound-api' && says) setTimeout(() => stream.say(says.ms), says.afterMs);
+        if (call.direction === 'outbound-api' && stream.ws.readyState === stream.ws.OPEN) this.callee?.(stream, call);
         await stream.closed;
         // the server closed the stream (or it was stopped): the next verb runs, none ends the call
         if (!call.ended && !stream.stopped) continue;

@@ -33,6 +33,7 @@ import { type AudioLine, isAudioLine, type Line, type TextLine } from '../lines/
 import { Backchannel } from './backchannel.js';
 import { CallerAudio } from './caller-audio.js';
 import type { CallContext, CallOptions } from './context.js';
+import { callerKeypad, type Keypad } from './keypad.js';
 import { listen } from './listen.js';
 import type { Pipeline } from './pipeline.js';
 import { voiceOptions } from './plan.js';
@@ -99,6 +100,8 @@ export class Conversation implements CallContext {
   private readonly backchannel: Backchannel | undefined;
   /** the caller's final words of the turn in progress (for the backchannel's count) */
   private turnFinals = '';
+  /** the keys a phone caller presses, collected into caller turns (cascaded calls: a speech-to-speech session takes no text) */
+  private readonly keypad: Keypad | undefined;
 
   constructor(private readonly o: ConversationOptions) {
     const { plan, line } = o;
@@ -153,6 +156,7 @@ export class Conversation implements CallContext {
     });
     this.actor = createActor(machine, { input: { ...plan.session, history } });
     this.actor.subscribe((snap) => this.observe(snap.context.history));
+    this.keypad = this.audio && !this.realtime ? callerKeypad(this.actor, plan.keypad) : undefined;
     this.ended = new Promise((resolve) => {
       this.actor.subscribe({
         complete: () => {
@@ -194,9 +198,11 @@ export class Conversation implements CallContext {
         },
         closed,
         failed: (failure) => this.failLine(failure),
+        digit: (key) => this.keypad?.press(key),
       });
     else this.chat?.start({ closed });
     this.actor.start();
+    void this.ended.then(() => this.keypad?.stop());
     this.actor.send({ type: 'transport.opened' });
   }
 

@@ -12,6 +12,7 @@ import * as v from 'valibot';
 import type { CallSessionInput } from '../../../src/machines/callSession.machine.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { AudioFormat, TtsOptions } from '../providers/types.js';
+import { type KeypadSettings, keypadSettings } from './keypad.js';
 import { type Pipeline, pipelineOf, readsPhonemes, ttsModelId } from './pipeline.js';
 import { type AgentTool, agentTools, boostedKeywords, type CallMode, endOfTurnMs, sessionInput } from './settings.js';
 import { fillVariables } from './text.js';
@@ -94,6 +95,8 @@ export interface CallPlan {
   backchannel: { words: string; frequency: number } | null;
   /** the speech-to-speech session (a Realtime agent's voice call) */
   realtime: { voice: string; temperature: number; silenceMs: number } | null;
+  /** the caller's keypad (phone calls): when an entry of keys ends */
+  keypad: KeypadSettings;
 }
 
 /** The editor's voices are ElevenLabs voices: a Realtime agent speaks with this OpenAI voice. */
@@ -154,6 +157,7 @@ export function compileCallPlan(
           silenceMs: endOfTurnMs(e.responsiveness),
         }
       : null,
+    keypad: keypadSettings(e),
   };
 }
 

@@ -16,6 +16,7 @@
  * | pronunciations              | SSML phoneme tags for voices that read them                              |
  * | knowledge bases             | searched on every caller turn; the best chunks go to the LLM            |
  * | functions end_call/transfer | tools the LLM may call                                                   |
+ * | keypad: dtmf_max_digits, dtmf_timeout_ms | a phone caller's keys end an entry at '#', that many keys, or that much silence (keypad.ts) |
  * | voice, voice model, speed   | the voice provider's voice, model and speed; stability and similarity from the saved settings |
  * | LLM model, temperature      | the LLM and its temperature                                             |
  */

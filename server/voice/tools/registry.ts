@@ -8,6 +8,7 @@ import type { FunctionType } from '@contract/agent/functions.js';
 import { bookAppointmentCal, checkAvailabilityCal } from './calcom/index.js';
 import { bookAppointmentCalendly, checkAvailabilityCalendly } from './calendly/index.js';
 import { webSearch } from './perplexity/index.js';
+import { pressDigitTool } from './press-digit/index.js';
 import type { ToolKind } from './types.js';
 
 type RunnableType = Exclude<FunctionType, 'end_call' | 'transfer'>;
@@ -21,7 +22,7 @@ export const TOOL_KINDS: Partial<{ [T in RunnableType]: ToolKind<T> }> = {
   book_appointment_calendly: bookAppointmentCalendly,
   web_search: webSearch,
   // send_sms: (./sms), send_whatsapp: (./whatsapp)
-  // press_digit: (./press-digit)
+  press_digit: pressDigitTool,
 };
 
 export function toolKindOf<T extends RunnableType>(type: T): ToolKind<T> | undefined {
