@@ -72,7 +72,8 @@ const deps = composeDeps({
     requestAutoGrant: env.REQUEST_AUTO_GRANT === 'true',
     trustProxy: env.TRUST_PROXY,
     refusedLoginDelayMs: REFUSED_LOGIN_DELAY_MS,
-    providerUrls: providers.urlsOf(env.apiBases),
+    // the tool providers without an engine adapter (WhatsApp) take their origin from their own variable
+    providerUrls: { ...providers.urlsOf(env.apiBases), ...(env.WHATSAPP_API_URL ? { whatsapp: env.WHATSAPP_API_URL } : {}) },
     telephonyUrls: { twilio: env.TWILIO_API_URL, plivo: env.PLIVO_API_URL },
     allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS === 'true',
     allowPrivateWebhookUrls: env.ALLOW_PRIVATE_WEBHOOK_URLS === 'true',

@@ -5,7 +5,9 @@
  * and one line below.
  */
 import type { FunctionType } from '@contract/agent/functions.js';
+import { smsTool } from './sms/index.js';
 import type { ToolKind } from './types.js';
+import { whatsappTool } from './whatsapp/index.js';
 
 type RunnableType = Exclude<FunctionType, 'end_call' | 'transfer'>;
 
@@ -15,7 +17,8 @@ export const TOOL_KINDS: Partial<{ [T in RunnableType]: ToolKind<T> }> = {
   // check_availability_cal, book_appointment_cal: (./calcom)
   // check_availability_calendly, book_appointment_calendly: (./calendly)
   // web_search: (./perplexity)
-  // send_sms: (./sms), send_whatsapp: (./whatsapp)
+  send_sms: smsTool,
+  send_whatsapp: whatsappTool,
   // press_digit: (./press-digit)
 };
 
