@@ -151,3 +151,24 @@ export async function phoneNumberInfo(
   const text = (k: string) => (typeof answer[k] === 'string' ? (answer[k] as string) : '');
   return { displayPhoneNumber: text('display_phone_number'), verifiedName: text('verified_name') };
 }
+
+/**
+ * The check of a company's WhatsApp card (the Providers page's check): the number its Phone Number ID
+ * names, read with its Access Token. Answers a sentence for the page; never the token.
+ */
+export async function checkWhatsAppCard(
+  http: HttpClient,
+  baseUrl: string,
+  access: WhatsAppAccess,
+  signal: AbortSignal,
+): Promise<{ ok: boolean; msg: string }> {
+  try {
+    const number = await phoneNumberInfo(http, baseUrl, access, signal);
+    const named = [number.displayPhoneNumber, number.verifiedName && `(${number.verifiedName})`].filter(Boolean).join(' ');
+    return { ok: true, msg: `WhatsApp accepted the Phone Number ID and Access Token${named ? ` of ${named}` : ''}.` };
+  } catch (e) {
+    if (e instanceof WhatsAppApiError) return { ok: false, msg: e.message };
+    if (signal.aborted) return { ok: false, msg: 'WhatsApp did not answer in time.' };
+    return { ok: false, msg: 'WhatsApp could not be reached.' };
+  }
+}
