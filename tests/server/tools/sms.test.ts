@@ -195,6 +195,24 @@ describeEachDb('text messages from a company’s numbers', (kind) => {
     expect(sent.provider).toBe('plivo');
     expect(plivo.messages).toEqual([{ uuid: sent.id, src: PLIVO_NUMBER, dst: CALLER_NUMBER, text: 'Hello' }]);
     expect(plivo.refusals).toEqual([]);
+    plivo.messageRefusals.set('+14155550188', { status: 400, error: 'invalid_parameter: dst is not a mobile number' });
+    const refused = await sendText(
+      t().deps,
+      companyId,
+      { from: PLIVO_NUMBER, to: '+14155550188', text: 'Hello' },
+      signal(),
+    ).catch((e: Error) => e.message);
+    expect(refused).toBe(
+      'Plivo did not send the text message: Plivo answered 400. invalid_parameter: dst is not a mobile number',
+    );
+    // Plivo's own check of src: a number the company has but the Plivo account does not
+    plivo.numbers.delete(PLIVO_NUMBER);
+    expect(
+      await sendText(t().deps, companyId, { from: PLIVO_NUMBER, to: CALLER_NUMBER, text: 'Hello' }, signal()).catch(
+        (e: Error) => e.message,
+      ),
+    ).toContain('is not a number of this account');
+    expect(plivo.messages).toHaveLength(1);
   });
 
   it('a carrier that is not connected, a wrong token, a number the carrier refuses: refusals in words, nothing sent', async () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { providerAccess } from '../../../server/modules/providers/index.js';
 import { realHttpClient } from '../../../server/platform/deps.js';
+import { parseEnv } from '../../../server/platform/env.js';
 import type { ProviderAccess } from '../../../server/voice/providers/types.js';
 import { checkWhatsAppCard, WHATSAPP_GRAPH_VERSION } from '../../../server/voice/tools/whatsapp/cloud-api.js';
 import { whatsappTool } from '../../../server/voice/tools/whatsapp/index.js';
@@ -102,6 +103,39 @@ describe('send_whatsapp, the tool', () => {
     for (const r of [wrongToken, unknownNumber, tooFew, unknownTemplate, notAllowed]) expect(r.result).not.toContain('EAAG');
     expect(wa.sent).toEqual([]);
     expect(wa.refusals.map((r) => r.code)).toEqual([190, 100, 132000, 132001, 131030]);
+  });
+
+  it('the fake refuses what the Cloud API refuses: another version path, no messaging_product, a free-text message', async () => {
+    const post = (path: string, body: unknown) =>
+      fetch(`${wa.url}${path}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${wa.accessToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: { code?: number } } }));
+    const template = { name: 'appointment_confirmation', language: { code: 'en_US' } };
+    const good = { messaging_product: 'whatsapp', to: '14155550177', type: 'template', template };
+    expect((await post(`/${wa.phoneNumberId}/messages`, good)).body.error?.code).toBe(2500);
+    expect((await post(`/v21.0/${wa.phoneNumberId}/messages`, { ...good, messaging_product: undefined })).body.error?.code).toBe(
+      100,
+    );
+    expect(
+      (await post(`/v21.0/${wa.phoneNumberId}/messages`, { ...good, type: 'text', text: { body: 'hi' } })).body.error?.code,
+    ).toBe(100);
+    expect(
+      (
+        await post(`/v21.0/${wa.phoneNumberId}/messages`, {
+          ...good,
+          template: { ...template, components: [{ type: 'body', parameters: [{ type: 'text', text: '' }] }] },
+        })
+      ).body.error?.code,
+    ).toBe(100);
+    expect(wa.sent).toEqual([]);
+  });
+
+  it('WHATSAPP_API_URL moves the Cloud API’s origin (normalised); a bad one stops the server', () => {
+    expect(parseEnv({ WHATSAPP_API_URL: 'http://127.0.0.1:9/' }).WHATSAPP_API_URL).toBe('http://127.0.0.1:9');
+    expect(parseEnv({}).WHATSAPP_API_URL).toBeUndefined();
+    expect(() => parseEnv({ WHATSAPP_API_URL: 'graph' })).toThrow('Invalid environment variable WHATSAPP_API_URL');
   });
 
   it('the card’s check reads the number its Phone Number ID names with its token', async () => {
