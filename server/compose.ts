@@ -21,7 +21,7 @@ import { filesRoutes, photoUploads } from './modules/files/index.js';
 import { createKnowledgeWorker, knowledgeBaseRoutes, knowledgeBaseUploads } from './modules/knowledge/index.js';
 import { numberRoutes, phoneRoutes, requestRoutes } from './modules/numbers/index.js';
 import { carrierConnections, providerRoutes, userRoutes } from './modules/providers/index.js';
-import { askCarriersAboutCalls, phoneCallRoutes, telephonyRoutes } from './modules/telephony/index.js';
+import { askCarriersAboutCalls, phoneCallRoutes, sendText, telephonyRoutes } from './modules/telephony/index.js';
 import { voiceRoutes } from './modules/voices/index.js';
 import { createWebhookWorker, subscribeWebhooks, webhookRoutes } from './modules/webhooks/index.js';
 import type { AppDeps } from './platform/deps.js';
@@ -43,6 +43,8 @@ export function composeDeps(base: BaseDeps): AppDeps {
     ...base,
     events: new EventBus(),
     uploads: { recipients: recipientUploads, 'knowledge-base': knowledgeBaseUploads, photo: photoUploads },
+    // an agent's send_sms (server/modules/conversations/tool-services.ts) goes out through the telephony module
+    texts: { send: (companyId, message, signal) => sendText(deps, companyId, message, signal) },
   };
   subscribeCompanyCreated(deps.events);
   // an ended call's analysis is queued before its webhooks: the order of these two lines

@@ -70,7 +70,10 @@ const deps = composeDeps({
     requestAutoGrant: env.REQUEST_AUTO_GRANT === 'true',
     trustProxy: env.TRUST_PROXY,
     refusedLoginDelayMs: REFUSED_LOGIN_DELAY_MS,
-    providerUrls: { ...providers.urlsOf(env.apiBases), ...toolUrlsOf(env.apiBases) },
+    providerUrls: {
+      ...providers.urlsOf(env.apiBases),
+      ...toolUrlsOf({ ...env.apiBases, WHATSAPP_API_URL: env.WHATSAPP_API_URL }),
+    },
     telephonyUrls: { twilio: env.TWILIO_API_URL, plivo: env.PLIVO_API_URL },
     allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS === 'true',
     allowPrivateWebhookUrls: env.ALLOW_PRIVATE_WEBHOOK_URLS === 'true',

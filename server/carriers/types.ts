@@ -86,6 +86,15 @@ export interface Redirect {
   url: string;
 }
 
+/** A text message (SMS) the carrier is asked to send from one of the account's numbers. */
+export interface OutboundMessage {
+  /** E.164: a number of the account */
+  from: string;
+  /** E.164 */
+  to: string;
+  text: string;
+}
+
 /** The carrier's REST API with one company's account. Errors are CarrierApiError. */
 export interface CarrierRest {
   /** places a call; answers the carrier's id of it when it gives one now, and its status to store */
@@ -98,6 +107,11 @@ export interface CarrierRest {
    * (Plivo's Play DTMF; Twilio's only way, new TwiML with <Play digits>, would end the stream)
    */
   sendDigits?(callId: string, digits: string): Promise<void>;
+  /**
+   * sends a text message through the carrier's messaging API (Twilio's Messages resource, Plivo's Message
+   * API); answers the carrier's id of the message. A carrier without messaging leaves it out.
+   */
+  sendMessage?(message: OutboundMessage, signal?: AbortSignal): Promise<{ id: string }>;
   /** the end of a call the carrier has ended, or undefined while it is in flight (or unknown) */
   callEnd(callId: string): Promise<{ end: DialEnd | undefined; completed: boolean } | undefined>;
 }

@@ -92,6 +92,12 @@ export interface CallEngine {
   readonly serverId: string;
 }
 
+/** Text messages from a company's own numbers (the telephony module's, plugged in by composeDeps in server/compose.ts). */
+export interface TextSender {
+  /** sends `message` from the company's number `from`; throws an error whose message is the reason, for the agent's model */
+  send(companyId: string, message: { from: string; to: string; text: string }, signal: AbortSignal): Promise<{ id: string }>;
+}
+
 /**
  * Everything the app needs from the outside world, injected so tests build one app per test. `events` and
  * `uploads` are what the modules plug in: composeDeps (server/compose.ts) makes them.
@@ -113,6 +119,8 @@ export interface AppDeps {
   uploads: UploadKinds;
   /** event-loop delay over the last minute, reported by GET /health (main.ts starts one; absent: not reported) */
   eventLoop?: EventLoopMonitor;
+  /** text messages from the company's numbers (composeDeps plugs in the telephony module's; absent: none can be sent) */
+  texts?: TextSender;
   /** the wake channel of this app's background jobs (server/platform/jobs/wake.ts), made on first use */
   jobs?: WakeChannel;
 }

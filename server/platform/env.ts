@@ -98,6 +98,8 @@ const EnvSchema = v.object({
   /** the phone carriers' REST origins */
   TWILIO_API_URL: ProviderBase,
   PLIVO_API_URL: ProviderBase,
+  /** the WhatsApp Cloud API's origin (https://graph.facebook.com unless set) */
+  WHATSAPP_API_URL: ProviderBase,
   /** a company's own provider Base URL may resolve to a loopback/private/link-local address */
   ALLOW_PRIVATE_PROVIDER_URLS: Flag,
   /** a webhook URL may resolve to a loopback/private/link-local address */

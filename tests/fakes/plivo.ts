@@ -21,6 +21,12 @@
  *   and https://www.plivo.com/docs/voice/audio-streaming/overview-doc ("Plivo establishes a WebSocket
  *   connection to your specified URL, validating signatures"). The fake signs the upgrade as a GET of the
  *   stream URL without parameters, with a fresh nonce.
+ * - Message API, https://www.plivo.com/docs/messaging/api/message/send-a-message and the responses of
+ *   https://www.plivo.com/docs/messaging/api/response: `POST /v1/Account/{auth_id}/Message/` (JSON, the
+ *   same Basic auth, 401 otherwise) with src (a number of the account: `numbers`), dst (one or more numbers
+ *   joined by '<', country code first, '+' optional) and text, all required (400 invalid_parameter
+ *   otherwise); answers 202 {api_id, message: 'message(s) queued', message_uuid: [one per destination]};
+ *   errors {api_id, error}. Scripted refusals per destination: `messageRefusals`.
  * - XML, https://www.plivo.com/docs/voice/xml: <Stream bidirectional keepCallAlive contentType>url</Stream>,
  *   <Speak>, <Hangup/>, <Dial><Number>.
  * - Audio streaming, https://www.plivo.com/docs/voice/xml/the-stream-element and the bidirectional stream
@@ -215,6 +221,12 @@ export class PlivoFake {
   ringMs: number | undefined;
   /** GET requests of a call's record, by uuid */
   readonly fetched: string[] = [];
+  /** the account's numbers (E.164): the only `src` a message may have */
+  readonly numbers = new Set<string>();
+  /** messages accepted, one per destination */
+  readonly messages: { uuid: string; src: string; dst: string; text: string }[] = [];
+  /** a destination (E.164) Plivo refuses to text, with its status and error */
+  readonly messageRefusals = new Map<string, { status: number; error: string }>();
   private finishers = new Map<string, () => void>();
 
   private constructor(private readonly server: Listening) {}
@@ -251,18 +263,58 @@ export class PlivoFake {
     sendJson(res, status, { api_id: randomUUID(), error });
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const m = /^\/v1\/Account\/([^/]+)\/Call\/(?:([^/]+)\/)?$/.exec(url.pathname);
-    if (!m) return this.refuse(res, 404, 'not found');
+  /** The request's Basic auth is the account's, on the account's own path. */
+  private authorized(req: http.IncomingMessage, pathAuthId: string | undefined) {
     const auth = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
     const [user, pass] = auth
       ? Buffer.from(auth[1] as string, 'base64')
           .toString()
           .split(':')
       : [];
-    if (user !== this.authId || pass !== this.authToken || m[1] !== this.authId)
-      return this.refuse(res, 401, 'Authentication failed');
+    return user === this.authId && pass === this.authToken && pathAuthId === this.authId;
+  }
+
+  /** Send a message: src must be one of the account's numbers; every field required. */
+  private async message(req: http.IncomingMessage, res: http.ServerResponse) {
+    if (req.method !== 'POST') return this.refuse(res, 405, 'method not allowed');
+    if (!String(req.headers['content-type']).startsWith('application/json'))
+      return this.refuse(res, 400, 'content type must be JSON');
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse((await readBody(req)) || '{}') as Record<string, unknown>;
+    } catch {
+      return this.refuse(res, 400, 'invalid JSON');
+    }
+    for (const k of ['src', 'dst', 'text'])
+      if (typeof body[k] !== 'string' || body[k] === '') return this.refuse(res, 400, `invalid_parameter: ${k} is required`);
+    const plus = (n: string) => (n.startsWith('+') ? n : `+${n}`);
+    const src = plus(body.src as string);
+    if (!/^\+[1-9]\d{7,14}$/.test(src) || !this.numbers.has(src))
+      return this.refuse(res, 400, `invalid_parameter: src ${body.src} is not a number of this account`);
+    const dsts = (body.dst as string).split('<').map(plus);
+    for (const dst of dsts) {
+      if (!/^\+[1-9]\d{7,14}$/.test(dst)) return this.refuse(res, 400, `invalid_parameter: dst ${dst} is not a valid number`);
+      const refused = this.messageRefusals.get(dst);
+      if (refused) return this.refuse(res, refused.status, refused.error);
+    }
+    const uuids = dsts.map((dst) => {
+      const uuid = randomUUID();
+      this.messages.push({ uuid, src, dst, text: body.text as string });
+      return uuid;
+    });
+    sendJson(res, 202, { api_id: randomUUID(), message: 'message(s) queued', message_uuid: uuids });
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const msg = /^\/v1\/Account\/([^/]+)\/Message\/$/.exec(url.pathname);
+    if (msg) {
+      if (!this.authorized(req, msg[1])) return this.refuse(res, 401, 'Authentication failed');
+      return this.message(req, res);
+    }
+    const m = /^\/v1\/Account\/([^/]+)\/Call\/(?:([^/]+)\/)?$/.exec(url.pathname);
+    if (!m) return this.refuse(res, 404, 'not found');
+    if (!this.authorized(req, m[1])) return this.refuse(res, 401, 'Authentication failed');
     if (m[2] && req.method === 'GET') {
       this.fetched.push(m[2]);
       const call = this.calls.find((c) => c.uuid === m[2]);

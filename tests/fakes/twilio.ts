@@ -8,6 +8,13 @@
  *   `status` queued | ringing | in-progress | completed | busy | no-answer | failed | canceled, `start_time`
  *   and `end_time` as RFC 2822 dates or null, `duration` in seconds as a string, null until the call ended;
  *   an unknown Sid answers 404 with code 20404). Answers the call resource as JSON (sid, status, ...).
+ * - Message resource, https://www.twilio.com/docs/messaging/api/message-resource: `POST
+ *   /2010-04-01/Accounts/{AccountSid}/Messages.json` (form-encoded, the same Basic auth) with To, From (a
+ *   number of the account: `numbers`) and Body; answers 201 with the message (sid SM…, status queued).
+ *   Errors as https://www.twilio.com/docs/api/errors lists them, JSON {code, message, more_info, status}:
+ *   21604 no To, 21603 no From, 21602 no Body, 21617 a Body over 1,600 characters, 21211 a To that is not
+ *   a valid phone number, 21606 a From that is not an SMS-capable number of the account, 20003 bad auth.
+ *   Scripted refusals per destination: `messageRefusals` (e.g. 21610, a recipient who replied STOP).
  * - Status callbacks, https://www.twilio.com/docs/voice/api/call-resource#statuscallback and
  *   #statuscallbackevent: initiated, ringing, answered (CallStatus in-progress), completed (CallStatus
  *   completed, busy, no-answer, failed or canceled), POSTed in order, form-encoded, signed.
@@ -298,6 +305,12 @@ export class TwilioFake {
   ringMs: number | undefined;
   /** GET requests of the Calls resource (fetch a call), by Sid */
   readonly fetched: string[] = [];
+  /** the account's SMS-capable numbers (E.164): the only From a message may have */
+  readonly numbers = new Set<string>();
+  /** messages accepted (Message resource, create) */
+  readonly messages: { sid: string; from: string; to: string; body: string }[] = [];
+  /** a destination Twilio refuses to text, with its error code and message */
+  readonly messageRefusals = new Map<string, { code: number; message: string }>();
   /** an answered outbound call's callee hangs up after this long on the stream (undefined: never) */
   calleeHangsUpAfterMs: number | undefined;
   /** an answered outbound call's callee speaks (`ms` of voice) this long after the stream opened (undefined: silent) */
@@ -352,19 +365,68 @@ export class TwilioFake {
     };
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const m = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls(?:\/([^/]+))?\.json$/.exec(url.pathname);
-    const fetch = req.method === 'GET' && m?.[2] !== undefined;
-    if (!m || !(req.method === 'POST' || fetch)) return this.refuse(res, 404, 20404, 'The requested resource was not found');
+  /** The request's Basic auth is the account's, on the account's own path. */
+  private authorized(req: http.IncomingMessage, pathSid: string | undefined) {
     const auth = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
     const [user, pass] = auth
       ? Buffer.from(auth[1] as string, 'base64')
           .toString()
           .split(':')
       : [];
-    if (user !== this.accountSid || pass !== this.authToken || m[1] !== this.accountSid)
-      return this.refuse(res, 401, 20003, 'Authenticate');
+    return user === this.accountSid && pass === this.authToken && pathSid === this.accountSid;
+  }
+
+  /** Message resource, create: From must be one of the account's numbers; To, From and Body required. */
+  private async message(req: http.IncomingMessage, res: http.ServerResponse) {
+    if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
+      return this.refuse(res, 400, 20001, 'Content-Type must be application/x-www-form-urlencoded');
+    const form = [...new URLSearchParams(await readBody(req))];
+    const get = (k: string) => form.find(([n]) => n === k)?.[1] ?? '';
+    const [to, from, body] = [get('To'), get('From'), get('Body')];
+    if (!to) return this.refuse(res, 400, 21604, "A 'To' phone number is required.");
+    if (!from) return this.refuse(res, 400, 21603, "A 'From' phone number is required.");
+    if (!body) return this.refuse(res, 400, 21602, 'Message body is required.');
+    if (body.length > 1600)
+      return this.refuse(res, 400, 21617, 'The concatenated message body exceeds the 1600 character limit.');
+    if (!/^\+[1-9]\d{7,14}$/.test(to)) return this.refuse(res, 400, 21211, `The 'To' number ${to} is not a valid phone number.`);
+    if (!this.numbers.has(from))
+      return this.refuse(
+        res,
+        400,
+        21606,
+        `The From phone number ${from} is not a valid, SMS-capable inbound phone number or short code for your account.`,
+      );
+    const refused = this.messageRefusals.get(to);
+    if (refused) return this.refuse(res, 400, refused.code, refused.message);
+    const message = { sid: sid('SM'), from, to, body };
+    this.messages.push(message);
+    sendJson(res, 201, {
+      sid: message.sid,
+      account_sid: this.accountSid,
+      from,
+      to,
+      body,
+      status: 'queued',
+      direction: 'outbound-api',
+      num_segments: String(Math.ceil(body.length / 153)),
+      api_version: '2010-04-01',
+      error_code: null,
+      error_message: null,
+      uri: `/2010-04-01/Accounts/${this.accountSid}/Messages/${message.sid}.json`,
+    });
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const msg = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(url.pathname);
+    if (msg && req.method === 'POST') {
+      if (!this.authorized(req, msg[1])) return this.refuse(res, 401, 20003, 'Authenticate');
+      return this.message(req, res);
+    }
+    const m = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls(?:\/([^/]+))?\.json$/.exec(url.pathname);
+    const fetch = req.method === 'GET' && m?.[2] !== undefined;
+    if (!m || !(req.method === 'POST' || fetch)) return this.refuse(res, 404, 20404, 'The requested resource was not found');
+    if (!this.authorized(req, m[1])) return this.refuse(res, 401, 20003, 'Authenticate');
     if (fetch) {
       this.fetched.push(m[2] as string);
       const call = this.calls.find((c) => c.sid === m[2]);

@@ -118,6 +118,10 @@ export const plivo: Carrier<PlivoAccount> = {
       hangUp: (callId) => rest.hangUp(callId),
       redirect: (callId, to) => rest.transfer(callId, to.url),
       sendDigits: (callId, digits) => rest.sendDigits(callId, digits),
+      // numbers as the Call API takes them: the country code and number, without '+'
+      sendMessage: async (message, signal) => ({
+        id: await rest.sendMessage(message.from.replace(/^\+/, ''), message.to.replace(/^\+/, ''), message.text, signal),
+      }),
       async callEnd(callId) {
         const record = await rest.getCall(callId).catch((e: unknown) => {
           if (e instanceof PlivoApiError && e.status === 404) return undefined; // no record yet: still live

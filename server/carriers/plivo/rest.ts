@@ -13,6 +13,10 @@
  *   `GET .../Call/{uuid}/` (retrieve a call: the call detail record of an ended call, with hangup_cause_name,
  *   hangup_cause_code, answer_time, call_duration; https://www.plivo.com/docs/voice/api/call/retrieve-a-call
  *   and the hangup causes of https://www.plivo.com/docs/voice/troubleshooting/hangup-causes).
+ * - Message API (https://www.plivo.com/docs/messaging/api/message/send-a-message and
+ *   https://www.plivo.com/docs/messaging/api/response): `POST /v1/Account/{auth_id}/Message/` (JSON, the same
+ *   Basic auth) with src (a number of the account), dst and text; answers 202 {api_id, message: 'message(s)
+ *   queued', message_uuid: [...]}; errors are {api_id, error}.
  * - XML (https://www.plivo.com/docs/voice/xml): <Stream bidirectional keepCallAlive contentType>wss://…
  *   </Stream>, <Speak>, <Hangup/>, <Dial><Number>.
  *
@@ -104,12 +108,18 @@ export class PlivoRest {
     private readonly account: PlivoAccount,
   ) {}
 
-  private async request(method: string, path: string, body?: Record<string, string>): Promise<Record<string, unknown>> {
+  private async request(
+    method: string,
+    path: string,
+    body?: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const auth = Buffer.from(`${this.account.authId}:${this.account.authToken}`).toString('base64');
     const res = await this.api.http.fetch(`${this.api.baseUrl}/v1/Account/${encodeURIComponent(this.account.authId)}${path}`, {
       method,
       headers: { Authorization: `Basic ${auth}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
+      ...(signal ? { signal } : {}),
     });
     const text = await res.text();
     let parsed: Record<string, unknown> = {};
@@ -128,6 +138,14 @@ export class PlivoRest {
     const r = await this.request('POST', '/Call/', body);
     const uuid = r.request_uuid;
     if (typeof uuid !== 'string') throw new PlivoApiError(502, 'Plivo answered without a call.');
+    return uuid;
+  }
+
+  /** Sends a text message (Message API, send a message); answers its uuid. */
+  async sendMessage(src: string, dst: string, text: string, signal?: AbortSignal): Promise<string> {
+    const r = await this.request('POST', '/Message/', { src, dst, text }, signal);
+    const uuid = Array.isArray(r.message_uuid) ? r.message_uuid[0] : undefined;
+    if (typeof uuid !== 'string') throw new PlivoApiError(502, 'Plivo answered without a message.');
     return uuid;
   }
 

@@ -106,6 +106,9 @@ export const twilio: Carrier<TwilioAccount> = {
       async redirect(callId, to) {
         await rest.updateTwiml(callId, to.markup);
       },
+      async sendMessage(message, signal) {
+        return { id: await rest.createMessage(message.from, message.to, message.text, signal) };
+      },
       async callEnd(callId) {
         const call = await rest.fetchCall(callId);
         const end = TWILIO_END_STATUS[call.status];

@@ -10,6 +10,11 @@
  *   MachineDetection; `POST .../Calls/{Sid}.json` with `Twiml` (redirect a live call) or `Status=completed`;
  *   `GET .../Calls/{Sid}.json` (fetch: `status` queued | ringing | in-progress | completed | busy | no-answer |
  *   failed | canceled, `duration` in seconds as a string once ended; 404 with code 20404 for an unknown Sid).
+ * - Message resource (https://www.twilio.com/docs/messaging/api/message-resource): `POST
+ *   /2010-04-01/Accounts/{AccountSid}/Messages.json` (form-encoded, the same Basic auth) with From (a number
+ *   of the account), To and Body (at most 1,600 characters); answers 201 with the message (`sid` SM…,
+ *   `status` queued); errors are JSON {code, message, more_info, status} (https://www.twilio.com/docs/api/errors:
+ *   21211 invalid To, 21606 a From that is not the account's, 21602 no Body, 20003 authentication).
  * - TwiML <Connect><Stream> (https://www.twilio.com/docs/voice/twiml/stream): a bidirectional media stream;
  *   Twilio drops a query string from the Stream URL, so what identifies the call goes in its path;
  *   <Parameter> values come back in the `start` message's customParameters.
@@ -86,8 +91,8 @@ export class TwilioRest {
     private readonly account: TwilioAccount,
   ) {}
 
-  /** A POST with `form`, or a GET without. */
-  private async request(path: string, form?: [string, string][]): Promise<TwilioCall> {
+  /** A POST with `form`, or a GET without; answers the JSON body (errors thrown with Twilio's message). */
+  private async send(path: string, form?: [string, string][], signal?: AbortSignal): Promise<Record<string, unknown>> {
     const auth = Buffer.from(`${this.account.accountSid}:${this.account.authToken}`).toString('base64');
     const res = await this.api.http.fetch(
       `${this.api.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(this.account.accountSid)}${path}`,
@@ -98,10 +103,11 @@ export class TwilioRest {
           ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
         },
         ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+        ...(signal ? { signal } : {}),
       },
     );
     const text = await res.text();
-    let body: { sid?: unknown; status?: unknown; duration?: unknown; message?: unknown } = {};
+    let body: Record<string, unknown> = {};
     try {
       body = JSON.parse(text) as typeof body;
     } catch {}
@@ -109,12 +115,33 @@ export class TwilioRest {
       const why = res.status === 401 ? 'Twilio refused the Account SID or Auth Token.' : `Twilio answered ${res.status}.`;
       throw new TwilioApiError(res.status, typeof body.message === 'string' ? `${why} ${body.message}` : why);
     }
+    return body;
+  }
+
+  /** A request about a call: answers the call resource. */
+  private async request(path: string, form?: [string, string][]): Promise<TwilioCall> {
+    const body = await this.send(path, form);
     if (typeof body.sid !== 'string') throw new TwilioApiError(502, 'Twilio answered without a call.');
     return {
       sid: body.sid,
       status: typeof body.status === 'string' ? body.status : '',
       duration: typeof body.duration === 'string' && /^\d+$/.test(body.duration) ? Number(body.duration) : null,
     };
+  }
+
+  /** Sends a text message (Message resource, create); answers its Sid. */
+  async createMessage(from: string, to: string, body: string, signal?: AbortSignal): Promise<string> {
+    const answer = await this.send(
+      '/Messages.json',
+      [
+        ['From', from],
+        ['To', to],
+        ['Body', body],
+      ],
+      signal,
+    );
+    if (typeof answer.sid !== 'string') throw new TwilioApiError(502, 'Twilio answered without a message.');
+    return answer.sid;
   }
 
   /** Places a call (Calls resource, create). */

@@ -48,14 +48,23 @@ export async function providerAccess(
   if (!isProviderName(provider)) return { apiKey: '', baseUrl: serverBase, publicOnly: false };
   const row = await connectionByProvider(deps, companyId, provider);
   if (!row) throw new ProviderKeyMissingError(provider, PROVIDER_KEY_MESSAGES.notConnected(provider, purpose));
-  // the card's secret: 'API Key' on most cards, Calendly's 'Personal Access Token'
-  const keyField = providerInfo(provider).fields.find((f) => f.secret)?.name ?? 'API Key';
-  const apiKey = openField(deps, row, keyField);
+  // the key is the card's 'API Key', or its one secret field on cards that name it otherwise (WhatsApp's Access Token)
+  const info = providerInfo(provider);
+  const keyField = info.fields.some((f) => f.name === 'API Key') ? 'API Key' : info.fields.find((f) => f.secret)?.name;
+  const apiKey = keyField ? openField(deps, row, keyField) : undefined;
   if (!apiKey) throw new ProviderKeyMissingError(provider, PROVIDER_KEY_MESSAGES.unreadable(provider));
+  // a card without an 'API Key' hands every field it has (the key alone does not reach the provider)
+  const fields: Record<string, string> = {};
+  if (keyField !== 'API Key')
+    for (const f of info.fields) {
+      const value = openField(deps, row, f.name);
+      if (value) fields[f.name] = value;
+    }
+  const more = keyField !== 'API Key' ? { fields } : {};
   // a catalogue URL field (OpenAI's Base URL) is the company's own API base
-  const urlField = providerInfo(provider).fields.find((f) => f.url);
+  const urlField = info.fields.find((f) => f.url);
   const own = urlField ? openField(deps, row, urlField.name) : undefined;
   const ownBase = own ? normalizeBaseUrl(own) : null;
-  if (ownBase) return { apiKey, baseUrl: ownBase, publicOnly: deps.config.allowPrivateProviderUrls !== true };
-  return { apiKey, baseUrl: serverBase, publicOnly: false };
+  if (ownBase) return { apiKey, baseUrl: ownBase, publicOnly: deps.config.allowPrivateProviderUrls !== true, ...more };
+  return { apiKey, baseUrl: serverBase, publicOnly: false, ...more };
 }

@@ -39,7 +39,7 @@ export const NOT_RUN_HERE = {
   calcom: 'a tool provider (server/voice/tools/calcom)',
   calendly: 'a tool provider (server/voice/tools/calendly)',
   perplexity: 'a tool provider (server/voice/tools/perplexity)',
-  whatsapp: 'a tool provider: no tool adapter yet',
+  whatsapp: 'a tool provider: send_whatsapp (server/voice/tools/whatsapp)',
   smallest: 'a voice provider: no adapter yet',
 } as const satisfies Partial<Record<ProviderName, string>>;
 

@@ -69,6 +69,8 @@ export interface ProviderAccess {
   baseUrl: string;
   /** the base is the company's own: connect to public addresses only (LlmRequest/RealtimeOptions.publicOnly) */
   publicOnly: boolean;
+  /** every filled field of the company's card, by field name, decrypted (cards with more than a key: WhatsApp's Phone Number ID) */
+  fields?: Readonly<Record<string, string>>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,9 @@ import { bookAppointmentCal, checkAvailabilityCal } from './calcom/index.js';
 import { bookAppointmentCalendly, checkAvailabilityCalendly } from './calendly/index.js';
 import { webSearch } from './perplexity/index.js';
 import { pressDigitTool } from './press-digit/index.js';
+import { smsTool } from './sms/index.js';
 import type { ToolKind } from './types.js';
+import { whatsappTool } from './whatsapp/index.js';
 
 type RunnableType = Exclude<FunctionType, 'end_call' | 'transfer'>;
 
@@ -21,7 +23,8 @@ export const TOOL_KINDS: Partial<{ [T in RunnableType]: ToolKind<T> }> = {
   check_availability_calendly: checkAvailabilityCalendly,
   book_appointment_calendly: bookAppointmentCalendly,
   web_search: webSearch,
-  // send_sms: (./sms), send_whatsapp: (./whatsapp)
+  send_sms: smsTool,
+  send_whatsapp: whatsappTool,
   press_digit: pressDigitTool,
 };
 

@@ -8,6 +8,7 @@ export const TOOL_PROVIDER_URLS = {
   calcom: { default: 'https://api.cal.com', env: 'CAL_API_URL' },
   calendly: { default: 'https://api.calendly.com', env: 'CALENDLY_API_URL' },
   perplexity: { default: 'https://api.perplexity.ai', env: 'PERPLEXITY_API_URL' },
+  whatsapp: { default: 'https://graph.facebook.com', env: 'WHATSAPP_API_URL' },
 } as const;
 
 /** The environment variables holding a tool provider's API base. */

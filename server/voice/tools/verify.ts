@@ -6,16 +6,24 @@
  *   Bearer Personal Access Token.
  * - Perplexity: no free endpoint checks a key: the smallest chat completion (model sonar, one word,
  *   max_tokens 1).
+ * - WhatsApp: GET /{version}/{phone_number_id} with the Access Token (whatsapp/cloud-api.ts).
  */
+import { realHttpClient } from '../../platform/deps.js';
 import type { ProviderAccess } from '../providers/types.js';
 import { failureOf, providerRequest } from './provider-request.js';
 import { TOOL_PROVIDER_URLS } from './tool-urls.js';
 import { ToolError } from './types.js';
+import { checkWhatsAppCard } from './whatsapp/cloud-api.js';
 
 export type CheckedToolProvider = keyof typeof TOOL_PROVIDER_URLS;
 export const isCheckedToolProvider = (name: string): name is CheckedToolProvider => Object.hasOwn(TOOL_PROVIDER_URLS, name);
 
-const LABELS: Record<CheckedToolProvider, string> = { calcom: 'Cal.com', calendly: 'Calendly', perplexity: 'Perplexity' };
+const LABELS: Record<CheckedToolProvider, string> = {
+  calcom: 'Cal.com',
+  calendly: 'Calendly',
+  perplexity: 'Perplexity',
+  whatsapp: 'WhatsApp',
+};
 
 const REQUESTS = {
   calcom: { method: 'GET', path: '/v2/me' },
@@ -34,6 +42,11 @@ export async function checkToolProvider(
   signal: AbortSignal,
 ): Promise<{ ok: boolean; msg: string }> {
   const label = LABELS[name];
+  if (name === 'whatsapp') {
+    const phoneNumberId = access.fields?.['Phone Number ID'] ?? '';
+    const accessToken = access.fields?.['Access Token'] ?? access.apiKey;
+    return checkWhatsAppCard(realHttpClient, access.baseUrl, { phoneNumberId, accessToken }, signal);
+  }
   const request = REQUESTS[name];
   try {
     const reply = await providerRequest(label, access, TOOL_PROVIDER_URLS[name].default, {
