@@ -58,8 +58,12 @@ export const FunctionsSection = memo(function FunctionsSection() {
     setFunctions(draft.id === null ? [...functions, result.value] : functions.map((x) => (x.id === draft.id ? result.value : x)));
     setDraft(null);
   };
-  const editing = draft?.id != null;
-  const label = draft ? FUNCTION_LABELS[draft.type] : '';
+  // while the dialog closes (its leave animation) it keeps showing the last draft, not an empty box
+  const lastDraft = useRef<FunctionDraft | null>(null);
+  if (draft) lastDraft.current = draft;
+  const shown = draft ?? lastDraft.current;
+  const editing = shown?.id != null;
+  const label = shown ? FUNCTION_LABELS[shown.type] : '';
 
   return (
     <Section title="Functions">
@@ -103,8 +107,8 @@ export const FunctionsSection = memo(function FunctionsSection() {
       <Dialog
         open={draft !== null}
         onClose={() => setDraft(null)}
-        title={draft ? `${editing ? 'Edit' : 'Add'} ${label} function` : ''}
-        size={draft && WIDE.includes(draft.type) ? 'lg' : undefined}
+        title={shown ? `${editing ? 'Edit' : 'Add'} ${label}${label.endsWith(' Function') ? '' : ' function'}` : ''}
+        size={shown && WIDE.includes(shown.type) ? 'lg' : undefined}
         footer={
           <>
             <Button variant="secondary" onClick={() => setDraft(null)}>
@@ -114,7 +118,7 @@ export const FunctionsSection = memo(function FunctionsSection() {
           </>
         }
       >
-        {draft ? (
+        {shown ? (
           <form
             ref={formRef}
             className={s.stack}
@@ -129,7 +133,7 @@ export const FunctionsSection = memo(function FunctionsSection() {
                 {errors.form}
               </p>
             ) : null}
-            <FunctionFields draft={draft} errors={errors} change={change} agentId={agentId} />
+            <FunctionFields draft={shown} errors={errors} change={change} agentId={agentId} />
           </form>
         ) : null}
       </Dialog>
