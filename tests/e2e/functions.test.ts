@@ -235,4 +235,56 @@ describe('the Functions section in Chromium', () => {
       })
       .toEqual([4, 5000]);
   });
+  it("an MCP server: 'Load tools' lists the server's tools with checkboxes that set the allowed tools; a failure is said in words", async () => {
+    // The endpoint's answers are given here (its server side connects to the MCP server and has its own
+    // tests); this checks what the editor sends and how it shows the answer.
+    const bodies: unknown[] = [];
+    let answer: { status: number; json: unknown } = {
+      status: 400,
+      json: { success: false, msg: 'The MCP server answered 401 Unauthorized' },
+    };
+    await page.route('**/api/v1/agent/mcp-tools', async (route) => {
+      bodies.push(route.request().postDataJSON());
+      await route.fulfill({ status: answer.status, json: answer.json });
+    });
+    const dialog = await addFunction('MCP Server', 'Add MCP Server function');
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('orders');
+    await dialog.getByRole('textbox', { name: 'URL' }).fill('https://mcp.shop.example/mcp');
+    await dialog.getByRole('button', { name: 'Add header' }).click();
+    await dialog.getByRole('textbox', { name: 'Header name 1' }).fill('Authorization');
+    await dialog.getByLabel('Header value 1', { exact: true }).fill('Bearer mcp-token');
+
+    await dialog.getByRole('button', { name: 'Load tools' }).click();
+    await expect
+      .poll(() => dialog.getByRole('alert').textContent())
+      .toBe('Could not load the tools: The MCP server answered 401 Unauthorized');
+    expect(bodies[0]).toEqual({
+      url: 'https://mcp.shop.example/mcp',
+      headers: [{ name: 'Authorization', value: 'Bearer mcp-token' }],
+      agent_id: agentId,
+    });
+
+    answer = {
+      status: 200,
+      json: {
+        tools: [
+          { name: 'search_orders', description: 'Find orders by customer', input_schema: { type: 'object' } },
+          { name: 'cancel_order', description: 'Cancel an order', input_schema: { type: 'object' } },
+        ],
+      },
+    };
+    await dialog.getByRole('button', { name: 'Load tools' }).click();
+    const tools = dialog.getByRole('list', { name: 'Server tools' });
+    const cancel = tools.getByRole('checkbox', { name: /^cancel_order/ });
+    await cancel.waitFor();
+    expect(await dialog.getByRole('alert').count()).toBe(0);
+    // nothing chosen yet: every tool is allowed
+    expect(await tools.getByRole('checkbox', { name: /^search_orders/ }).isChecked()).toBe(true);
+    await cancel.uncheck();
+    expect(await dialog.getByRole('textbox', { name: 'Allowed tools' }).inputValue()).toBe('search_orders');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await functionList().getByText('MCP Server · https://mcp.shop.example/mcp · search_orders').waitFor();
+    await page.unroute('**/api/v1/agent/mcp-tools');
+  });
 });
