@@ -1,5 +1,7 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client';
+import { AGENT_EDITOR_FORM_DEFAULTS, AgentEditorFormSchema } from '../../src/api/contract/agent/editor-form';
 import { type AgentFunction, FUNCTION_MESSAGES, SECRET_MASK } from '../../src/api/contract/agent/functions';
 import { functionsApi, loadToolsErrorText } from '../../src/api/functions';
 import {
@@ -217,5 +219,19 @@ describe('Load tools client', () => {
     ).toMatch(/^Could not load the tools\. Could not reach the server/);
     // an answer that is not the list of tools
     expect(await answer(() => json({ tools: [{ description: 'no name' }] }))).toMatch(/^Could not load the tools\./);
+  });
+});
+
+describe('keypad settings of the editor form', () => {
+  it('says what a bad digit count or timeout must be', () => {
+    const issues = (patch: object) =>
+      v
+        .safeParse(AgentEditorFormSchema, { ...AGENT_EDITOR_FORM_DEFAULTS, voice: 'Rachel', voiceId: 'v1', ...patch })
+        .issues?.map((i) => [i.path?.map((p) => p.key).join('.'), i.message]);
+    expect(issues({ dtmf_max_digits: 4, dtmf_timeout_ms: 5000 })).toBeUndefined();
+    expect(issues({ dtmf_max_digits: 51, dtmf_timeout_ms: Number.NaN })).toEqual([
+      ['dtmf_max_digits', 'Keypad digits must be a whole number from 0 to 50'],
+      ['dtmf_timeout_ms', 'Keypad timeout must be between 500 and 30000 ms'],
+    ]);
   });
 });

@@ -79,7 +79,7 @@ export function FunctionFields(props: FieldsProps) {
       />
       <TypeFields {...props} />
       {runs(d.type) ? (
-        <div className={s.row}>
+        <div className={f.pair}>
           <div className={s.grow}>
             <TextField
               label="Speak during (optional)"
@@ -197,7 +197,7 @@ function TypeFields(props: FieldsProps) {
       );
     case 'send_whatsapp':
       return (
-        <div className={s.row}>
+        <div className={f.pair}>
           <div className={s.grow}>
             <TextField
               label="Template name"
@@ -270,12 +270,6 @@ function HeadersEditor({ draft, errors, change }: FieldsProps) {
   return (
     <fieldset className={f.group}>
       <legend className={f.groupTitle}>Headers</legend>
-      <div className={f.groupHead}>
-        <Button size="sm" variant="secondary" onClick={() => change({ headers: [...rows, { name: '', value: '' }] })}>
-          <PlusIcon />
-          Add header
-        </Button>
-      </div>
       {rows.length === 0 ? <p className={s.muted}>No headers. Values are stored encrypted and shown masked.</p> : null}
       {rows.map((h, i) => (
         <div key={i} className={f.headerRow}>
@@ -309,6 +303,12 @@ function HeadersEditor({ draft, errors, change }: FieldsProps) {
           </Button>
         </div>
       ))}
+      <div>
+        <Button size="sm" variant="secondary" onClick={() => change({ headers: [...rows, { name: '', value: '' }] })}>
+          <PlusIcon />
+          Add header
+        </Button>
+      </div>
     </fieldset>
   );
 }

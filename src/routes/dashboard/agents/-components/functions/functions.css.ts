@@ -54,3 +54,5 @@ export const note = style({
 export const noteLink = style({ fontWeight: vars.fontWeight.medium, textDecoration: 'underline', textUnderlineOffset: '2px' });
 export const actions = style({ display: 'flex', gap: 0, flexShrink: 0 });
 export const status = style({ display: 'flex', alignItems: 'center', gap: vars.space['2'], fontSize: vars.fontSize.sm });
+/** two inputs side by side, tops aligned (their hints differ in length) */
+export const pair = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: vars.space['3'] });
