@@ -21,6 +21,8 @@ import {
 } from './records';
 
 const D = AGENT_EDITOR_DEFAULTS;
+const DTMF_DIGITS = 'Keypad digits must be a whole number from 0 to 50';
+const DTMF_TIMEOUT = 'Keypad timeout must be between 500 and 30000 ms';
 export const VOICE_STORED = { speed: range(0, 2), temperature: range(0, 2) };
 
 export const editorEntries = (voice: { speed: v.GenericSchema<number>; temperature: v.GenericSchema<number> }) => ({
@@ -78,9 +80,12 @@ export const editorEntries = (voice: { speed: v.GenericSchema<number>; temperatu
   agentLevelWebhook: v.optional(urlOrEmpty, D.agentLevelWebhook),
   functions: v.optional(AgentFunctionsSchema, () => []),
   /** keypad input from the caller: collected until '#', this many digits (0 = no count) or this much silence */
-  dtmf_max_digits: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(50)), DTMF_DEFAULTS.dtmf_max_digits),
+  dtmf_max_digits: v.optional(
+    v.pipe(v.number(DTMF_DIGITS), v.integer(DTMF_DIGITS), v.minValue(0, DTMF_DIGITS), v.maxValue(50, DTMF_DIGITS)),
+    DTMF_DEFAULTS.dtmf_max_digits,
+  ),
   dtmf_timeout_ms: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(500), v.maxValue(30_000)),
+    v.pipe(v.number(DTMF_TIMEOUT), v.integer(DTMF_TIMEOUT), v.minValue(500, DTMF_TIMEOUT), v.maxValue(30_000, DTMF_TIMEOUT)),
     DTMF_DEFAULTS.dtmf_timeout_ms,
   ),
   selectedKnowledgeBases: v.optional(v.pipe(v.array(KnowledgeBaseSelectionSchema), v.maxLength(100)), () => []),

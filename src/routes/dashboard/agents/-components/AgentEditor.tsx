@@ -22,11 +22,12 @@ import {
   VoiceSettings,
   WelcomeMessage,
 } from './EditorFields';
-import { CallSection, FunctionsSection, PostCallSection, SecuritySection, SpeechSection, WebhookSection } from './EditorSections';
+import { CallSection, PostCallSection, SecuritySection, SpeechSection, WebhookSection } from './EditorSections';
 import { DynamicVariables } from './EditorSide';
 import { TestButtons } from './EditorTests';
 import * as s from './editor.css';
 import { type EditorActor, EditorProvider, fieldAttr, focusField, PencilIcon, useEditor, useFieldError } from './editor-context';
+import { FunctionsSection } from './functions/FunctionsSection';
 import { KnowledgeBaseSection } from './KnowledgeBaseSection';
 
 /** Whether tokens are still stored (the session clears them before it leaves the page at sign-out). */

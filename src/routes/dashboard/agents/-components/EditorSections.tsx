@@ -3,24 +3,18 @@ import * as v from 'valibot';
 import { AGENT_MESSAGES } from '../../../../api/contract/agent/messages';
 import { EDITOR_RANGES } from '../../../../api/contract/agent/ranges';
 import {
-  type AgentFunction,
-  AgentFunctionSchema,
   ANALYSIS_FIELD_TYPE_LABELS,
   ANALYSIS_FIELD_TYPES,
   type AnalysisField,
   AnalysisFieldSchema,
   type AnalysisFieldType,
-  FUNCTION_LABELS,
-  type FunctionType,
   type Pronunciation,
   type PronunciationType,
-  SINGLE_FUNCTION_TYPES,
   type VoicemailAction,
 } from '../../../../api/contract/agent/records';
 import { Button } from '../../../../ui/button/button';
 import { Dialog } from '../../../../ui/dialog/dialog';
 import { ChevronDownIcon, ChevronUpIcon, PlusIcon } from '../../../../ui/icons';
-import { Menu, MenuItem } from '../../../../ui/menu/menu';
 import { panel } from '../../../../ui/panel/panel.css';
 import { Select } from '../../../../ui/select/select';
 import { Slider } from '../../../../ui/slider/slider';
@@ -53,143 +47,6 @@ export function Section({ title, children, defaultOpen = true }: { title: string
 
 const fixed1 = (n: number) => n.toFixed(1);
 const R = EDITOR_RANGES;
-
-// ---------------------------------------------------------------------------------------------
-// Functions
-
-const TRANSFER_NUMBER = /^\+[1-9]\d{7,14}$/;
-const TRANSFER_NUMBER_MESSAGE = 'Transfer number must be in E.164 format, like +14155550123';
-
-export const FunctionsSection = memo(function FunctionsSection() {
-  const [functions, setFunctions] = useField('functions');
-  const [adding, setAdding] = useState<FunctionType | null>(null);
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [number, setNumber] = useState('');
-  const [nameError, setNameError] = useState<string>();
-  const [numberError, setNumberError] = useState<string>();
-  const has = (type: FunctionType) => functions.some((f) => f.type === type);
-
-  const open = (type: FunctionType) => {
-    setAdding(type);
-    setName(type);
-    setDescription('');
-    setNumber('');
-    setNameError(undefined);
-    setNumberError(undefined);
-  };
-  const save = () => {
-    if (!adding) return;
-    if (!name.trim()) {
-      setNameError(AGENT_MESSAGES.functionNameRequired);
-      return;
-    }
-    if (adding === 'transfer' && number.trim() && !TRANSFER_NUMBER.test(number.trim())) {
-      setNumberError(TRANSFER_NUMBER_MESSAGE);
-      return;
-    }
-    const id = functions.reduce((max, f) => Math.max(max, f.id), 0) + 1;
-    const added: AgentFunction = v.parse(AgentFunctionSchema, {
-      id,
-      name: name.trim(),
-      type: adding,
-      description: description.trim(),
-      ...(adding === 'transfer' ? { number: number.trim() } : {}),
-    });
-    setFunctions([...functions, added]);
-    setAdding(null);
-  };
-
-  return (
-    <Section title="Functions">
-      <p className={s.lead}>Let the agent end the call or transfer it. Each kind can be added once.</p>
-      {functions.length === 0 ? <p className={s.muted}>No functions yet.</p> : null}
-      <ul className={s.list} aria-label="Functions">
-        {functions.map((f) => (
-          <li key={f.id} className={s.listItem}>
-            <span className={s.itemText}>
-              <span>{f.name}</span>
-              <span className={s.itemMeta}>
-                {FUNCTION_LABELS[f.type]}
-                {'number' in f && f.number ? ` · ${f.number}` : ''}
-                {f.description ? ` · ${f.description}` : ''}
-              </span>
-            </span>
-            <Button
-              variant="ghost"
-              size="iconSm"
-              aria-label={`Remove function ${f.name}`}
-              onClick={() => setFunctions(functions.filter((x) => x.id !== f.id))}
-            >
-              <TrashIcon />
-            </Button>
-          </li>
-        ))}
-      </ul>
-      <div>
-        <Menu label={<>Add function</>} buttonSize="sm" placement="bottom-start">
-          {(['end_call', 'transfer'] as FunctionType[]).map((type) => (
-            <MenuItem key={type} disabled={SINGLE_FUNCTION_TYPES.includes(type) && has(type)} onClick={() => open(type)}>
-              {FUNCTION_LABELS[type]}
-            </MenuItem>
-          ))}
-        </Menu>
-      </div>
-      <Dialog
-        open={adding !== null}
-        onClose={() => setAdding(null)}
-        title={adding ? `Add ${FUNCTION_LABELS[adding]} function` : ''}
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setAdding(null)}>
-              Cancel
-            </Button>
-            <Button onClick={save}>Save</Button>
-          </>
-        }
-      >
-        <form
-          className={s.stack}
-          onSubmit={(e) => {
-            e.preventDefault();
-            save();
-          }}
-        >
-          <TextField
-            label="Name"
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setNameError(undefined);
-            }}
-            error={nameError}
-            maxLength={64}
-          />
-          <Textarea
-            label="Description (optional)"
-            rows={3}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-          {adding === 'transfer' ? (
-            <TextField
-              label="Transfer to (phone number)"
-              type="tel"
-              placeholder="+14155550123"
-              hint="On phone calls the caller is transferred to this number."
-              value={number}
-              onChange={(e) => {
-                setNumber(e.target.value);
-                setNumberError(undefined);
-              }}
-              error={numberError}
-            />
-          ) : null}
-        </form>
-      </Dialog>
-    </Section>
-  );
-});
 
 // ---------------------------------------------------------------------------------------------
 // Speech settings (with pronunciations)
@@ -475,7 +332,17 @@ const VOICEMAIL_OPTIONS: { value: VoicemailAction; label: string }[] = [
 ];
 
 /** A number input bound to a numeric field (an empty or non-numeric entry fails validation, never silently 0). */
-function NumberField({ field, label, hint }: { field: 'reminderSeconds' | 'reminderTimes'; label: string; hint?: string }) {
+function NumberField({
+  field,
+  label,
+  hint,
+  max,
+}: {
+  field: 'reminderSeconds' | 'reminderTimes' | 'dtmf_max_digits' | 'dtmf_timeout_ms';
+  label: string;
+  hint?: string;
+  max?: number;
+}) {
   const [value, set] = useField(field);
   const error = useFieldError(field);
   return (
@@ -484,6 +351,7 @@ function NumberField({ field, label, hint }: { field: 'reminderSeconds' | 'remin
         label={label}
         type="number"
         min={0}
+        max={max}
         inputMode="numeric"
         value={Number.isFinite(value) ? value : ''}
         onChange={(e) => set(e.target.value === '' ? Number.NaN : Number(e.target.value))}
@@ -537,6 +405,15 @@ export const CallSection = memo(function CallSection() {
       <Slider label="End Call on Silence" formatValue={(n) => `${n.toFixed(1)} min`} {...silence} />
       <Slider label="Max Call Duration" formatValue={(n) => `${n.toFixed(1)} h`} {...maxDuration} />
       <Slider label="Pause Before Speaking" formatValue={(n) => `${n.toFixed(1)} s`} {...pause} />
+      <div className={s.row}>
+        <NumberField
+          field="dtmf_max_digits"
+          label="Keypad digits"
+          max={50}
+          hint="Keys the caller presses are collected until #, this many digits (0: no count) or the timeout."
+        />
+        <NumberField field="dtmf_timeout_ms" label="Keypad timeout (ms)" max={30_000} hint="Silence that ends the digits." />
+      </div>
     </Section>
   );
 });
