@@ -104,7 +104,8 @@ export class PlivoRest {
     private readonly account: PlivoAccount,
   ) {}
 
-  private async request(method: string, path: string, body?: Record<string, string>): Promise<Record<string, unknown>> {
+  /** A request under the account (`path` starts with '/'); the JSON answer. */
+  async request(method: string, path: string, body?: Record<string, string>): Promise<Record<string, unknown>> {
     const auth = Buffer.from(`${this.account.authId}:${this.account.authToken}`).toString('base64');
     const res = await this.api.http.fetch(`${this.api.baseUrl}/v1/Account/${encodeURIComponent(this.account.authId)}${path}`, {
       method,

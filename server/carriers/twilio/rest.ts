@@ -86,8 +86,8 @@ export class TwilioRest {
     private readonly account: TwilioAccount,
   ) {}
 
-  /** A POST with `form`, or a GET without. */
-  private async request(path: string, form?: [string, string][]): Promise<TwilioCall> {
+  /** A POST with `form`, or a GET without, under the account (`path` starts with '/'); the JSON answer. */
+  async json(path: string, form?: [string, string][]): Promise<Record<string, unknown>> {
     const auth = Buffer.from(`${this.account.accountSid}:${this.account.authToken}`).toString('base64');
     const res = await this.api.http.fetch(
       `${this.api.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(this.account.accountSid)}${path}`,
@@ -101,14 +101,21 @@ export class TwilioRest {
       },
     );
     const text = await res.text();
-    let body: { sid?: unknown; status?: unknown; duration?: unknown; message?: unknown } = {};
+    let body: Record<string, unknown> = {};
     try {
-      body = JSON.parse(text) as typeof body;
+      const parsed: unknown = JSON.parse(text);
+      if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
     } catch {}
     if (!res.ok) {
       const why = res.status === 401 ? 'Twilio refused the Account SID or Auth Token.' : `Twilio answered ${res.status}.`;
       throw new TwilioApiError(res.status, typeof body.message === 'string' ? `${why} ${body.message}` : why);
     }
+    return body;
+  }
+
+  /** A call resource request: the call as Twilio answers it. */
+  private async request(path: string, form?: [string, string][]): Promise<TwilioCall> {
+    const body = await this.json(path, form);
     if (typeof body.sid !== 'string') throw new TwilioApiError(502, 'Twilio answered without a call.');
     return {
       sid: body.sid,

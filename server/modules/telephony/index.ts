@@ -4,6 +4,7 @@
  * What other modules and the top floor (server/compose.ts, app.ts, main.ts, call-sockets.ts, cli/) use of it:
  * a module is imported only through this file (tests/unit/server-layers.test.ts).
  */
+export { carrierNumbers, ownedNumbers, pointAtParley, restoreCarrierNumber } from './imports.js';
 export { phoneCallRoutes } from './phone-call.routes.js';
 export { askCarriersAboutCalls } from './recovery.js';
 export { createPhoneCall, endUnanswered, liveCalls, requireConnectedCarrier } from './service.js';
