@@ -95,6 +95,23 @@ export interface OutboundMessage {
   text: string;
 }
 
+/** A number on the company's own carrier account (Phone Numbers > 'Import from Twilio' / 'Import from Plivo'). */
+export interface OwnedNumber {
+  /** E.164 */
+  phoneNumber: string;
+  /** the carrier's handle of the number (Twilio's IncomingPhoneNumber Sid, Plivo's number) */
+  ref: string;
+  friendlyName: string;
+  /** it can take calls */
+  voice: boolean;
+}
+
+/** Where an imported number's calls go: Parley's inbound webhook and a status callback for the number's calls. */
+export interface NumberHooks {
+  voiceUrl: string;
+  statusUrl: string;
+}
+
 /** The carrier's REST API with one company's account. Errors are CarrierApiError. */
 export interface CarrierRest {
   /** places a call; answers the carrier's id of it when it gives one now, and its status to store */
@@ -114,7 +131,16 @@ export interface CarrierRest {
   sendMessage?(message: OutboundMessage, signal?: AbortSignal): Promise<{ id: string }>;
   /** the end of a call the carrier has ended, or undefined while it is in flight (or unknown) */
   callEnd(callId: string): Promise<{ end: DialEnd | undefined; completed: boolean } | undefined>;
+  /** the account's own numbers (at most NUMBERS_LISTED) */
+  listNumbers?(): Promise<OwnedNumber[]>;
+  /** points the number's calls at Parley; answers what was set before (the carrier's own JSON text), to restore */
+  pointNumber?(ref: string, hooks: NumberHooks): Promise<string>;
+  /** sets back what `pointNumber` answered (the number is released in Parley) */
+  restoreNumber?(ref: string, previous: string): Promise<void>;
 }
+
+/** How many of an account's numbers are listed for import at most. */
+export const NUMBERS_LISTED = 1000;
 
 /** An answer of the carrier's REST API that is not a success. */
 export class CarrierApiError extends Error {

@@ -13,7 +13,10 @@
 import { type QueryCache, queryCache } from './cache';
 import { type ApiClient, api, type CallOptions } from './client';
 import {
+  CarrierNumberListResponseSchema,
   FreeNumberListResponseSchema,
+  type NumberImportBody,
+  NumberImportResponseSchema,
   NumberRequestResponseSchema,
   PHONE_PATHS,
   type PhoneListParams,
@@ -82,6 +85,14 @@ export function phoneApi(client: ApiClient, cache: QueryCache) {
     /** PUT /number/{id} with any subset of the form's fields (the assign dialog: `assignPatch(form)`) */
     update: async (id: string, body: PhoneNumberUpdateInput, options?: PhoneCallOptions) =>
       changed(await client.put(PHONE_PATHS.one(id), PhoneNumberResponseSchema, { ...body }, options)),
+
+    /** GET /number/import/{provider}: the numbers of the company's own Twilio or Plivo account (never cached) */
+    carrierNumbers: (provider: string, options?: PhoneCallOptions) =>
+      client.get(PHONE_PATHS.importList(provider), CarrierNumberListResponseSchema, options),
+
+    /** POST /number/import: the chosen numbers, pointed at Parley and added as the company's own */
+    importNumbers: async (body: NumberImportBody, options?: PhoneCallOptions) =>
+      changed(await client.post(PHONE_PATHS.import, NumberImportResponseSchema, { ...body }, options)),
 
     /** DELETE /number/{id}: a pool number returns to the pool, a company's own is removed */
     remove: async (id: string, options?: PhoneCallOptions) =>

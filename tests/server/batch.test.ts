@@ -395,7 +395,7 @@ describeEachDb('batch calls', (kind) => {
       success: false,
       msg,
       errors: { fromNumber: msg },
-      problem: { provider: 'twilio', message: msg, link: '/providers' },
+      problem: { provider: 'twilio', message: msg, link: '/dashboard/providers' },
     };
     // a draft may wait for the carrier; sending or scheduling it may not
     const batch = await withRecipients(t(), a.token, 2);

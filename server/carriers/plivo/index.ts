@@ -6,8 +6,10 @@
  * to: a transfer or the voicemail message), and the stream's WebSocket `stream/{call_id}/{token}`. Every
  * request Plivo makes carries a nonce: the module refuses one seen before (a replay).
  */
+
 import type { Carrier, DialEnd } from '../types.js';
 import { param, XML_DECLARATION } from '../types.js';
+import { listPlivoNumbers, pointPlivoNumber, restorePlivoNumber } from './numbers.js';
 import {
   PLIVO_API_URL,
   type PlivoAccount,
@@ -131,6 +133,9 @@ export const plivo: Carrier<PlivoAccount> = {
         const status = plivoStatusOf(record);
         return { end: PLIVO_END_STATUS[status], completed: status === 'completed' };
       },
+      listNumbers: () => listPlivoNumbers(rest),
+      pointNumber: (ref, hooks) => pointPlivoNumber(rest, ref, hooks),
+      restoreNumber: (ref, previous) => restorePlivoNumber(rest, ref, previous),
     };
   },
 

@@ -108,7 +108,8 @@ export class PlivoRest {
     private readonly account: PlivoAccount,
   ) {}
 
-  private async request(
+  /** A request under the account (`path` starts with '/'); the JSON answer. */
+  async request(
     method: string,
     path: string,
     body?: Record<string, string>,

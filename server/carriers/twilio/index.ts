@@ -5,8 +5,10 @@
  * WebSocket `stream/{call_id}/{token}`. Twilio takes the stream's TwiML with the dial and new TwiML inline
  * to redirect a live call.
  */
+
 import type { Carrier, DialEnd } from '../types.js';
 import { param, XML_DECLARATION } from '../types.js';
+import { listTwilioNumbers, pointTwilioNumber, restoreTwilioNumber } from './numbers.js';
 import {
   dialTwiml,
   sayAndHangUpTwiml,
@@ -114,6 +116,9 @@ export const twilio: Carrier<TwilioAccount> = {
         const end = TWILIO_END_STATUS[call.status];
         return end || call.status === 'completed' ? { end, completed: call.status === 'completed' } : undefined;
       },
+      listNumbers: () => listTwilioNumbers(rest),
+      pointNumber: (ref, hooks) => pointTwilioNumber(rest, ref, hooks),
+      restoreNumber: (ref, previous) => restoreTwilioNumber(rest, ref, previous),
     };
   },
 

@@ -92,7 +92,7 @@ export class TwilioRest {
   ) {}
 
   /** A POST with `form`, or a GET without; answers the JSON body (errors thrown with Twilio's message). */
-  private async send(path: string, form?: [string, string][], signal?: AbortSignal): Promise<Record<string, unknown>> {
+  async send(path: string, form?: [string, string][], signal?: AbortSignal): Promise<Record<string, unknown>> {
     const auth = Buffer.from(`${this.account.accountSid}:${this.account.authToken}`).toString('base64');
     const res = await this.api.http.fetch(
       `${this.api.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(this.account.accountSid)}${path}`,
@@ -109,7 +109,8 @@ export class TwilioRest {
     const text = await res.text();
     let body: Record<string, unknown> = {};
     try {
-      body = JSON.parse(text) as typeof body;
+      const parsed: unknown = JSON.parse(text);
+      if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
     } catch {}
     if (!res.ok) {
       const why = res.status === 401 ? 'Twilio refused the Account SID or Auth Token.' : `Twilio answered ${res.status}.`;

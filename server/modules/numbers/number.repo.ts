@@ -77,6 +77,8 @@ export function poolNumberRow(p: {
     inbound_agent_id: null,
     outbound_agent_id: null,
     assigned_at: null,
+    carrier_ref: null,
+    carrier_previous: null,
     created_at: at,
     updated_at: at,
   };
@@ -311,6 +313,69 @@ export async function updateCompanyNumber(
  * its requests forgotten so any company may ask for it again); a company's own number is deleted.
  * Null when the company has no such number.
  */
+/** Which of `phones` are on the platform already (any company's, or the pool's). */
+export async function numbersOnPlatform(db: Kysely<DB>, phones: string[]): Promise<Set<string>> {
+  if (phones.length === 0) return new Set();
+  const rows = await db.selectFrom('phone_numbers').select('phone_number').where('phone_number', 'in', phones).execute();
+  return new Set(rows.map((r) => r.phone_number));
+}
+
+/** A number imported from the company's carrier account, with what the carrier had before. */
+export async function createImportedNumber(
+  db: Kysely<DB>,
+  p: {
+    companyId: string;
+    accountId: string;
+    phone: string;
+    provider: PhoneProvider;
+    ref: string;
+    previous: string;
+    inboundAgentId: string | null;
+    now: Date;
+  },
+): Promise<PhoneNumber | 'taken'> {
+  const at = p.now.toISOString();
+  const id = newId(p.now);
+  const north = /^\+1(\d{3})\d{7}$/.exec(p.phone);
+  const res = await db
+    .insertInto('phone_numbers')
+    .values({
+      id,
+      company_id: p.companyId,
+      account_id: p.accountId,
+      origin: 'company',
+      phone_number: p.phone,
+      provider: p.provider,
+      phone_number_type: 'local',
+      phone_number_pretty: prettyPhoneNumber(p.phone),
+      area_code: north ? Number(north[1]) : null,
+      nickname: null,
+      termination_uri: defaultTerminationUri(p.provider),
+      assistant_id: null,
+      inbound_agent_id: p.inboundAgentId,
+      outbound_agent_id: null,
+      assigned_at: at,
+      created_at: at,
+      updated_at: at,
+      carrier_ref: p.ref,
+      carrier_previous: p.previous,
+    })
+    .onConflict((oc) => oc.column('phone_number').doNothing())
+    .executeTakeFirst();
+  if (Number(res.numInsertedOrUpdatedRows ?? 0) === 0) return 'taken';
+  return (await findCompanyNumber(db, p.companyId, id)) ?? 'taken';
+}
+
+/** What the carrier had before an imported number of the company was pointed at Parley (null for others). */
+export function importedNumberOrigin(db: Kysely<DB>, companyId: string, id: string) {
+  return db
+    .selectFrom('phone_numbers')
+    .select(['provider', 'carrier_ref', 'carrier_previous'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 export async function deleteCompanyNumber(
   db: Kysely<DB>,
   companyId: string,

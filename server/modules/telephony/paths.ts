@@ -26,6 +26,8 @@ export function carrierPaths(carrier: Carrier) {
   return {
     inbound: at(hooks.inbound),
     status: (callId: string) => at(hooks.status, callId),
+    /** an imported number's status callback (its calls' ids come in the parameters) */
+    numberStatus: at(hooks.status),
     stream: (callId: string, token: string) => at(hooks.stream, callId, token),
     answer: (callId: string) => at(hook(hooks.answer), callId),
     instructions: (callId: string) => at(hook(hooks.instructions), callId),
@@ -38,6 +40,7 @@ export function carrierRoutes(carrier: Carrier) {
   return {
     inbound: `/${id}/${hooks.inbound}`,
     status: `/${id}/${hooks.status}/:id`,
+    numberStatus: `/${id}/${hooks.status}`,
     answer: hooks.answer ? `/${id}/${hooks.answer}/:id` : undefined,
     instructions: hooks.instructions ? `/${id}/${hooks.instructions}/:id` : undefined,
   };

@@ -18,11 +18,13 @@
  * - The stream's WebSocket upgrade is signed by the carrier and takes the one-time token (stream.routes.ts).
  * The URLs are built in paths.ts, the SQL is in telephony.repo.ts. docs/telephony.md tells it all.
  */
+
 import { createHmac } from 'node:crypto';
 import type { AgentDoc } from '@contract/agent/save.js';
 import type { CallStatus } from '@contract/call-values.js';
 import { destinationRefusal } from '@contract/destinations.js';
 import type { ProviderName } from '@contract/provider.js';
+import { PROVIDERS_PAGE } from '@contract/provider-keys.js';
 import {
   type CreatePhoneCallBody,
   INBOUND_STREAM_TOKEN_TTL_MS,
@@ -119,7 +121,7 @@ export async function carrierAccount(deps: AppDeps, carrier: Carrier, companyId:
 const notConnected = (carrier: Carrier, extra: Record<string, unknown> = {}) =>
   new HttpError(400, TELEPHONY_MESSAGES.notConnected(carrier.label), {
     ...extra,
-    problem: { provider: carrier.id, message: TELEPHONY_MESSAGES.notConnected(carrier.label), link: '/providers' },
+    problem: { provider: carrier.id, message: TELEPHONY_MESSAGES.notConnected(carrier.label), link: PROVIDERS_PAGE },
   });
 
 /**
@@ -696,6 +698,25 @@ export async function outboundAnswer(deps: AppDeps, carrier: Carrier, callId: st
   const token = carrierStreamToken(deps, row.id);
   await setStreamToken(deps.db.db, row, hashToken(token), new Date(now(deps).getTime() + INBOUND_STREAM_TOKEN_TTL_MS));
   return streamMarkup(deps, carrier, row, token);
+}
+
+/**
+ * The status callback set on a number imported from the carrier (`{status}` without a call id): the call is
+ * the number's company's call with the carrier's id in the parameters, then handled as its own callback
+ * (signature checked there with that company's account). Unknown calls answer 204: the carrier also reports
+ * calls Parley refused before storing them.
+ */
+export async function numberStatus(deps: AppDeps, carrier: Carrier, req: WebhookRequest) {
+  const signed = signedRequest(deps, req);
+  const cb = carrier.callback(signed.params);
+  const to = carrier.inbound(signed.params).to;
+  const number = to ? await numberByPhone(deps.db.db, to, carrier.id) : undefined;
+  if (!number?.company_id || !cb.callId) return forbidden;
+  const found = await callOfCarrier(deps.db.db, number.company_id, cb.callId);
+  if (!found) {
+    return (await verified(deps, carrier, number.company_id, signed, 'status')) === undefined ? forbidden : noContent;
+  }
+  return callStatus(deps, carrier, found.id, req);
 }
 
 /**

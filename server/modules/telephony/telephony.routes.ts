@@ -5,7 +5,15 @@ import type { AppDeps } from '../../platform/deps.js';
 import { limitBody } from '../../platform/http/body-limit.js';
 import type { AppEnv } from '../../platform/http/types.js';
 import { carrierPaths, carrierRoutes } from './paths.js';
-import { type CarrierAnswer, callInstructions, callStatus, inboundCall, outboundAnswer, type WebhookRequest } from './service.js';
+import {
+  type CarrierAnswer,
+  callInstructions,
+  callStatus,
+  inboundCall,
+  numberStatus,
+  outboundAnswer,
+  type WebhookRequest,
+} from './service.js';
 
 /** A carrier's form body is small (a few dozen parameters). */
 const CARRIER_BODY_MAX = 32 * 1024;
@@ -16,6 +24,8 @@ const CARRIER_BODY_MAX = 32 * 1024;
  * signature (server/modules/telephony/service.ts), and refused with 403 otherwise.
  * - `POST /{carrier}/{inbound}`: an inbound call (answers the carrier's markup);
  * - `POST /{carrier}/{status}/{call_id}`: status callbacks and answering-machine detection of a call;
+ * - `POST /{carrier}/{status}`: the status callback of a number imported from the carrier (the call is found
+ *   by the carrier's id of it);
  * - `POST /{carrier}/{answer}/{call_id}`: an outbound call answered (carriers that learn the stream then);
  * - `POST /{carrier}/{instructions}/{call_id}`: what a live call is redirected to (transfer, voicemail).
  * Twilio's are `/twilio/voice` and `/twilio/status/{call_id}`; Plivo's `/plivo/answer`,
@@ -41,6 +51,7 @@ export function telephonyRoutes(deps: AppDeps, registry: CarrierRegistry = defau
       const id = c.req.param('id') ?? '';
       return answer(await callStatus(deps, carrier, id, await request(c, paths.status(id))));
     });
+    r.post(routes.numberStatus, async (c) => answer(await numberStatus(deps, carrier, await request(c, paths.numberStatus))));
     if (routes.answer)
       r.post(routes.answer, async (c) => {
         const id = c.req.param('id') ?? '';

@@ -204,6 +204,10 @@ export interface PhoneNumbersTable {
   assigned_at: string | null;
   created_at: string;
   updated_at: string;
+  /** imported from the company's carrier account: the carrier's handle of the number (migration 023) */
+  carrier_ref: string | null;
+  /** imported: what the number was set to before (the carrier's JSON), restored on release */
+  carrier_previous: string | null;
 }
 
 /** A company's request for a free number; granted_at set when an operator grants it. */

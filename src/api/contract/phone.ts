@@ -88,6 +88,10 @@ export const PHONE_MESSAGES = {
   agentsUpdated: 'Phone number agents updated',
   deleted: 'Phone number deleted',
   requestSent: (phone: string) => `Request for phone number ${phone} has been sent.`,
+  importChoose: 'Choose at least one number',
+  importTooMany: (max: number) => `Import at most ${max} numbers at a time`,
+  importNotOnAccount: (phone: string, label: string) => `${phone} is not a number of your ${label} account`,
+  imported: (n: number) => `${n} number${n === 1 ? '' : 's'} imported`,
 } as const;
 
 /** The screen's texts of the specification (toasts, empty and error states). */
@@ -104,6 +108,20 @@ export const PHONE_TEXTS = {
   availableEmptyTitle: 'No available phone numbers found',
   availableEmptyText: 'Contact support to add more phone numbers to your account.',
   availableLoadFailed: 'Error loading available phone numbers. Please try again.',
+  importFrom: (label: string) => `Import from ${label}`,
+  importTitle: (label: string) => `Import numbers from ${label}`,
+  importLead: (label: string) =>
+    `Numbers on your own ${label} account. Importing one points its voice webhook at Parley; give it an agent with Assign Agent and it rings that agent. Deleting it here sets back what it had.`,
+  importEmpty: (label: string) => `No phone numbers on this ${label} account.`,
+  importLoadFailed: (label: string) => `Could not read the numbers of your ${label} account.`,
+  importAlready: 'Already in Parley',
+  importNoVoice: 'Cannot take calls',
+  importSubmit: 'Import selected',
+  importedTitle: 'Numbers imported',
+  imported: (n: number) => `${n} number${n === 1 ? '' : 's'} imported.`,
+  importFailed: 'Failed to import phone numbers',
+  /** a pending request for a pool number, on a self-hosted server */
+  requestPendingHint: 'An operator of this server grants requests with: npm run admin -- grant-number-requests',
   /** A carrier is connected but PUBLIC_URL is on localhost */
   callbacksUnreachable:
     'PUBLIC_URL is on localhost, so inbound calls cannot reach this server (nor can call status from Twilio or Plivo). Set PUBLIC_URL to the public https address of this server.',
@@ -457,4 +475,47 @@ export const PHONE_PATHS = {
   numbers: '/number/',
   create: '/number/create',
   one: (id: string) => `/number/${encodeURIComponent(id)}`,
+  importList: (provider: string) => `/number/import/${encodeURIComponent(provider)}`,
+  import: '/number/import',
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Import from the company's carrier account
+
+/**
+ * GET /number/import/{provider}: the numbers of the company's own Twilio or Plivo account (its Providers
+ * card), `{ data: { numbers: CarrierNumber[] } }`; 400 naming the card when it is not connected.
+ * POST /number/import: imports the chosen ones: each number's voice webhook (Twilio `VoiceUrl` and
+ * `StatusCallback`; Plivo an application's Answer URL) is pointed at Parley and the number added as the
+ * company's own (origin 'company'), with `inbound_agent_id` when given. 201 `{ msg, data: { numbers } }`.
+ * DELETE /number/{id} of an imported number sets back what the carrier had before.
+ */
+/** A number of the account: `in_parley` when already on the platform (imported, added by hand, or in the pool); `voice` when it can take calls. */
+export type CarrierNumber = v.InferOutput<typeof CarrierNumberSchema>;
+export const CarrierNumberSchema = v.object({
+  phone_number: v.string(),
+  friendly_name: v.string(),
+  voice: v.boolean(),
+  in_parley: v.boolean(),
+});
+export const CarrierNumberListResponseSchema = v.object({
+  success: v.literal(true),
+  data: v.object({ numbers: v.array(CarrierNumberSchema) }),
+});
+export const NumberImportResponseSchema = v.object({
+  success: v.literal(true),
+  msg: v.string(),
+  data: v.object({ numbers: v.array(PhoneNumberSchema) }),
+});
+export type NumberImportResponse = v.InferOutput<typeof NumberImportResponseSchema>;
+export const NUMBER_IMPORT_MAX = 50;
+export const NumberImportBodySchema = v.object({
+  provider: v.picklist(PHONE_PROVIDERS, PHONE_MESSAGES.unknownProvider),
+  phone_numbers: v.pipe(
+    v.array(v.pipe(v.string(), v.regex(/^\+[1-9]\d{6,14}$/, PHONE_MESSAGES.invalidPhoneNumber)), PHONE_MESSAGES.importChoose),
+    v.minLength(1, PHONE_MESSAGES.importChoose),
+    v.maxLength(NUMBER_IMPORT_MAX, PHONE_MESSAGES.importTooMany(NUMBER_IMPORT_MAX)),
+  ),
+  inbound_agent_id: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64)))),
+});
+export type NumberImportBody = v.InferOutput<typeof NumberImportBodySchema>;

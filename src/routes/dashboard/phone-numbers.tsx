@@ -2,11 +2,19 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useMemo } from 'react';
 import * as v from 'valibot';
-import { type FreeNumber, PHONE_TEXTS, type PhoneNumber, type PhoneSortField } from '../../api/contract/phone';
+import {
+  type FreeNumber,
+  PHONE_PROVIDER_LABELS,
+  PHONE_PROVIDERS,
+  PHONE_TEXTS,
+  type PhoneNumber,
+  type PhoneSortField,
+} from '../../api/contract/phone';
 import { PHONE_CACHE_PREFIX, type PhoneListParams, phone, TELEPHONY_STATUS_KEY } from '../../api/phone';
 import { notify } from '../../app/toaster';
 import { assignAgentMachine } from '../../machines/assignAgent.machine';
 import type { ListPage } from '../../machines/listQuery.machine';
+import { numberImportMachine } from '../../machines/numberImport.machine';
 import { phoneNumberDeleteMachine } from '../../machines/phoneNumberDelete.machine';
 import { phoneNumberUpdateMachine } from '../../machines/phoneNumberUpdate.machine';
 import { phoneRequestMachine } from '../../machines/phoneRequest.machine';
@@ -23,6 +31,8 @@ import { EmptyState, PageHeader } from './-components/PageHeader';
 import * as pc from './-components/page.css';
 import { AssignAgentDialog } from './-components/phone/AssignAgentDialog';
 import { DeletePhoneNumberDialog } from './-components/phone/DeletePhoneNumberDialog';
+import { ImportNumbersDialog } from './-components/phone/ImportNumbersDialog';
+import * as phoneCss from './-components/phone/phone.css';
 import { assignedColumns, availableColumns } from './-components/phone/phone-columns';
 import { UpdatePhoneNumberDialog } from './-components/phone/UpdatePhoneNumberDialog';
 
@@ -35,6 +45,7 @@ const assignAgentLogic = assignAgentMachine.provide({
 const phoneNumberUpdateLogic = phoneNumberUpdateMachine.provide({ actions: { notify } });
 const phoneNumberDeleteLogic = phoneNumberDeleteMachine.provide({ actions: { notify } });
 const phoneRequestLogic = phoneRequestMachine.provide({ actions: { notify } });
+const numberImportLogic = numberImportMachine.provide({ actions: { notify } });
 
 /**
  * The columns that sort: the two of the contract's PHONE_SORT_FIELDS that have a column of their own
@@ -170,6 +181,7 @@ function AssignedNumbers({
   const assigner = useActorRef(assignAgentLogic);
   const updater = useActorRef(phoneNumberUpdateLogic);
   const deleter = useActorRef(phoneNumberDeleteLogic);
+  const importer = useActorRef(numberImportLogic);
   const columns = useMemo(
     () =>
       assignedColumns({
@@ -181,6 +193,13 @@ function AssignedNumbers({
   );
   return (
     <>
+      <div className={phoneCss.importToolbar}>
+        {PHONE_PROVIDERS.map((p) => (
+          <Button key={p} variant="secondary" size="sm" onClick={() => importer.send({ type: 'dialog.open', provider: p })}>
+            {PHONE_TEXTS.importFrom(PHONE_PROVIDER_LABELS[p])}
+          </Button>
+        ))}
+      </div>
       <DataTable
         label="Assigned Numbers"
         columns={columns}
@@ -193,7 +212,7 @@ function AssignedNumbers({
           <EmptyState
             icon={PhoneIcon}
             title="No phone numbers yet"
-            text="Request a number on the Available Numbers tab. It appears here once it is granted to your account."
+            text="Request a number on the Available Numbers tab (it appears here once it is granted to your account), or import one from your own Twilio or Plivo account."
             action={<Button onClick={onBrowse}>Browse available numbers</Button>}
           />
         }
@@ -201,6 +220,7 @@ function AssignedNumbers({
       <AssignAgentDialog actor={assigner} />
       <UpdatePhoneNumberDialog actor={updater} />
       <DeletePhoneNumberDialog actor={deleter} />
+      <ImportNumbersDialog actor={importer} />
     </>
   );
 }

@@ -16,6 +16,7 @@ import contact from './contact.js';
 import forgotPassword from './forgotPassword.js';
 import knowledgeBaseUpload from './knowledgeBaseUpload.js';
 import listQuery from './listQuery.js';
+import numberImport from './numberImport.js';
 import phoneNumberDelete from './phoneNumberDelete.js';
 import phoneNumberUpdate from './phoneNumberUpdate.js';
 import phoneRequest from './phoneRequest.js';
@@ -32,6 +33,7 @@ import voicePreview from './voicePreview.js';
 import webCall from './webCall.js';
 
 export const invariantTables: Record<string, InvariantTable> = {
+  numberImport,
   agentEditor,
   assignAgent,
   authDialog,

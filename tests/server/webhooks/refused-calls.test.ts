@@ -33,6 +33,8 @@ async function world(t: TestApp, user: SignedUp, withAgent: boolean) {
     assigned_at: at,
     created_at: at,
     updated_at: at,
+    carrier_ref: null,
+    carrier_previous: null,
   };
   await db.insertInto('phone_numbers').values(number).execute();
   await db

@@ -21,6 +21,7 @@ import * as m019 from './019_job_claim_indexes.js';
 import * as m020 from './020_job_vocabulary.js';
 import * as m021 from './021_batch_failure_reason.js';
 import * as m022 from './022_function_names.js';
+import * as m023 from './023_imported_numbers.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '020_job_vocabulary': m020,
   '021_batch_failure_reason': m021,
   '022_function_names': m022,
+  '023_imported_numbers': m023,
 };

@@ -48,3 +48,19 @@ export const listState = style({
   fontSize: vars.fontSize.sm,
   color: vars.color.textMuted,
 });
+
+/** The Import from Twilio / Plivo dialog */
+export const importToolbar = style({ display: 'flex', gap: vars.space['2'], flexWrap: 'wrap', justifyContent: 'flex-end' });
+export const importList = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space['1'],
+  maxHeight: '18rem',
+  overflowY: 'auto',
+  padding: vars.space['1'],
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.md,
+});
+export const importStatus = style({ display: 'flex', alignItems: 'center', gap: vars.space['2'], fontSize: vars.fontSize.sm });
+export const importError = style({ fontSize: vars.fontSize.sm, color: vars.color.danger });
+export const muted = style({ fontSize: vars.fontSize.sm, color: vars.color.textMuted });
