@@ -5,13 +5,15 @@
  * and one line below.
  */
 import type { FunctionType } from '@contract/agent/functions.js';
+import { customTool } from './custom/index.js';
+import { mcpTool } from './mcp/index.js';
 import type { ToolKind } from './types.js';
 
 type RunnableType = Exclude<FunctionType, 'end_call' | 'transfer'>;
 
 export const TOOL_KINDS: Partial<{ [T in RunnableType]: ToolKind<T> }> = {
-  // custom: customTool,            (./custom)
-  // mcp: mcpTool,                  (./mcp)
+  custom: customTool,
+  mcp: mcpTool,
   // check_availability_cal, book_appointment_cal: (./calcom)
   // check_availability_calendly, book_appointment_calendly: (./calendly)
   // web_search: (./perplexity)
