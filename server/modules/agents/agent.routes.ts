@@ -11,6 +11,7 @@ import { limitBody } from '../../platform/http/body-limit.js';
 import { HttpError, jsonBody, ok } from '../../platform/http/http.js';
 import { idempotent } from '../../platform/http/idempotency.js';
 import { listQuery } from '../../platform/http/list-query.js';
+import { enforce, type Limit } from '../../platform/http/ratelimit.js';
 import type { AppEnv } from '../../platform/http/types.js';
 import { openHeaders } from '../../voice/tools/custom/headers.js';
 import { toolUrlProblem } from '../../voice/tools/custom/http.js';
@@ -88,6 +89,8 @@ async function checkFunctions(deps: AppDeps, doc: AgentDoc): Promise<void> {
 
 /** How long 'Load tools' waits for an MCP server (initialize and the whole list). */
 const LOAD_TOOLS_MS = 10_000;
+/** 'Load tools' reaches out to a URL the company chose: at most this many a minute per company. */
+export const LOAD_TOOLS_LIMIT: Limit = { name: 'mcp-tools:company', max: 30, windowMs: 60_000 };
 
 /** /agent: the company's agents (list, read, create, update, delete). Company and account come from the token. */
 export function agentRoutes(deps: AppDeps) {
@@ -151,6 +154,7 @@ export function agentRoutes(deps: AppDeps) {
   r.post('/mcp-tools', async (c) => {
     const body = await jsonBody(c, McpToolsBodySchema);
     const { companyId } = c.get('auth');
+    await enforce(db, LOAD_TOOLS_LIMIT, companyId, deps.clock.now());
     let stored: ReturnType<typeof functionWithHeaders>;
     if (body.agent_id !== undefined) {
       const saved = await findAgent(db, companyId, agentId(body.agent_id));

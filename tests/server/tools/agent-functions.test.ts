@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { LOAD_TOOLS_LIMIT } from '../../../server/modules/agents/agent.routes.js';
 import { customTool } from '../../../server/voice/tools/custom/index.js';
 import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../../src/api/contract/agent/editor-form.js';
 import { type AgentFunction, SECRET_MASK } from '../../../src/api/contract/agent/functions.js';
@@ -204,6 +205,17 @@ describeEachDb('Load tools (POST /agent/mcp-tools)', (kind) => {
       description: 'Finds an order by its number',
       input_schema: { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] },
     });
+  });
+
+  it('at most LOAD_TOOLS_LIMIT a minute per company', async () => {
+    const user = await signUp(t());
+    const other = await signUp(t());
+    for (let i = 0; i < LOAD_TOOLS_LIMIT.max; i++)
+      expect((await call(t(), 'POST', '/agent/mcp-tools', { token: user.token, body: body() })).status).toBe(400);
+    expect((await call(t(), 'POST', '/agent/mcp-tools', { token: user.token, body: body() })).status).toBe(429);
+    expect((await call(t(), 'POST', '/agent/mcp-tools', { token: other.token, body: body() })).status).toBe(400);
+    t().clock.advance(LOAD_TOOLS_LIMIT.windowMs + 1);
+    expect((await call(t(), 'POST', '/agent/mcp-tools', { token: user.token, body: body() })).status).toBe(400);
   });
 
   it('a wrong token answers 502 with the reason', async () => {
