@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sealHeaderValue } from '../../../server/voice/tools/custom/headers.js';
-import { MAX_TOOLS, mcpTool, offeredName } from '../../../server/voice/tools/mcp/index.js';
+import { MAX_ANSWER_BYTES, MAX_TOOLS, mcpTool, offeredName } from '../../../server/voice/tools/mcp/index.js';
 import type { PreparedTool } from '../../../server/voice/tools/types.js';
 import { DEFAULT_MCP_TOOLS, FakeMcpServer } from '../../fakes/mcp-server.js';
 import { COMPANY, fnOf, toolDeps, toolEnv } from './tool-env.js';
@@ -110,6 +110,30 @@ describe('MCP server', () => {
     mcp.tools = Array.from({ length: MAX_TOOLS + 10 }, (_, i) => ({ ...DEFAULT_MCP_TOOLS[2]!, name: `t${i}` }));
     const tools = await prepare();
     expect(tools).toHaveLength(MAX_TOOLS);
+    await closeAll(tools);
+  });
+
+  it('past timeout_ms the model is told the server did not answer in time', async () => {
+    const tools = await prepare({ allowed_tools: ['slow_search'], timeout_ms: 1_000 });
+    expect(await tools[0]!.run({}, toolEnv(deps, ''))).toEqual({
+      ok: false,
+      result: JSON.stringify({ error: 'The MCP server did not answer in time' }),
+    });
+    await closeAll(tools);
+  });
+
+  it('an answer larger than MAX_ANSWER_BYTES is not read: an error for the model', async () => {
+    mcp.tools = [
+      {
+        ...DEFAULT_MCP_TOOLS[2]!,
+        name: 'huge',
+        run: async () => ({ content: [{ type: 'text', text: 'x'.repeat(MAX_ANSWER_BYTES + 1000) }] }),
+      },
+    ];
+    const tools = await prepare();
+    const out = await tools[0]!.run({}, toolEnv(deps, ''));
+    expect(out.ok).toBe(false);
+    expect(JSON.parse(out.result).error).toMatch(/larger than/);
     await closeAll(tools);
   });
 

@@ -45,22 +45,24 @@ export interface McpToolInfo {
 export const offeredName = (fnName: string, toolName: string) =>
   `${fnName}__${toolName}`.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
 
-/** A response whose body errors past `max` bytes. */
-function capped(res: Response, max: number): Response {
+/** A response whose body errors past `max` bytes (and `onOverflow` is told). */
+function capped(res: Response, max: number, onOverflow: () => void): Response {
   if (!res.body) return res;
   let size = 0;
   const limit = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       size += chunk.byteLength;
-      if (size > max) controller.error(new Error(`the MCP server's answer is larger than ${max} bytes`));
-      else controller.enqueue(chunk);
+      if (size > max) {
+        controller.error(new Error(`the MCP server's answer is larger than ${max} bytes`));
+        onOverflow();
+      } else controller.enqueue(chunk);
     },
   });
   return new Response(res.body.pipeThrough(limit), { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 /** The SDK's fetch, made through the private-address guard with capped answers. */
-export function guardedMcpFetch(deps: AppDeps): FetchLike {
+export function guardedMcpFetch(deps: AppDeps, onOverflow: () => void = () => {}): FetchLike {
   return async (url, init) => {
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((value, name) => {
@@ -76,7 +78,7 @@ export function guardedMcpFetch(deps: AppDeps): FetchLike {
       ...(init?.signal ? { signal: init.signal } : {}),
       publicOnly: !allowPrivate(deps),
     });
-    return capped(res, MAX_ANSWER_BYTES);
+    return capped(res, MAX_ANSWER_BYTES, onOverflow);
   };
 }
 
@@ -95,8 +97,12 @@ function reasonOf(e: unknown): string {
 export interface McpSession {
   client: Client;
   transport: StreamableHTTPClientTransport;
+  /** a failure of this session in words for the model or the editor */
+  reason(e: unknown): string;
   close(): Promise<void>;
 }
+
+const TOO_BIG = `The MCP server's answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`;
 
 /** Opens a session (initialize) with plain header values. Throws ToolError with a reason to show. */
 export async function openMcpSession(
@@ -111,9 +117,16 @@ export async function openMcpSession(
     if (e instanceof UnsafeUrlError) throw new ToolError(reasonOf(e));
     throw e;
   }
+  // an answer past the cap closes the session: the SDK would otherwise wait for the request's timeout
+  let tooBig = false;
+  const overflow = () => {
+    tooBig = true;
+    void client.close().catch(() => {});
+  };
+  const reason = (e: unknown) => (tooBig ? TOO_BIG : reasonOf(e));
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers, redirect: 'manual' },
-    fetch: guardedMcpFetch(deps),
+    fetch: guardedMcpFetch(deps, overflow),
     // retries of a dropped stream are not this call's business: it ends or the model is told
     reconnectionOptions: {
       maxRetries: 0,
@@ -139,9 +152,9 @@ export async function openMcpSession(
   } catch (e) {
     await close();
     if (options.signal.aborted) throw options.signal.reason ?? e;
-    throw new ToolError(reasonOf(e));
+    throw new ToolError(reason(e));
   }
-  return { client, transport, close };
+  return { client, transport, reason, close };
 }
 
 /** tools/list, every page (at most MAX_PAGES pages and MAX_TOOLS tools). */
@@ -168,7 +181,7 @@ export async function listMcpTools(
     }
   } catch (e) {
     if (options.signal.aborted) throw options.signal.reason ?? e;
-    throw new ToolError(reasonOf(e));
+    throw new ToolError(session.reason(e));
   }
   return out.slice(0, MAX_TOOLS);
 }
@@ -224,7 +237,7 @@ export const mcpTool: ToolKind<'mcp'> = {
             return outcomeOf(result as Record<string, unknown>);
           } catch (e) {
             if (runEnv.signal.aborted) throw runEnv.signal.reason ?? e;
-            return { ok: false, result: JSON.stringify({ error: reasonOf(e) }) };
+            return { ok: false, result: JSON.stringify({ error: session.reason(e) }) };
           }
         },
         close: session.close,
