@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { LOAD_TOOLS_LIMIT } from '../../../server/modules/agents/agent.routes.js';
+import { agentForTest } from '../../../server/modules/conversations/runtime.js';
+import { openHeaders } from '../../../server/voice/tools/custom/headers.js';
 import { customTool } from '../../../server/voice/tools/custom/index.js';
 import { AGENT_EDITOR_FORM_DEFAULTS, editorFormToSavePayload } from '../../../src/api/contract/agent/editor-form.js';
 import { type AgentFunction, SECRET_MASK } from '../../../src/api/contract/agent/functions.js';
@@ -121,6 +123,25 @@ describeEachDb('function header secrets and save checks', (kind) => {
     expect(api.requests[0]!.headers['x-shop']).toBe('south');
 
     for (const a of answers) expect(a).not.toContain('sk_live_raw_value_123');
+  });
+
+  it("Test LLM's unsaved draft: masks take the saved agent's values, new values are sealed", async () => {
+    const user = await signUp(t());
+    const created = await call(t(), 'POST', '/agent', { token: user.token, body: payload([custom()]) });
+    const agentId = created.body.data.agent._id;
+    const draft = payload([
+      custom({
+        headers: [
+          { name: 'Authorization', value: SECRET_MASK },
+          { name: 'X-Shop', value: 'draft' },
+        ],
+      }),
+    ]);
+    const caller = { companyId: user.companyId, accountId: user.accountId };
+    const { doc } = await agentForTest(t().deps, caller, { agent_id: agentId, agent: draft });
+    const headers = (doc.editor.functions![0] as Extract<AgentFunction, { type: 'custom' }>).headers;
+    expect(JSON.stringify(headers)).not.toContain('draft');
+    expect(openHeaders(t().deps.secrets.masterKey, user.companyId, headers)).toEqual({ authorization: RAW, 'x-shop': 'draft' });
   });
 
   it('a mask with nothing stored behind it (an imported export) becomes an empty value', async () => {
