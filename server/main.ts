@@ -77,6 +77,7 @@ const deps = composeDeps({
     telephonyUrls: { twilio: env.TWILIO_API_URL, plivo: env.PLIVO_API_URL },
     allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS === 'true',
     allowPrivateWebhookUrls: env.ALLOW_PRIVATE_WEBHOOK_URLS === 'true',
+    allowPrivateToolUrls: env.ALLOW_PRIVATE_TOOL_URLS === 'true',
     signUpsPerHour: env.SIGNUPS_PER_HOUR,
     batchDialsPerSecond: env.BATCH_DIALS_PER_SECOND,
     callPingMs: env.CALL_PING_SECONDS === undefined ? undefined : env.CALL_PING_SECONDS * 1000,

@@ -68,6 +68,8 @@ export interface AppConfig {
   allowPrivateProviderUrls?: boolean;
   /** ALLOW_PRIVATE_WEBHOOK_URLS: a webhook URL may resolve to a private address (default false) */
   allowPrivateWebhookUrls?: boolean;
+  /** ALLOW_PRIVATE_TOOL_URLS: a custom function's or MCP server's URL may resolve to a private address (default false) */
+  allowPrivateToolUrls?: boolean;
   /** Sign-up attempts allowed per client IP in a sliding hour (SIGNUPS_PER_HOUR); undefined = LIMITS.signUpPerIp.max (20). */
   signUpsPerHour?: number;
   /** An upload answered 408 after this long without a byte; undefined = UPLOAD_IDLE_MS (30 s). */

@@ -104,6 +104,8 @@ const EnvSchema = v.object({
   ALLOW_PRIVATE_PROVIDER_URLS: Flag,
   /** a webhook URL may resolve to a loopback/private/link-local address */
   ALLOW_PRIVATE_WEBHOOK_URLS: Flag,
+  /** an agent's custom function or MCP server URL may resolve to a loopback/private/link-local address */
+  ALLOW_PRIVATE_TOOL_URLS: Flag,
 });
 
 export type Env = v.InferOutput<typeof EnvSchema> & {

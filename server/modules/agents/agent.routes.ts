@@ -1,4 +1,6 @@
 import { AgentUpdateBodySchema, applyDialogPatch } from '@contract/agent/dialog.js';
+import { SECRET_MASK } from '@contract/agent/functions.js';
+import { MCP_TOOLS_MESSAGES, McpToolsBodySchema } from '@contract/agent/mcp-tools.js';
 import { AGENT_MESSAGES } from '@contract/agent/messages.js';
 import { AgentListQuerySchema } from '@contract/agent/query.js';
 import { type AgentDoc, AgentSavePayloadSchema } from '@contract/agent/save.js';
@@ -9,11 +11,18 @@ import { limitBody } from '../../platform/http/body-limit.js';
 import { HttpError, jsonBody, ok } from '../../platform/http/http.js';
 import { idempotent } from '../../platform/http/idempotency.js';
 import { listQuery } from '../../platform/http/list-query.js';
+import { enforce, type Limit } from '../../platform/http/ratelimit.js';
 import type { AppEnv } from '../../platform/http/types.js';
+import { openHeaders } from '../../voice/tools/custom/headers.js';
+import { toolUrlProblem } from '../../voice/tools/custom/http.js';
+import { listMcpTools, openMcpSession } from '../../voice/tools/mcp/index.js';
+import { toolKindOf } from '../../voice/tools/registry.js';
+import { ToolError } from '../../voice/tools/types.js';
 import { requireAuth } from '../auth/index.js';
 import { ownKnowledgeBaseIds } from '../knowledge/index.js';
 import { checkWebhookUrl } from '../webhooks/index.js';
 import { deleteAgent, docOf, findAgent, insertAgent, listAgents, updateAgent } from './agent.repo.js';
+import { functionWithHeaders, maskAgent, sealFunctionHeaders, storedHeaderValue } from './function-secrets.js';
 
 /** Agent bodies carry long prompts and knowledge-base selections. */
 const AGENT_BODY_MAX = 2 * 1024 * 1024;
@@ -61,6 +70,28 @@ async function checkAgentWebhooks(deps: AppDeps, doc: AgentDoc): Promise<void> {
   await checkWebhookUrl(deps, doc.editor.inboundCallWebhook, 'inboundCallWebhook');
 }
 
+/**
+ * Each function checked by its type beyond the schema (a custom function's or MCP server's URL must be
+ * public unless ALLOW_PRIVATE_TOOL_URLS; a custom function's parameters must compile as JSON Schema): the
+ * first problem answers 400 naming the function.
+ */
+async function checkFunctions(deps: AppDeps, doc: AgentDoc): Promise<void> {
+  for (const fn of doc.editor.functions ?? []) {
+    if (fn.type === 'end_call' || fn.type === 'transfer') continue;
+    const kind = toolKindOf(fn.type);
+    const problem = await kind?.check?.(fn as never, deps);
+    if (problem) {
+      const message = `Function ${fn.name}: ${problem}`;
+      throw new HttpError(400, message, { errors: { functions: message } });
+    }
+  }
+}
+
+/** How long 'Load tools' waits for an MCP server (initialize and the whole list). */
+const LOAD_TOOLS_MS = 10_000;
+/** 'Load tools' reaches out to a URL the company chose: at most this many a minute per company. */
+export const LOAD_TOOLS_LIMIT: Limit = { name: 'mcp-tools:company', max: 30, windowMs: 60_000 };
+
 /** /agent: the company's agents (list, read, create, update, delete). Company and account come from the token. */
 export function agentRoutes(deps: AppDeps) {
   const db = deps.db.db;
@@ -75,18 +106,20 @@ export function agentRoutes(deps: AppDeps) {
   r.get('/:id', async (c) => {
     const agent = await findAgent(db, c.get('auth').companyId, agentId(c.req.param('id')));
     if (!agent) throw notFound();
-    return ok(c, { data: { agent } });
+    return ok(c, { data: { agent: maskAgent(agent) } });
   });
 
   r.post('/', idempotent(deps), async (c) => {
     const payload = await jsonBody(c, AgentSavePayloadSchema);
     const { companyId, accountId } = c.get('auth');
     // the agent and the stored answer of its Idempotency-Key commit together (docs/reliability.md)
-    const doc = await ownKnowledgeBases(db, companyId, docOf(payload));
-    await checkAgentWebhooks(deps, doc);
+    const given = await ownKnowledgeBases(db, companyId, docOf(payload));
+    await checkAgentWebhooks(deps, given);
+    await checkFunctions(deps, given);
+    const doc = sealFunctionHeaders(deps, companyId, given);
     const answer = await db.transaction().execute(async (trx) => {
       const agent = await insertAgent(trx, { companyId, accountId, doc, now: deps.clock.now() });
-      const body = { success: true, msg: AGENT_MESSAGES.created, data: { agent } };
+      const body = { success: true, msg: AGENT_MESSAGES.created, data: { agent: maskAgent(agent) } };
       await c.get('idempotency').storeWith(trx, 201, body);
       return body;
     });
@@ -104,7 +137,9 @@ export function agentRoutes(deps: AppDeps) {
     if ('settings' in fields) {
       const full = await ownKnowledgeBases(db, companyId, docOf(fields));
       await checkAgentWebhooks(deps, full);
-      change = () => full;
+      await checkFunctions(deps, full);
+      // masked header values keep what the stored document has
+      change = (stored) => sealFunctionHeaders(deps, companyId, full, stored);
     } else change = (doc) => applyDialogPatch(doc, fields);
     const result = await updateAgent(db, companyId, id, change, {
       expectedVersion: version,
@@ -112,7 +147,54 @@ export function agentRoutes(deps: AppDeps) {
     });
     if (result.kind === 'not_found') throw notFound();
     if (result.kind === 'conflict') throw new HttpError(409, AGENT_MESSAGES.conflict);
-    return ok(c, { msg: AGENT_MESSAGES.updated, data: { agent: result.agent } });
+    return ok(c, { msg: AGENT_MESSAGES.updated, data: { agent: maskAgent(result.agent) } });
+  });
+
+  // 'Load tools' of an MCP server function in the editor
+  r.post('/mcp-tools', async (c) => {
+    const body = await jsonBody(c, McpToolsBodySchema);
+    const { companyId } = c.get('auth');
+    await enforce(db, LOAD_TOOLS_LIMIT, companyId, deps.clock.now());
+    let stored: ReturnType<typeof functionWithHeaders>;
+    if (body.agent_id !== undefined) {
+      const saved = await findAgent(db, companyId, agentId(body.agent_id));
+      if (!saved) throw notFound();
+      stored = functionWithHeaders(saved, body.function_id);
+    }
+    const headers: Record<string, string> = {};
+    for (const [i, h] of body.headers.entries()) {
+      if (h.value !== SECRET_MASK) {
+        if (h.value !== '') headers[h.name.toLowerCase()] = h.value;
+        continue;
+      }
+      const sealed = storedHeaderValue(stored, h, i);
+      if (sealed === '') {
+        const message = MCP_TOOLS_MESSAGES.headerAgain(h.name);
+        throw new HttpError(400, message, { errors: { headers: message } });
+      }
+      try {
+        Object.assign(headers, openHeaders(deps.secrets.masterKey, companyId, [{ name: h.name, value: sealed }]));
+      } catch (e) {
+        if (!(e instanceof ToolError)) throw e;
+        throw new HttpError(400, MCP_TOOLS_MESSAGES.headerAgain(h.name));
+      }
+    }
+    const refused = await toolUrlProblem(deps, body.url);
+    if (refused) throw new HttpError(400, refused, { errors: { url: refused } });
+    const options = { signal: AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(LOAD_TOOLS_MS)]), timeoutMs: LOAD_TOOLS_MS };
+    try {
+      const session = await openMcpSession(deps, body.url, headers, options);
+      try {
+        return ok(c, { tools: await listMcpTools(session, options) });
+      } finally {
+        await session.close();
+      }
+    } catch (e) {
+      if (e instanceof ToolError) throw new HttpError(502, MCP_TOOLS_MESSAGES.unreachable(e.message));
+      if (options.signal.aborted)
+        throw new HttpError(502, MCP_TOOLS_MESSAGES.unreachable('the MCP server did not answer in time'));
+      throw e;
+    }
   });
 
   r.delete('/:id', async (c) => {

@@ -5,4 +5,5 @@
  */
 export { docOf, findAgent } from './agent.repo.js';
 export { agentRoutes } from './agent.routes.js';
+export { maskAgent, sealFunctionHeaders } from './function-secrets.js';
 export { createSampleAgent } from './sample-agent.js';

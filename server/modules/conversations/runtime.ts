@@ -48,7 +48,7 @@ import { ChatLine } from '../../voice/lines/text.js';
 import type { AudioLine } from '../../voice/lines/types.js';
 import { WebTransport } from '../../voice/lines/web.js';
 import { BROWSER_AUDIO, ProviderError, type ProviderId } from '../../voice/providers/types.js';
-import { docOf, findAgent } from '../agents/index.js';
+import { docOf, findAgent, sealFunctionHeaders } from '../agents/index.js';
 import { recordingsDir } from '../calls/index.js';
 import { knowledgeSearch } from '../knowledge/index.js';
 import { ProviderKeyMissingError, providerAccess } from '../providers/index.js';
@@ -92,12 +92,15 @@ export async function agentForTest(
     saved = isId(body.agent_id) ? await findAgent(deps.db.db, caller.companyId, body.agent_id) : undefined;
     if (!saved) throw new HttpError(404, CALL_RUNTIME_MESSAGES.agentNotFound);
   }
-  if (body.agent) return { agentId: isNew ? null : body.agent_id, doc: docOf(body.agent) };
-  if (!saved) throw new HttpError(400, CALL_RUNTIME_MESSAGES.agentRequired);
-  return {
-    agentId: saved._id,
-    doc: docOf({ ...saved, settings: saved.settings, editor: saved.editor } as Parameters<typeof docOf>[0]),
-  };
+  const savedDoc = saved && docOf({ ...saved, settings: saved.settings, editor: saved.editor } as Parameters<typeof docOf>[0]);
+  // the editor's unsaved functions: new header values sealed, masked ones taken from the saved agent
+  if (body.agent)
+    return {
+      agentId: isNew ? null : body.agent_id,
+      doc: sealFunctionHeaders(deps, caller.companyId, docOf(body.agent), savedDoc),
+    };
+  if (!saved || !savedDoc) throw new HttpError(400, CALL_RUNTIME_MESSAGES.agentRequired);
+  return { agentId: saved._id, doc: savedDoc };
 }
 
 /** What each provider is for, in the message naming a missing one. */

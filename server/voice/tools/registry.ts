@@ -7,6 +7,8 @@
 import type { FunctionType } from '@contract/agent/functions.js';
 import { bookAppointmentCal, checkAvailabilityCal } from './calcom/index.js';
 import { bookAppointmentCalendly, checkAvailabilityCalendly } from './calendly/index.js';
+import { customTool } from './custom/index.js';
+import { mcpTool } from './mcp/index.js';
 import { webSearch } from './perplexity/index.js';
 import { pressDigitTool } from './press-digit/index.js';
 import { smsTool } from './sms/index.js';
@@ -16,8 +18,8 @@ import { whatsappTool } from './whatsapp/index.js';
 type RunnableType = Exclude<FunctionType, 'end_call' | 'transfer'>;
 
 export const TOOL_KINDS: Partial<{ [T in RunnableType]: ToolKind<T> }> = {
-  // custom: customTool,            (./custom)
-  // mcp: mcpTool,                  (./mcp)
+  custom: customTool,
+  mcp: mcpTool,
   check_availability_cal: checkAvailabilityCal,
   book_appointment_cal: bookAppointmentCal,
   check_availability_calendly: checkAvailabilityCalendly,

@@ -43,6 +43,11 @@ export const ROUTES: Record<string, RouteClass> = {
   'GET /api/v1/agent/:id': { kind: 'byId' },
   'PUT /api/v1/agent/:id': { kind: 'byId', body: 'agent' },
   'DELETE /api/v1/agent/:id': { kind: 'byId' },
+  'POST /api/v1/agent/mcp-tools': {
+    kind: 'self',
+    reason:
+      "lists an MCP server's tools; masked header values come only from the caller's own agent (another company's agent_id answers 404); stores nothing",
+  },
 
   'GET /api/v1/company': { kind: 'list' },
   'POST /api/v1/company': { kind: 'create', body: 'company' },
