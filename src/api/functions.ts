@@ -6,32 +6,13 @@
  * change between two clicks.
  */
 
-import * as v from 'valibot';
 import { type ApiClient, api, type CallOptions } from './client';
-import type { FunctionHeader } from './contract/agent/functions';
+import { type McpTool, type McpToolsBody, type McpToolsResponse, McpToolsResponseSchema } from './contract/agent/mcp-tools';
 import { API_ERROR_MESSAGES, isApiError } from './errors';
 
 export const MCP_TOOLS_PATH = '/agent/mcp-tools';
 
-export interface McpToolsBody {
-  url: string;
-  headers: FunctionHeader[];
-  /** the saved agent, so masked header values can be read from it */
-  agent_id?: string;
-  /** the saved function whose masked header values are meant */
-  function_id?: number;
-}
-
-/** One tool as the MCP server lists it (tools/list), as the endpoint passes it on. */
-export const McpToolSchema = v.object({
-  name: v.pipe(v.string(), v.maxLength(256)),
-  description: v.optional(v.nullable(v.string()), ''),
-  input_schema: v.optional(v.nullable(v.record(v.string(), v.unknown())), null),
-});
-export type McpTool = v.InferOutput<typeof McpToolSchema>;
-
-export const McpToolsResponseSchema = v.object({ tools: v.array(McpToolSchema) });
-export type McpToolsResponse = v.InferOutput<typeof McpToolsResponseSchema>;
+export type { McpTool, McpToolsBody, McpToolsResponse };
 
 export function functionsApi(client: ApiClient) {
   return {
