@@ -21,7 +21,14 @@ import { filesRoutes, photoUploads } from './modules/files/index.js';
 import { createKnowledgeWorker, knowledgeBaseRoutes, knowledgeBaseUploads } from './modules/knowledge/index.js';
 import { numberRoutes, phoneRoutes, requestRoutes } from './modules/numbers/index.js';
 import { carrierConnections, providerRoutes, userRoutes } from './modules/providers/index.js';
-import { askCarriersAboutCalls, phoneCallRoutes, sendText, telephonyRoutes } from './modules/telephony/index.js';
+import {
+  askCarriersAboutCalls,
+  numberImportRoutes,
+  phoneCallRoutes,
+  restoreCarrierNumber,
+  sendText,
+  telephonyRoutes,
+} from './modules/telephony/index.js';
 import { voiceRoutes } from './modules/voices/index.js';
 import { createWebhookWorker, subscribeWebhooks, webhookRoutes } from './modules/webhooks/index.js';
 import type { AppDeps } from './platform/deps.js';
@@ -86,7 +93,11 @@ export function mountModules(api: Hono<AppEnv>, deps: AppDeps): void {
   api.route('/billing', billingRoutes(deps));
   api.route('/phone', phoneRoutes(deps));
   api.route('/request', requestRoutes(deps));
-  api.route('/number', numberRoutes(deps));
+  api.route('/number/import', numberImportRoutes(deps));
+  api.route(
+    '/number',
+    numberRoutes(deps, (companyId, row) => restoreCarrierNumber(deps, companyId, row)),
+  );
   // /call: a web call and a phone call start here (each with its own requireAuth), the call history after
   api.route('/call', webCallRoutes(deps));
   api.route('/call', phoneCallRoutes(deps));

@@ -53,6 +53,7 @@ describe('the paths of a carrier, built from its hooks', () => {
     expect(carrierRoutes(twilio)).toEqual({
       inbound: '/twilio/voice',
       status: '/twilio/status/:id',
+      numberStatus: '/twilio/status',
       answer: undefined,
       instructions: undefined,
     });

@@ -3,8 +3,15 @@
  * What other modules and the top floor (server/compose.ts, app.ts, main.ts, call-sockets.ts, cli/) use of it:
  * a module is imported only through this file (tests/unit/server-layers.test.ts).
  */
-export { insertNumberRows, poolNumberRow, releasePoolNumbers } from './number.repo.js';
-export { numberRoutes } from './number.routes.js';
+export {
+  createImportedNumber,
+  foreignAgents,
+  insertNumberRows,
+  numbersOnPlatform,
+  poolNumberRow,
+  releasePoolNumbers,
+} from './number.repo.js';
+export { numberRoutes, type ReleaseImported } from './number.routes.js';
 export { phoneRoutes } from './phone.routes.js';
 export { grantNumberRequests, pendingNumberRequests } from './request.repo.js';
 export { requestRoutes } from './request.routes.js';

@@ -1,13 +1,9 @@
 import {
   isAgentsOnlyUpdate,
-  NumberImportBodySchema,
   NumberListQuerySchema,
   PHONE_MESSAGES,
-  PHONE_PROVIDERS,
-  type PhoneNumber,
   PhoneNumberCreateBodySchema,
   PhoneNumberUpdateBodySchema,
-  type PhoneProvider,
 } from '@contract/phone.js';
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
@@ -22,16 +18,13 @@ import { idempotent } from '../../platform/http/idempotency.js';
 import { listQuery } from '../../platform/http/list-query.js';
 import type { AppEnv } from '../../platform/http/types.js';
 import { requireAuth } from '../auth/index.js';
-import { carrierNumbers, ownedNumbers, pointAtParley, restoreCarrierNumber } from '../telephony/index.js';
 import {
   createCompanyNumber,
-  createImportedNumber,
   deleteCompanyNumber,
   findCompanyNumber,
   foreignAgents,
   importedNumberOrigin,
   listCompanyNumbers,
-  numbersOnPlatform,
   updateCompanyNumber,
 } from './number.repo.js';
 
@@ -56,7 +49,13 @@ async function agentsStillThere<T>(db: Kysely<DB>, companyId: string, write: () 
 }
 
 /** /number: the company's phone numbers (list, read, create, update, delete). Company and account come from the token. */
-export function numberRoutes(deps: AppDeps) {
+/** What the release of a number imported from the company's carrier account does first (the telephony module sets the carrier back). */
+export type ReleaseImported = (
+  companyId: string,
+  row: { provider: string; carrier_ref: string | null; carrier_previous: string | null },
+) => Promise<void>;
+
+export function numberRoutes(deps: AppDeps, releaseImported?: ReleaseImported) {
   const db = deps.db.db;
   const r = new Hono<AppEnv>();
   r.use('*', requireAuth(deps));
@@ -99,65 +98,6 @@ export function numberRoutes(deps: AppDeps) {
     return ok(c, { msg: PHONE_MESSAGES.created, data: { number } }, 201);
   });
 
-  // Import from the company's own carrier account (its Providers card): list, then import the chosen ones
-  r.get('/import/:provider', async (c) => {
-    const provider = c.req.param('provider');
-    if (!(PHONE_PROVIDERS as readonly string[]).includes(provider)) throw new HttpError(400, PHONE_MESSAGES.unknownProvider);
-    const numbers = await carrierNumbers(deps, c.get('auth').companyId, provider, (phones) => numbersOnPlatform(db, phones));
-    return ok(c, { data: { numbers } });
-  });
-
-  r.post('/import', idempotent(deps), async (c) => {
-    const body = await jsonBody(c, NumberImportBodySchema);
-    const { companyId, accountId } = c.get('auth');
-    if (body.inbound_agent_id) await checkAgents(companyId, { inbound_agent_id: body.inbound_agent_id });
-    // only numbers the account really has, each once; the account's handle of each comes from the listing
-    const { carrier, numbers: owned } = await ownedNumbers(deps, companyId, body.provider);
-    const byPhone = new Map(owned.map((n) => [n.phoneNumber, n]));
-    const chosen = [...new Set(body.phone_numbers)];
-    const missing = chosen.find((p) => !byPhone.has(p));
-    if (missing) throw new HttpError(400, PHONE_MESSAGES.importNotOnAccount(missing, carrier.label));
-    const taken = await numbersOnPlatform(db, chosen);
-    const already = chosen.find((p) => taken.has(p));
-    if (already)
-      throw new HttpError(409, PHONE_MESSAGES.alreadyRegistered, {
-        errors: { phone_numbers: `${already}: ${PHONE_MESSAGES.alreadyRegistered}` },
-      });
-    const imported: PhoneNumber[] = [];
-    for (const phone of chosen) {
-      const ref = (byPhone.get(phone) as { ref: string }).ref;
-      const previous = await pointAtParley(deps, companyId, body.provider, ref);
-      const restore = () =>
-        restoreCarrierNumber(deps, companyId, { provider: body.provider, carrier_ref: ref, carrier_previous: previous }).catch(
-          () => undefined,
-        );
-      const number = await agentsStillThere(db, companyId, () =>
-        createImportedNumber(db, {
-          companyId,
-          accountId,
-          phone,
-          provider: body.provider as PhoneProvider,
-          ref,
-          previous,
-          inboundAgentId: body.inbound_agent_id ?? null,
-          now: deps.clock.now(),
-        }),
-      ).catch(async (e: unknown) => {
-        // the row could not be stored: the carrier gets back what it had
-        await restore();
-        throw e;
-      });
-      if (number === 'taken') {
-        await restore();
-        throw new HttpError(409, PHONE_MESSAGES.alreadyRegistered, {
-          errors: { phone_numbers: `${phone}: ${PHONE_MESSAGES.alreadyRegistered}` },
-        });
-      }
-      imported.push(number);
-    }
-    return ok(c, { msg: PHONE_MESSAGES.imported(imported.length), data: { numbers: imported } }, 201);
-  });
-
   r.get('/:id', async (c) => {
     const number = await findCompanyNumber(db, c.get('auth').companyId, numberId(c.req.param('id')));
     if (!number) throw notFound();
@@ -186,7 +126,7 @@ export function numberRoutes(deps: AppDeps) {
     const { companyId } = c.get('auth');
     // an imported number gets back, at its carrier, what it had before it was imported (or stays, to retry)
     const origin = await importedNumberOrigin(db, companyId, id);
-    if (origin?.carrier_ref) await restoreCarrierNumber(deps, companyId, origin);
+    if (origin?.carrier_ref && releaseImported) await releaseImported(companyId, origin);
     const result = await deleteCompanyNumber(db, companyId, id, deps.clock.now());
     if (!result) throw notFound();
     return ok(c, { msg: PHONE_MESSAGES.deleted, data: { _id: id, released: result.released } });

@@ -5,7 +5,8 @@
  * a module is imported only through this file (tests/unit/server-layers.test.ts).
  */
 
-export { carrierNumbers, ownedNumbers, pointAtParley, restoreCarrierNumber } from './imports.js';
+export { numberImportRoutes } from './import.routes.js';
+export { restoreCarrierNumber } from './imports.js';
 export { MessageRefused, sendText, TEXT_MAX_CHARS, TEXT_MESSAGES } from './messages.js';
 export { phoneCallRoutes } from './phone-call.routes.js';
 export { askCarriersAboutCalls } from './recovery.js';

@@ -49,6 +49,7 @@ describe('the tool providers’ base URLs', () => {
       calcom: 'http://127.0.0.1:4010',
       calendly: TOOL_PROVIDER_URLS.calendly.default,
       perplexity: 'https://gw.example.com/pplx',
+      whatsapp: TOOL_PROVIDER_URLS.whatsapp.default,
     });
     expect(() => parseEnv({ CALENDLY_API_URL: 'ftp://x' }, toolUrlVariables())).toThrow(/CALENDLY_API_URL/);
   });
