@@ -13,6 +13,8 @@
  *   sentence (speaker.ts) or written to the chat;
  * - realtime.ts: both actors for a speech-to-speech agent (one Realtime session per call);
  * - turn-clock.ts: the times of each turn, and an answer's latency;
+ * - server/voice/tools/runner.ts: the agent's functions, prepared when the conversation starts (in
+ *   parallel with the greeting), run by the reply actor, closed when it ends;
  * - context.ts: what the parts see of the conversation (they never import this file).
  */
 
@@ -30,6 +32,9 @@ import {
 import { rmsLevel } from '../audio/level.js';
 import { toSamples } from '../audio/pcm16.js';
 import { type AudioLine, isAudioLine, type Line, type TextLine } from '../lines/types.js';
+import { TOOL_KINDS } from '../tools/registry.js';
+import { closeTools, prepareTools, type ToolEnvBase } from '../tools/runner.js';
+import { type PreparedTool, ToolError, type ToolServices } from '../tools/types.js';
 import { Backchannel } from './backchannel.js';
 import { CallerAudio } from './caller-audio.js';
 import type { CallContext, CallOptions } from './context.js';
@@ -63,6 +68,12 @@ export interface ConversationEnd {
   reason: string;
   errorMessage: string | null;
 }
+
+/** Services of a conversation run without the company's side (tests of the engine alone). */
+const NO_TOOL_SERVICES: ToolServices = {
+  signingSecret: () => Promise.reject(new ToolError('Signing is not set up')),
+  sendSms: () => Promise.reject(new ToolError('Sending text messages is not set up')),
+};
 
 /** A caller frame this loud (RMS, 0..1) counts as voice for the end-of-speech time of latency. */
 const VOICE_LEVEL = 0.02;
@@ -99,6 +110,10 @@ export class Conversation implements CallContext {
   private readonly backchannel: Backchannel | undefined;
   /** the caller's final words of the turn in progress (for the backchannel's count) */
   private turnFinals = '';
+  /** the agent's functions, prepared once (tools()) */
+  private preparedTools: Promise<PreparedTool[]> | undefined;
+  /** aborts a prepare still running when the conversation is put away */
+  private readonly toolsLife = new AbortController();
 
   constructor(private readonly o: ConversationOptions) {
     const { plan, line } = o;
@@ -156,13 +171,17 @@ export class Conversation implements CallContext {
     this.ended = new Promise((resolve) => {
       this.actor.subscribe({
         complete: () => {
+          void this.dispose();
           const out = this.actor.getSnapshot().output;
           resolve({
             reason: this.transferredTo && out?.reason === 'user_hangup' ? 'call_transfer' : (out?.reason ?? 'error_unknown'),
             errorMessage: out?.errorMessage ?? null,
           });
         },
-        error: (e) => resolve({ reason: 'error_unknown', errorMessage: e instanceof Error ? e.message : null }),
+        error: (e) => {
+          void this.dispose();
+          resolve({ reason: 'error_unknown', errorMessage: e instanceof Error ? e.message : null });
+        },
       });
     });
   }
@@ -196,6 +215,7 @@ export class Conversation implements CallContext {
         failed: (failure) => this.failLine(failure),
       });
     else this.chat?.start({ closed });
+    void this.tools();
     this.actor.start();
     this.actor.send({ type: 'transport.opened' });
   }
@@ -228,6 +248,51 @@ export class Conversation implements CallContext {
       this.transferredTo = undefined;
       this.o.deps.logger.warn('call transfer failed', { reason: e instanceof Error ? e.message : String(e) });
     });
+  }
+
+  /** The agent's functions, prepared once (in parallel, each with a deadline; one that fails is left out). */
+  tools(): Promise<PreparedTool[]> {
+    if (!this.preparedTools) {
+      const { plan, deps, toolKinds = TOOL_KINDS } = this.o;
+      this.preparedTools =
+        plan.functions.length === 0 || this.toolsLife.signal.aborted
+          ? Promise.resolve([])
+          : prepareTools(plan.functions, toolKinds, this.toolEnv, deps.logger, this.toolsLife.signal).catch((e) => {
+              deps.logger.warn('functions not prepared', { reason: e instanceof Error ? e.message : String(e) });
+              return [];
+            });
+    }
+    return this.preparedTools;
+  }
+
+  /** What a tool runs with: the company, the call, the provider cards, the services and the phone line. */
+  get toolEnv(): ToolEnvBase {
+    const { deps, companyId, keys, plan } = this.o;
+    const audio = this.audio;
+    const playDigits = audio?.playDigits?.bind(audio);
+    return {
+      deps,
+      companyId,
+      call: this.o.call ?? {
+        call_id: '',
+        agent_id: '',
+        type: audio ? (audio.kind === 'phone' ? 'phone_call' : 'web_call') : 'chat',
+        from_number: null,
+        to_number: null,
+        dynamic_variables: { ...plan.variables },
+      },
+      keys,
+      services: this.o.toolServices ?? NO_TOOL_SERVICES,
+      phone: audio?.kind === 'phone' && playDigits ? { carrier: this.o.carrier ?? '', playDigits } : undefined,
+    };
+  }
+
+  /** Puts the conversation's functions away (an MCP session is closed); once. */
+  async dispose(): Promise<void> {
+    if (this.toolsLife.signal.aborted) return;
+    this.toolsLife.abort();
+    const tools = await (this.preparedTools ?? Promise.resolve([]));
+    await closeTools(tools);
   }
 
   /** The agent's voice on `line` (speaker.ts). */
