@@ -1,10 +1,19 @@
 import { expect, it } from 'vitest';
 import { CANCELLED_RESULT } from '../../../server/voice/engine/prompt.js';
+import type { LlmMessage } from '../../../server/voice/providers/types.js';
 import type { ToolKinds } from '../../../server/voice/tools/runner.js';
 import type { PreparedTool, ToolEnv, ToolKind, ToolOutcome } from '../../../server/voice/tools/types.js';
-import type { LlmMessage } from '../../../server/voice/providers/types.js';
 import { describeEachDb } from '../helpers.js';
-import { type CallServer, connectProvider, openBrowser, readEvents, sampleAgent, savePayload, useCallServer, waitFor } from './harness.js';
+import {
+  type CallServer,
+  connectProvider,
+  openBrowser,
+  readEvents,
+  sampleAgent,
+  savePayload,
+  useCallServer,
+  waitFor,
+} from './harness.js';
 import { InProcessProviders } from './in-process-providers.js';
 
 /**
@@ -94,7 +103,12 @@ describeEachDb('agent functions in a call', (kind) => {
     const call = kinds.indexOf('tool_call');
     expect(kinds[call + 1]).toBe('tool_result');
     expect(events[call]).toEqual({ type: 'tool_call', name: 'lookup_hours', arguments: { day: 'monday' } });
-    expect(events[call + 1]).toMatchObject({ type: 'tool_result', name: 'lookup_hours', ok: true, result: '{"day":"monday","open":"9:00"}' });
+    expect(events[call + 1]).toMatchObject({
+      type: 'tool_result',
+      name: 'lookup_hours',
+      ok: true,
+      result: '{"day":"monday","open":"9:00"}',
+    });
     expect(typeof events[call + 1]?.ms).toBe('number');
     // the words before and after, in order
     const text = (from: number, to: number) =>
@@ -112,7 +126,11 @@ describeEachDb('agent functions in a call', (kind) => {
     expect(p.llmRequests[0]?.tools.map((t) => t.name)).toEqual(['lookup_hours']);
     const second = p.llmRequests[1]?.messages ?? [];
     expect(second.slice(-2)).toEqual([
-      { role: 'assistant', content: 'Let me look. ', toolCalls: [{ id: 'call_0', name: 'lookup_hours', arguments: { day: 'monday' } }] },
+      {
+        role: 'assistant',
+        content: 'Let me look. ',
+        toolCalls: [{ id: 'call_0', name: 'lookup_hours', arguments: { day: 'monday' } }],
+      },
       { role: 'tool', toolCallId: 'call_0', name: 'lookup_hours', content: '{"day":"monday","open":"9:00"}' },
     ]);
     expect(tools.closed).toBe(tools.prepared);
@@ -178,8 +196,9 @@ describeEachDb('agent functions in a call', (kind) => {
       ['big', 'y'.repeat(30)],
     ]);
     const tx = await s.t.req('GET', `/api/v1/chat/${chatId}`, { token: s.user.token });
-    const calls = ((await tx.json()) as { data: { transcript: { tool_calls?: { status: string }[] }[] } }).data.transcript.at(-1)
-      ?.tool_calls;
+    const calls = ((await tx.json()) as { data: { transcript: { tool_calls?: { status: string }[] }[] } }).data.transcript.at(
+      -1,
+    )?.tool_calls;
     expect(calls?.map((c) => c.status)).toEqual(['ok', 'ok', 'invalid_arguments', 'ok']);
   });
 
@@ -204,8 +223,15 @@ describeEachDb('agent functions in a call', (kind) => {
       result: 'The function slow_api timed out after 1000 ms',
     });
     expect(aborted).toBe(true);
-    expect(toolMessages(p.llmRequests[1]?.messages ?? [])).toEqual([['slow_api', 'The function slow_api timed out after 1000 ms']]);
-    expect(events.filter((e) => e.type === 'delta').map((e) => e.text).join('')).toBe('Sorry, the system is slow.');
+    expect(toolMessages(p.llmRequests[1]?.messages ?? [])).toEqual([
+      ['slow_api', 'The function slow_api timed out after 1000 ms'],
+    ]);
+    expect(
+      events
+        .filter((e) => e.type === 'delta')
+        .map((e) => e.text)
+        .join(''),
+    ).toBe('Sorry, the system is slow.');
   });
 
   // ---------------------------------------------------------------------------------------------
@@ -296,7 +322,13 @@ describeEachDb('agent functions in a call', (kind) => {
     await waitFor(() => browser.of('clear').length > 0, 'clear');
     await waitFor(() => toolSignal?.aborted, 'the function cancelled');
     answer({ ok: true, result: 'SECRET-RESULT-9AM' });
-    p.stt[0]?.emit({ type: 'transcript', text: 'Actually, never mind.', isFinal: true, speechFinal: true, at: performance.now() });
+    p.stt[0]?.emit({
+      type: 'transcript',
+      text: 'Actually, never mind.',
+      isFinal: true,
+      speechFinal: true,
+      at: performance.now(),
+    });
     await waitFor(() => p.llmRequests.length === 2, 'the next answer asked');
     const next = p.llmRequests[1]?.messages ?? [];
     expect(JSON.stringify(next)).not.toContain('SECRET-RESULT-9AM');

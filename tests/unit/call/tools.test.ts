@@ -7,7 +7,13 @@ import type { AgentFunction } from '@contract/agent/functions.js';
 import { describe, expect, it } from 'vitest';
 import type { AppDeps } from '../../../server/platform/deps.js';
 import { cutResult, prepareTools, runTool, type ToolEnvBase, type ToolKinds } from '../../../server/voice/tools/runner.js';
-import { type PreparedTool, ToolError, type ToolEnv, type ToolKind, type ToolOutcome } from '../../../server/voice/tools/types.js';
+import {
+  type PreparedTool,
+  type ToolEnv,
+  ToolError,
+  type ToolKind,
+  type ToolOutcome,
+} from '../../../server/voice/tools/types.js';
 
 const warnings: { message: string; fields: unknown }[] = [];
 const logger = {
@@ -41,7 +47,10 @@ const custom = (patch: Partial<Extract<AgentFunction, { type: 'custom' }>> = {})
   ...patch,
 });
 
-function tool(run: (args: Record<string, unknown>, env: ToolEnv) => Promise<ToolOutcome>, fn = custom()): PreparedTool & { runs: number } {
+function tool(
+  run: (args: Record<string, unknown>, env: ToolEnv) => Promise<ToolOutcome>,
+  fn = custom(),
+): PreparedTool & { runs: number } {
   const t = {
     runs: 0,
     fn,
@@ -110,7 +119,12 @@ describe('runTool', () => {
       new AbortController().signal,
     );
     expect(broken).toMatchObject({ status: 'error', result: 'The function lookup failed before it answered.' });
-    const notOk = await runTool(tool(async () => ({ ok: false, result: 'No slot' })), { day: 'monday' }, env, new AbortController().signal);
+    const notOk = await runTool(
+      tool(async () => ({ ok: false, result: 'No slot' })),
+      { day: 'monday' },
+      env,
+      new AbortController().signal,
+    );
     expect(notOk).toMatchObject({ status: 'error', ok: false, result: 'No slot' });
   });
 
@@ -142,7 +156,12 @@ describe('runTool', () => {
 
   it('a result over 16 KB is cut, and the cut said', async () => {
     const big = 'x'.repeat(20_000);
-    const run = await runTool(tool(async () => ({ ok: true, result: big })), { day: 'monday' }, env, new AbortController().signal);
+    const run = await runTool(
+      tool(async () => ({ ok: true, result: big })),
+      { day: 'monday' },
+      env,
+      new AbortController().signal,
+    );
     expect(run.result).toBe(`${'x'.repeat(16_384)}\n[cut: the answer was 20000 bytes; only the first 16384 are shown]`);
     // never in the middle of a character
     const euros = cutResult('€'.repeat(6000));
