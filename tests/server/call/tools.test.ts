@@ -234,6 +234,19 @@ describeEachDb('agent functions in a call', (kind) => {
     ).toBe('Sorry, the system is slow.');
   });
 
+  it('at most 5 rounds of functions a turn: a model that keeps calling is stopped there', async () => {
+    const s = server();
+    const tools = inject(s, async () => ({ ok: true, result: 'again' }));
+    const chatId = await startChat(s, [fn('loop')]);
+    p.replies = [{ text: 'Once more. ', toolCalls: [{ name: 'loop', arguments: { day: 'monday' } }] }];
+    const events = await send(s, chatId, 'Go');
+    expect(tools.runs).toHaveLength(5);
+    expect(p.llmRequests).toHaveLength(6);
+    expect(events.filter((e) => e.type === 'tool_call')).toHaveLength(6);
+    expect(events.filter((e) => e.type === 'tool_result')).toHaveLength(5);
+    expect(events.at(-1)).toEqual({ type: 'done', ended: false });
+  });
+
   // ---------------------------------------------------------------------------------------------
   // Web calls
 
@@ -340,6 +353,54 @@ describeEachDb('agent functions in a call', (kind) => {
     expect(cut?.interrupted).toBe(true);
     expect(cut?.tool_calls).toEqual([
       { name: 'lookup', arguments: { day: 'monday' }, type: 'custom', status: 'cancelled', result: '', ms: 0 },
+    ]);
+  });
+
+  it('a Realtime agent runs the function and answers the session with its result, which it speaks in the same turn', async () => {
+    const s = server();
+    for (const name of ['openai']) await connectProvider(s, name);
+    const agent = await sampleAgent(s);
+    inject(s, async ({ args }) => ({ ok: true, result: `open at nine on ${args.day}` }));
+    const res = await s.t.req('POST', '/api/v1/call/web', {
+      token: s.user.token,
+      body: {
+        agent_id: agent._id,
+        agent: savePayload(agent, {
+          message: '',
+          settings: {
+            llm: { options: { model: 'gpt-4o-realtime' } },
+            tts: { options: { voice_id: 'EXAVITQu4vr4xnJ9xU1z', model: 'auto' } },
+            stt: { options: { language: 'en-US' } },
+          },
+          editor: { ...(agent.editor as object), functions: [fn('hours')] },
+        }),
+      },
+    });
+    expect(res.status).toBe(201);
+    const { data } = (await res.json()) as { data: { call_id: string; access_token: string } };
+    const browser = openBrowser(s, data.call_id, data.access_token);
+    await browser.opened;
+    const rt = await waitFor(() => p.realtime[0], 'the realtime session');
+    expect(rt.options.tools.map((t) => t.name)).toEqual(['hours']);
+    const at = () => performance.now();
+    rt.emit({ type: 'speech_started', at: at() });
+    rt.emit({ type: 'speech_stopped', at: at() });
+    rt.emit({ type: 'tool_call', call: { id: 'call_rt', name: 'hours', arguments: { day: 'monday' } }, at: at() });
+    rt.emit({ type: 'response_done', inputTokens: 10, outputTokens: 5, at: at() });
+    await waitFor(() => rt.toolResults.length === 1, 'the result sent to the session');
+    expect(rt.toolResults).toEqual([{ callId: 'call_rt', output: 'open at nine on monday' }]);
+    // the session's answer with the result belongs to the same turn
+    rt.emit({ type: 'audio', chunk: new Uint8Array(3200), itemId: 'item_ans', at: at() });
+    rt.emit({ type: 'agent_transcript', text: 'We open at nine on Monday.', itemId: 'item_ans', at: at() });
+    rt.emit({ type: 'response_done', inputTokens: 10, outputTokens: 5, at: at() });
+    await waitFor(() => browser.of('transcript').some((e) => e.role === 'agent' && e.final), 'the answer heard');
+    browser.ws.send(JSON.stringify({ type: 'hangup' }));
+    await browser.closed;
+    const d = await storedCall(s, data.call_id);
+    const turn = d.transcript.find((t) => t.role === 'agent');
+    expect(turn?.text).toBe('We open at nine on Monday.');
+    expect(turn?.tool_calls).toEqual([
+      { name: 'hours', arguments: { day: 'monday' }, type: 'custom', status: 'ok', result: 'open at nine on monday', ms: expect.any(Number) },
     ]);
   });
 });
