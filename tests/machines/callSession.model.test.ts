@@ -62,7 +62,7 @@ function events(s: AnyMachineSnapshot): ModelEvent[] {
   ];
   // a function of the agent (one a call keeps the graph small): called, run, answered
   const lookup: ModelEvent[] =
-    c.toolCalls.length === 0 && !usedTools(c)
+    c.toolCalls.length === 0 && c.turnKind === 'answer' && !usedTools(c)
       ? [{ type: 'reply.tool_call', name: 'lookup', arguments: { day: 'monday' }, toolType: 'custom' }]
       : [];
   const runs: ModelEvent[] = c.toolCalls.some((t) => t.type && !t.status) ? [{ type: 'reply.tools_started' }] : [];
@@ -128,5 +128,5 @@ describeModel('callSession', callSessionMachine, {
   events,
   defaults: 'timers',
   serializeState,
-  limit: 10_000,
+  limit: 2500,
 });
