@@ -400,7 +400,14 @@ describeEachDb('agent functions in a call', (kind) => {
     const turn = d.transcript.find((t) => t.role === 'agent');
     expect(turn?.text).toBe('We open at nine on Monday.');
     expect(turn?.tool_calls).toEqual([
-      { name: 'hours', arguments: { day: 'monday' }, type: 'custom', status: 'ok', result: 'open at nine on monday', ms: expect.any(Number) },
+      {
+        name: 'hours',
+        arguments: { day: 'monday' },
+        type: 'custom',
+        status: 'ok',
+        result: 'open at nine on monday',
+        ms: expect.any(Number),
+      },
     ]);
   });
 });
