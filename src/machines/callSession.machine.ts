@@ -42,10 +42,22 @@ export type CallEndReason =
 
 export type TurnKind = 'greeting' | 'answer' | 'reminder';
 
+/** A function call of the agent's turn (the transcript's `tool_calls`). */
 export interface ToolCallRecord {
   name: string;
   arguments: Record<string, unknown>;
+  /** the function's type, for a function the engine runs (custom, mcp...); absent for end_call and transfer */
+  type?: string;
+  /** how the run ended (a function the engine runs); 'cancelled' when the caller barged in first */
+  status?: ToolStatus;
+  /** what the model read (cut) */
+  result?: string;
+  /** the run's duration */
+  ms?: number;
 }
+
+/** How a function's run ended (ToolCallRecordSchema in src/api/contract/call-runtime.ts). */
+export type ToolStatus = 'ok' | 'error' | 'timeout' | 'cancelled' | 'invalid_arguments';
 
 /** A finished turn of the conversation: what the caller said, or what the caller heard of the agent. */
 export interface Turn {
@@ -121,8 +133,14 @@ export type CallSessionEvent =
   | { type: 'reply.sentence'; text: string }
   /** the first of the agent's audio (or text, in text mode) went out */
   | { type: 'reply.output_started' }
-  /** the LLM called one of the agent's functions */
-  | { type: 'reply.tool_call'; name: string; arguments: Record<string, unknown> }
+  /** the LLM called one of the agent's functions (`type`: a function the engine runs) */
+  | { type: 'reply.tool_call'; name: string; arguments: Record<string, unknown>; toolType?: string }
+  /** the reply runs the functions the LLM called (the model waits for their results) */
+  | { type: 'reply.tools_started' }
+  /** a function's run ended: `index` is its place among the turn's tool calls */
+  | { type: 'reply.tool_result'; index: number; status: ToolStatus; result: string; ms: number }
+  /** every function of the round answered: the model goes on with their results */
+  | { type: 'reply.tools_done' }
   /** the caller has heard the agent's turn up to `text` (marks played, or the cut at a barge-in) */
   | { type: 'agent.heard'; text: string }
   /** the API or the caller's UI ends the call */
@@ -229,6 +247,14 @@ export const callSessionMachine = setup({
       toolCalls: [...context.toolCalls, params],
       hangUpAfterTurn: context.hangUpAfterTurn || params.name === 'end_call',
     })),
+    /** A function's run ended: its status, result and time go on its call of the turn. */
+    recordToolResult: assign(({ context }, params: { index: number; status: ToolStatus; result: string; ms: number }) => ({
+      toolCalls: context.toolCalls.map((t, i) =>
+        i === params.index && t.type !== undefined && t.status === undefined
+          ? { ...t, status: params.status, result: params.result, ms: params.ms }
+          : t,
+      ),
+    })),
     /** The agent's turn as the caller heard all of it. */
     commitAgentTurn: assign(({ context }) => ({
       history: [
@@ -243,16 +269,33 @@ export const callSessionMachine = setup({
       heardText: '',
       toolCalls: [],
     })),
-    /** The agent's turn cut where the caller interrupted it. */
-    commitInterruptedTurn: assign(({ context }) => ({
-      history: context.heardText
-        ? [...context.history, { role: 'agent' as const, text: context.heardText, interrupted: true }]
-        : context.history,
-      replyText: '',
-      heardText: '',
-      toolCalls: [],
-      hangUpAfterTurn: false,
-    })),
+    /**
+     * The agent's turn cut where the caller interrupted it. Its function calls are kept; one still running
+     * was cancelled and its result dropped (status 'cancelled', no result).
+     */
+    commitInterruptedTurn: assign(({ context }) => {
+      const toolCalls = context.toolCalls
+        .filter((t) => t.type !== undefined)
+        .map((t) => (t.status === undefined ? { ...t, status: 'cancelled' as const, result: '', ms: 0 } : t));
+      return {
+        history:
+          context.heardText || toolCalls.length
+            ? [
+                ...context.history,
+                {
+                  role: 'agent' as const,
+                  text: context.heardText,
+                  interrupted: true,
+                  ...(toolCalls.length ? { toolCalls } : {}),
+                },
+              ]
+            : context.history,
+        replyText: '',
+        heardText: '',
+        toolCalls: [],
+        hangUpAfterTurn: false,
+      };
+    }),
     useReminder: assign(({ context }) => ({ remindersLeft: context.remindersLeft - 1 })),
     resetReminders: assign(({ context }) => ({ remindersLeft: context.reminderTimes })),
     /** The first reason given for the end of the call is kept. */
@@ -282,6 +325,8 @@ export const callSessionMachine = setup({
     isTextMode: ({ context }) => context.mode === 'text',
     hasCallerWords: ({ context }) => context.speechToSpeech === true || context.userText.trim() !== '',
     hasWords: (_, params: { text: string }) => params.text.trim() !== '',
+    /** the caller has been given some of this turn (a sentence before the function, its speak_during) */
+    hasSaidSomething: ({ context }) => context.replyText.trim() !== '',
     canBargeIn: ({ context }) => context.bargeInMs !== null,
     hangsUpAfterTurn: ({ context }) => context.hangUpAfterTurn,
     hasRemindersLeft: ({ context }) => context.reminderMs > 0 && context.remindersLeft > 0,
@@ -542,10 +587,15 @@ export const callSessionMachine = setup({
               actions: { type: 'addReplySentence', params: ({ event }) => ({ text: event.text }) },
             },
             'reply.tool_call': {
-              description: 'The LLM called a function (end_call hangs up after this turn; transfer_call is recorded).',
+              description:
+                'The LLM called a function (end_call hangs up after this turn; transfer_call is recorded; any other function is run by the reply).',
               actions: {
                 type: 'rememberToolCall',
-                params: ({ event }) => ({ name: event.name, arguments: event.arguments }),
+                params: ({ event }) => ({
+                  name: event.name,
+                  arguments: event.arguments,
+                  ...(event.toolType ? { type: event.toolType } : {}),
+                }),
               },
             },
             'agent.heard': {
@@ -565,6 +615,10 @@ export const callSessionMachine = setup({
               entry: { type: 'announce', params: { state: 'thinking' } },
               on: {
                 'reply.output_started': { target: 'speaking', description: 'The first audio of the reply went out.' },
+                'reply.tools_started': {
+                  target: 'usingTools',
+                  description: 'The LLM called functions before saying anything: they run.',
+                },
                 'caller.speech_started': {
                   guard: not('isTextMode'),
                   target: '#callSession.conversation.userSpeaking',
@@ -578,6 +632,12 @@ export const callSessionMachine = setup({
               description: 'The agent is speaking.',
               tags: ['speaking'],
               entry: { type: 'announce', params: { state: 'speaking' } },
+              on: {
+                'reply.tools_started': {
+                  target: 'usingTools',
+                  description: 'The LLM called functions after its first words: they run while those words play.',
+                },
+              },
               initial: 'alone',
               states: {
                 alone: {
@@ -601,6 +661,66 @@ export const callSessionMachine = setup({
                   },
                   on: {
                     'caller.utterance_ended': { target: 'alone', description: 'Only a short noise: the agent goes on.' },
+                  },
+                },
+              },
+            },
+            usingTools: {
+              description:
+                "The functions the LLM called are running (several at once); the model waits for their results. On a voice call the function's 'speak_during' sentence is said if one has not answered within 500 ms. Leaving the turn (a barge-in, the call's end) cancels them and drops their results.",
+              tags: ['usingTools'],
+              initial: 'running',
+              on: {
+                'reply.tool_result': {
+                  description: 'A function answered (or failed, or timed out): its call records the result the model reads.',
+                  actions: {
+                    type: 'recordToolResult',
+                    params: ({ event }) => ({ index: event.index, status: event.status, result: event.result, ms: event.ms }),
+                  },
+                },
+                'reply.tools_done': [
+                  {
+                    guard: 'hasSaidSomething',
+                    target: 'speaking',
+                    description: 'Every function answered: the model goes on with their results, after what was already said.',
+                  },
+                  {
+                    target: 'thinking',
+                    description: 'Every function answered: the model goes on with their results; nothing said yet.',
+                  },
+                ],
+              },
+              states: {
+                running: {
+                  description: 'The functions run.',
+                  on: {
+                    'caller.speech_started': [
+                      {
+                        guard: and(['canBargeIn', not('isTextMode'), 'hasSaidSomething']),
+                        target: 'overlapped',
+                        description: 'The caller talks over what the agent said while its functions run.',
+                      },
+                      {
+                        guard: and([not('isTextMode'), not('hasSaidSomething')]),
+                        target: '#callSession.conversation.userSpeaking',
+                        description:
+                          "The caller goes on before the agent has said anything: the functions are cancelled, the answer is dropped and the caller's turn continues.",
+                        actions: 'reopenCallerTurn',
+                      },
+                    ],
+                  },
+                },
+                overlapped: {
+                  description: 'The caller talks over the agent while its functions run.',
+                  after: {
+                    bargeIn: {
+                      target: '#callSession.conversation.interrupted',
+                      description:
+                        'Barge-in: the caller spoke long enough. Leaving the turn cancels the running functions; their results are dropped.',
+                    },
+                  },
+                  on: {
+                    'caller.utterance_ended': { target: 'running', description: 'Only a short noise: the functions go on.' },
                   },
                 },
               },

@@ -25,6 +25,12 @@
  *   is an `error` event `invalid_api_key` and close code 3000
  *   (https://github.com/twilio-samples/speech-assistant-openai-realtime-api-python/issues/4).
  *
+ * - Tool calls and results: an assistant message's `tool_calls` must each be answered by the `tool` messages
+ *   right after it, or the API answers 400 "An assistant message with 'tool_calls' must be followed by tool
+ *   messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages:
+ *   ..." (the error as reported in openai-using projects' issues found with the search tool: agno-agi/agno#3105,
+ *   BerriAI/litellm#10083, aliasrobotics/cai#111); https://platform.openai.com/docs/guides/function-calling.
+ *
  * Replies are scripted by the test (a queue or a function of the request); every request is recorded.
  * `ChatReply.dripLine` is not OpenAI's behaviour: it is what a hostile server at a company's own Base URL may
  * send, framed as the event-stream grammar allows (https://html.spec.whatwg.org/multipage/server-sent-events.html):
@@ -160,6 +166,21 @@ function checkChat(body: unknown, models: Set<string> | undefined): { status: nu
       );
     if (m.role !== 'assistant' && typeof m.content !== 'string')
       return bad(`Invalid type for 'messages[${i}].content'.`, `messages[${i}].content`);
+  }
+  // every tool call of an assistant message is answered by the tool messages right after it
+  for (const [i, m] of b.messages.entries()) {
+    if (m.role !== 'assistant' || !m.tool_calls?.length) continue;
+    const answered = new Set<string>();
+    for (const next of b.messages.slice(i + 1)) {
+      if (next.role !== 'tool') break;
+      if (next.tool_call_id) answered.add(next.tool_call_id);
+    }
+    const missing = m.tool_calls.map((c) => c.id).filter((id) => !answered.has(id));
+    if (missing.length)
+      return bad(
+        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${missing.join(', ')}`,
+        'messages',
+      );
   }
   if (b.stream !== true) return bad('This fake answers streamed requests only (stream: true).', 'stream');
   if (b.stream_options !== undefined && b.stream !== true)

@@ -28,6 +28,9 @@ const speechToSpeech: CallSessionInput = { ...voice, speechToSpeech: true, greet
 
 const ctx = (s: AnyMachineSnapshot) => s.context as CallSessionContext;
 
+/** The call already had a turn with a function the engine runs. */
+const usedTools = (c: CallSessionContext) => c.history.some((t) => t.toolCalls?.some((x) => x.type !== undefined));
+
 /** The events a caller, the line and the reply stream can send in each state (few, to keep the graph small). */
 function events(s: AnyMachineSnapshot): ModelEvent[] {
   const c = ctx(s);
@@ -57,12 +60,20 @@ function events(s: AnyMachineSnapshot): ModelEvent[] {
     { type: 'xstate.done.actor.reply' },
     { type: 'xstate.error.actor.reply', error: { reason: 'error_tts_provider', message: 'TTS down' } },
   ];
+  // a function of the agent (one a call keeps the graph small): called, run, answered
+  const lookup: ModelEvent[] =
+    c.toolCalls.length === 0 && c.turnKind === 'answer' && !usedTools(c)
+      ? [{ type: 'reply.tool_call', name: 'lookup', arguments: { day: 'monday' }, toolType: 'custom' }]
+      : [];
+  const runs: ModelEvent[] = c.toolCalls.some((t) => t.type && !t.status) ? [{ type: 'reply.tools_started' }] : [];
   if (s.matches({ conversation: { agentTurn: 'thinking' } }))
     return [
       ...reply,
       { type: 'reply.output_started' },
       { type: 'caller.speech_started' },
       { type: 'reply.tool_call', name: 'end_call', arguments: {} },
+      ...lookup,
+      ...runs,
     ];
   if (s.matches({ conversation: { agentTurn: { speaking: 'alone' } } }))
     return [
@@ -71,8 +82,22 @@ function events(s: AnyMachineSnapshot): ModelEvent[] {
       { type: 'agent.heard', text: 'Sure' },
       { type: 'caller.speech_started' },
       ...(c.userText === '' ? [{ type: 'caller.transcript', text: 'wait', final: true }] : []),
+      ...runs,
     ];
   if (s.matches({ conversation: { agentTurn: { speaking: 'overlapped' } } })) return [{ type: 'caller.utterance_ended' }];
+  if (s.matches({ conversation: { agentTurn: 'usingTools' } })) {
+    const pending = c.toolCalls.findIndex((t) => t.type && !t.status);
+    const answered: ModelEvent[] =
+      pending >= 0 ? [{ type: 'reply.tool_result', index: pending, status: 'ok', result: 'Open 9 to 5', ms: 12 }] : [];
+    if (s.matches({ conversation: { agentTurn: { usingTools: 'overlapped' } } }))
+      return [{ type: 'caller.utterance_ended' }, ...answered];
+    return [
+      ...answered,
+      ...(pending < 0 ? [{ type: 'reply.tools_done' }] : []),
+      { type: 'reply.sentence', text: 'One moment while I check that.' },
+      { type: 'caller.speech_started' },
+    ];
+  }
   if (s.matches({ conversation: 'interrupted' }))
     return [
       { type: 'agent.heard', text: 'Sure' },
@@ -92,6 +117,8 @@ const serializeState = (s: AnyMachineSnapshot) => {
     reminders: c.remindersLeft,
     talked: c.history.length > 0,
     kind: s.matches({ conversation: 'agentTurn' }) ? c.turnKind : null,
+    tools: c.toolCalls.filter((t) => t.type !== undefined).map((t) => t.status ?? 'running'),
+    usedTools: usedTools(c),
   });
 };
 

@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { FUNCTION_LABELS, FUNCTION_PROVIDER } from '@contract/agent/functions.js';
 import type { AgentDoc } from '@contract/agent/save.js';
 import {
   CALL_RUNTIME_MESSAGES,
@@ -48,6 +49,7 @@ import { ChatLine } from '../../voice/lines/text.js';
 import type { AudioLine } from '../../voice/lines/types.js';
 import { WebTransport } from '../../voice/lines/web.js';
 import { BROWSER_AUDIO, ProviderError, type ProviderId } from '../../voice/providers/types.js';
+import type { ToolCallInfo } from '../../voice/tools/types.js';
 import { docOf, findAgent, sealFunctionHeaders } from '../agents/index.js';
 import { recordingsDir } from '../calls/index.js';
 import { knowledgeSearch } from '../knowledge/index.js';
@@ -69,6 +71,7 @@ import {
   saveChatTurn,
   saveProgress,
 } from './session.repo.js';
+import { toolServices } from './tool-services.js';
 
 export { CallRuntime, type ChatTurn, createCallRuntime };
 
@@ -112,7 +115,9 @@ function purposeOf(deps: AppDeps, provider: ProviderId, agent: AgentDoc): string
 
 /**
  * The company's access to `providers` (keys decrypted in memory only); a missing one answers 400 with a
- * message naming the provider to connect, and the link to the Providers page.
+ * message naming the provider to connect, and the link to the Providers page. The provider cards the
+ * agent's functions need (FUNCTION_PROVIDER: Cal.com, Calendly, Perplexity, WhatsApp) are loaded too; one
+ * not connected is left out (the function tells the model, the call goes on).
  */
 export async function keysFor(deps: AppDeps, companyId: string, agent: AgentDoc, providers: ProviderId[]): Promise<ProviderKeys> {
   const keys: ProviderKeys = {};
@@ -124,7 +129,35 @@ export async function keysFor(deps: AppDeps, companyId: string, agent: AgentDoc,
       throw e;
     }
   }
+  for (const p of functionProviders(agent)) {
+    if (keys[p]) continue;
+    try {
+      keys[p] = await providerAccess(deps, companyId, p, FUNCTION_LABELS[functionTypeOf(agent, p)]);
+    } catch (e) {
+      if (!(e instanceof ProviderKeyMissingError)) throw e;
+    }
+  }
   return keys;
+}
+
+/** The provider cards the agent's functions need, each once. */
+function functionProviders(agent: AgentDoc): string[] {
+  return [...new Set(agent.editor.functions.flatMap((f) => FUNCTION_PROVIDER[f.type] ?? []))];
+}
+
+const functionTypeOf = (agent: AgentDoc, provider: string) =>
+  agent.editor.functions.find((f) => FUNCTION_PROVIDER[f.type] === provider)?.type ?? 'custom';
+
+/** What the agent's functions are told about the call (the custom function's `call` object). */
+function toolCallInfo(row: CallSessionRow, variables: Record<string, string>): ToolCallInfo {
+  return {
+    call_id: row.id,
+    agent_id: row.agent_id ?? '',
+    type: row.type === 'chat' ? 'chat' : row.type === 'phone' ? 'phone_call' : 'web_call',
+    from_number: row.from_number || null,
+    to_number: row.to_number || null,
+    dynamic_variables: variables,
+  };
 }
 
 const now = (deps: AppDeps) => deps.clock.now();
@@ -310,6 +343,9 @@ async function runChatTurn(
     plan,
     keys,
     knowledge: knowledgeSearch(deps),
+    toolKinds: rt.toolKinds,
+    toolServices: toolServices(deps),
+    call: toolCallInfo(row, parseJson<Record<string, string>>(row.dynamic_variables, {})),
     line: new ChatLine({
       delta: (text) => {
         sent.startMs ??= msNow();
@@ -317,6 +353,7 @@ async function runChatTurn(
         emit({ type: 'delta', text });
       },
       toolCall: (name, args) => emit({ type: 'tool_call', name, arguments: args }),
+      toolResult: (name, ok, result, ms) => emit({ type: 'tool_result', name, ok, result, ms }),
     }),
     transcript,
   });
@@ -332,6 +369,7 @@ async function runChatTurn(
   const outcome = ended ? await conversation.ended : undefined;
   // stopping the actor stops the reply actor: its signal aborts the LLM request
   conversation.actor.stop();
+  void conversation.dispose();
   if (stopped && sent.text.trim())
     conversation.transcript.push({
       role: 'agent',
@@ -499,6 +537,10 @@ export function runLineCall(
       plan,
       keys,
       knowledge: knowledgeSearch(deps),
+      toolKinds: rt.toolKinds,
+      toolServices: toolServices(deps),
+      call: toolCallInfo(row, variables),
+      ...(row.provider ? { carrier: row.provider } : {}),
       line: transport,
       recorder,
       onTurn: (conv) => {

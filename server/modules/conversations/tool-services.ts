@@ -9,6 +9,7 @@
  */
 import type { AppDeps } from '../../platform/deps.js';
 import { ToolError, type ToolServices } from '../../voice/tools/types.js';
+import { signingSecret } from '../webhooks/index.js';
 
 export const TOOL_SERVICE_MESSAGES = {
   noTexts: 'Text messages cannot be sent from this server.',
@@ -17,10 +18,7 @@ export const TOOL_SERVICE_MESSAGES = {
 
 export function toolServices(deps: AppDeps): ToolServices {
   return {
-    async signingSecret() {
-      // the engine's composition fills this one (custom functions)
-      throw new Error('signingSecret is not wired yet');
-    },
+    signingSecret: (companyId) => signingSecret(deps, companyId),
 
     async sendSms(companyId, message, signal) {
       if (!deps.texts) throw new ToolError(TOOL_SERVICE_MESSAGES.noTexts);

@@ -4,5 +4,7 @@
  * a module is imported only through this file (tests/unit/server-layers.test.ts).
  */
 export { subscribeWebhooks } from './events.js';
+/** the company's signing secret: custom functions are signed with it like webhooks (conversations/tool-services.ts) */
+export { signingSecret } from './outbox.js';
 export { checkWebhookUrl, webhookRoutes } from './webhook.routes.js';
 export { createWebhookWorker } from './worker.js';

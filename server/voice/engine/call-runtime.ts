@@ -1,6 +1,8 @@
 import { newId } from '../../platform/crypto/ids.js';
 import type { AppDeps, CallEngine } from '../../platform/deps.js';
 import type { ProviderRegistry } from '../providers/registry.js';
+import { TOOL_KINDS } from '../tools/registry.js';
+import type { ToolKinds } from '../tools/runner.js';
 import type { Conversation } from './conversation.js';
 
 /**
@@ -18,6 +20,8 @@ export class CallRuntime implements CallEngine {
   readonly chats = new Map<string, ChatTurn>();
   /** call sockets (browsers, carrier streams) open on this server, by company (server/call-sockets.ts caps them) */
   readonly openSockets = new Map<string, number>();
+  /** the function types calls can run (server/voice/tools/registry.ts; tests put their own) */
+  toolKinds: ToolKinds = TOOL_KINDS;
 
   constructor(
     readonly providers: ProviderRegistry,

@@ -9,6 +9,8 @@ import type { AppDeps } from '../../platform/deps.js';
 import type { AudioLine, TextLine } from '../lines/types.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { ProviderAccess, ProviderId } from '../providers/types.js';
+import type { ToolEnvBase, ToolKinds } from '../tools/runner.js';
+import type { PreparedTool, ToolCallInfo, ToolServices } from '../tools/types.js';
 import type { CallerAudio } from './caller-audio.js';
 import type { KnowledgeSearch } from './knowledge.js';
 import type { CallPlan } from './plan.js';
@@ -29,6 +31,14 @@ export interface CallOptions {
   keys: ProviderKeys;
   /** the chunks of the agent's knowledge bases that match the caller's words (the engine has no SQL) */
   knowledge: KnowledgeSearch;
+  /** the function types the engine can run (default TOOL_KINDS; tests inject their own) */
+  toolKinds?: ToolKinds;
+  /** what the company's side does for tools (signing secret, text messages); default: neither is set up */
+  toolServices?: ToolServices;
+  /** what the functions are told about the call (call id, agent, type, numbers, variables) */
+  call?: ToolCallInfo;
+  /** the carrier of a phone line ('twilio', 'plivo') */
+  carrier?: string;
 }
 
 /** The agent turns of a speech-to-speech session (realtime.ts). */
@@ -62,6 +72,10 @@ export interface CallContext {
   callerTranscriptArrived(text: string): void;
   /** transfer_call on a phone line: the carrier moves the caller. */
   transfer(number: string): void;
+  /** The agent's functions prepared at the conversation's start (runner.ts prepareTools). */
+  tools(): Promise<PreparedTool[]>;
+  /** What a tool runs with (each run gets its own signal). */
+  readonly toolEnv: ToolEnvBase;
 }
 
 /** Resolves when `signal` aborts (an actor's life). */

@@ -13,6 +13,8 @@
  *   sentence (speaker.ts) or written to the chat;
  * - realtime.ts: both actors for a speech-to-speech agent (one Realtime session per call);
  * - turn-clock.ts: the times of each turn, and an answer's latency;
+ * - server/voice/tools/runner.ts: the agent's functions, prepared when the conversation starts (in
+ *   parallel with the greeting), run by the reply actor, closed when it ends;
  * - context.ts: what the parts see of the conversation (they never import this file).
  */
 
@@ -30,6 +32,10 @@ import {
 import { rmsLevel } from '../audio/level.js';
 import { toSamples } from '../audio/pcm16.js';
 import { type AudioLine, isAudioLine, type Line, type TextLine } from '../lines/types.js';
+import { toolPhoneLine } from '../tools/press-digit/index.js';
+import { TOOL_KINDS } from '../tools/registry.js';
+import { closeTools, prepareTools, type ToolEnvBase } from '../tools/runner.js';
+import { type PreparedTool, ToolError, type ToolServices } from '../tools/types.js';
 import { Backchannel } from './backchannel.js';
 import { CallerAudio } from './caller-audio.js';
 import type { CallContext, CallOptions } from './context.js';
@@ -64,6 +70,12 @@ export interface ConversationEnd {
   reason: string;
   errorMessage: string | null;
 }
+
+/** Services of a conversation run without the company's side (tests of the engine alone). */
+const NO_TOOL_SERVICES: ToolServices = {
+  signingSecret: () => Promise.reject(new ToolError('Signing is not set up')),
+  sendSms: () => Promise.reject(new ToolError('Sending text messages is not set up')),
+};
 
 /** A caller frame this loud (RMS, 0..1) counts as voice for the end-of-speech time of latency. */
 const VOICE_LEVEL = 0.02;
@@ -102,6 +114,10 @@ export class Conversation implements CallContext {
   private turnFinals = '';
   /** the keys a phone caller presses, collected into caller turns (cascaded calls: a speech-to-speech session takes no text) */
   private readonly keypad: Keypad | undefined;
+  /** the agent's functions, prepared once (tools()) */
+  private preparedTools: Promise<PreparedTool[]> | undefined;
+  /** aborts a prepare still running when the conversation is put away */
+  private readonly toolsLife = new AbortController();
 
   constructor(private readonly o: ConversationOptions) {
     const { plan, line } = o;
@@ -160,13 +176,17 @@ export class Conversation implements CallContext {
     this.ended = new Promise((resolve) => {
       this.actor.subscribe({
         complete: () => {
+          void this.dispose();
           const out = this.actor.getSnapshot().output;
           resolve({
             reason: this.transferredTo && out?.reason === 'user_hangup' ? 'call_transfer' : (out?.reason ?? 'error_unknown'),
             errorMessage: out?.errorMessage ?? null,
           });
         },
-        error: (e) => resolve({ reason: 'error_unknown', errorMessage: e instanceof Error ? e.message : null }),
+        error: (e) => {
+          void this.dispose();
+          resolve({ reason: 'error_unknown', errorMessage: e instanceof Error ? e.message : null });
+        },
       });
     });
   }
@@ -201,6 +221,7 @@ export class Conversation implements CallContext {
         digit: (key) => this.keypad?.press(key),
       });
     else this.chat?.start({ closed });
+    void this.tools();
     this.actor.start();
     void this.ended.then(() => this.keypad?.stop());
     this.actor.send({ type: 'transport.opened' });
@@ -234,6 +255,50 @@ export class Conversation implements CallContext {
       this.transferredTo = undefined;
       this.o.deps.logger.warn('call transfer failed', { reason: e instanceof Error ? e.message : String(e) });
     });
+  }
+
+  /** The agent's functions, prepared once (in parallel, each with a deadline; one that fails is left out). */
+  tools(): Promise<PreparedTool[]> {
+    if (!this.preparedTools) {
+      const { plan, deps, toolKinds = TOOL_KINDS } = this.o;
+      this.preparedTools =
+        plan.functions.length === 0 || this.toolsLife.signal.aborted
+          ? Promise.resolve([])
+          : prepareTools(plan.functions, toolKinds, this.toolEnv, deps.logger, this.toolsLife.signal).catch((e) => {
+              deps.logger.warn('functions not prepared', { reason: e instanceof Error ? e.message : String(e) });
+              return [];
+            });
+    }
+    return this.preparedTools;
+  }
+
+  /** What a tool runs with: the company, the call, the provider cards, the services and the phone line. */
+  get toolEnv(): ToolEnvBase {
+    const { deps, companyId, keys, plan } = this.o;
+    const audio = this.audio;
+    return {
+      deps,
+      companyId,
+      call: this.o.call ?? {
+        call_id: '',
+        agent_id: '',
+        type: audio ? (audio.kind === 'phone' ? 'phone_call' : 'web_call') : 'chat',
+        from_number: null,
+        to_number: null,
+        dynamic_variables: { ...plan.variables },
+      },
+      keys,
+      services: this.o.toolServices ?? NO_TOOL_SERVICES,
+      phone: toolPhoneLine(audio, this.o.carrier ?? ''),
+    };
+  }
+
+  /** Puts the conversation's functions away (an MCP session is closed); once. */
+  async dispose(): Promise<void> {
+    if (this.toolsLife.signal.aborted) return;
+    this.toolsLife.abort();
+    const tools = await (this.preparedTools ?? Promise.resolve([]));
+    await closeTools(tools);
   }
 
   /** The agent's voice on `line` (speaker.ts). */

@@ -7,6 +7,7 @@
  * src/api/contract/agent/save.ts): a document that does not pass (a model since retired, a field an old
  * version wrote) fails the call's start with InvalidAgentError, whose message names the fields.
  */
+import type { AgentFunction } from '@contract/agent/functions.js';
 import { type AgentDoc, AgentDocSchema } from '@contract/agent/save.js';
 import * as v from 'valibot';
 import type { CallSessionInput } from '../../../src/machines/callSession.machine.js';
@@ -14,7 +15,15 @@ import type { ProviderRegistry } from '../providers/registry.js';
 import type { AudioFormat, TtsOptions } from '../providers/types.js';
 import { type KeypadSettings, keypadSettings } from './keypad.js';
 import { type Pipeline, pipelineOf, readsPhonemes, ttsModelId } from './pipeline.js';
-import { type AgentTool, agentTools, boostedKeywords, type CallMode, endOfTurnMs, sessionInput } from './settings.js';
+import {
+  type AgentTool,
+  agentTools,
+  boostedKeywords,
+  type CallMode,
+  endOfTurnMs,
+  runnableFunctions,
+  sessionInput,
+} from './settings.js';
 import { fillVariables } from './text.js';
 
 /** The stored agent document did not pass the contract's schema. */
@@ -89,7 +98,10 @@ export interface CallPlan {
   };
   stt: { language: string; model: string; keywords: string[] };
   voice: VoicePlan;
+  /** end_call and transfer: carried out by the engine itself */
   tools: AgentTool[];
+  /** the functions run through the tool registry (custom, mcp, calendars...), prepared at the conversation's start */
+  functions: AgentFunction[];
   knowledgeBaseIds: string[];
   /** short acknowledgements while the caller talks at length (voice, cascaded only) */
   backchannel: { words: string; frequency: number } | null;
@@ -145,6 +157,7 @@ export function compileCallPlan(
       pronunciations: e.pronunciations,
     },
     tools: agentTools(agent),
+    functions: runnableFunctions(agent),
     knowledgeBaseIds: e.selectedKnowledgeBases
       .map((k) => k.knowledge_base_id)
       .filter((id): id is string => typeof id === 'string'),

@@ -1,9 +1,10 @@
 /**
  * The LLM's messages for an agent turn: the agent's prompt (variables filled) with the house rules of a
  * spoken conversation, the knowledge found for the caller's last words, and the conversation so far. An
- * interrupted agent turn is given as the caller heard it, marked as cut off.
+ * interrupted agent turn is given as the caller heard it, marked as cut off. Its function calls are given
+ * with the results the model read then.
  */
-import type { Turn } from '../../../src/machines/callSession.machine.js';
+import type { ToolCallRecord, Turn } from '../../../src/machines/callSession.machine.js';
 import type { LlmMessage } from '../providers/types.js';
 
 export const VOICE_RULES =
@@ -12,6 +13,19 @@ export const VOICE_RULES =
 export const TEXT_RULES = 'You are chatting with a person testing this agent. Keep your answers short.';
 export const REMINDER_NOTE =
   'The caller has been silent for a while. Check briefly and kindly whether they are still there, in one sentence.';
+
+/** What the model is told a cancelled function answered (its real result was dropped). */
+export const CANCELLED_RESULT = 'Not answered: the caller interrupted before the function finished.';
+
+/**
+ * A past tool call's result as the model read it: a function the engine ran gives its real result (cut);
+ * end_call and transfer have none ('ok').
+ */
+function toolResultOf(record: ToolCallRecord | undefined): string {
+  if (!record?.status) return 'ok';
+  if (record.status === 'cancelled') return CANCELLED_RESULT;
+  return record.result ?? '';
+}
 
 export interface PromptParts {
   /** the agent's prompt with its variables filled */
@@ -36,7 +50,8 @@ export function buildMessages(p: PromptParts): LlmMessage[] {
     const text = turn.interrupted ? `${turn.text} [the caller interrupted here]` : turn.text;
     const toolCalls = (turn.toolCalls ?? []).map((t) => ({ id: `call_${++callId}`, name: t.name, arguments: t.arguments }));
     messages.push({ role: 'assistant', content: text, ...(toolCalls.length ? { toolCalls } : {}) });
-    for (const t of toolCalls) messages.push({ role: 'tool', toolCallId: t.id, name: t.name, content: 'ok' });
+    for (const [i, t] of toolCalls.entries())
+      messages.push({ role: 'tool', toolCallId: t.id, name: t.name, content: toolResultOf(turn.toolCalls?.[i]) });
   }
   if (p.knowledge.length > 0)
     messages.push({

@@ -4,7 +4,9 @@
  * - listen = the session: its voice detection becomes caller.speech_started / caller.utterance_ended, its
  *   late transcript of the caller is written into the call's transcript when it arrives;
  * - reply = one response of the session: its audio goes to the line (paced like any voice), its transcript
- *   becomes the agent's turn, a tool call is answered (end_call: hang up once the caller has heard it);
+ *   becomes the agent's turn, a tool call is answered (end_call: hang up once the caller has heard it; a
+ *   function of the agent is run like on the cascaded path and its result sent back with sendToolResult,
+ *   the session then answering with it in the same turn);
  *   leaving the turn (barge-in) cancels the response and truncates it at what the caller heard.
  * Responses the session starts before a reply actor is there (the greeting, an answer to an utterance)
  * are held until the turn takes them. Knowledge search and reminders belong to the cascaded path only.
@@ -12,6 +14,7 @@
 import type { CallSessionRef, ReplyInput } from '../../../src/machines/callSession.machine.js';
 import type { AudioLine } from '../lines/types.js';
 import type { RealtimeEvent, RealtimeSession } from '../providers/types.js';
+import { runTool } from '../tools/runner.js';
 import { type CallContext, type RealtimeTurns, untilAborted } from './context.js';
 import { failureOf } from './failures.js';
 import type { CallPlan } from './plan.js';
@@ -56,6 +59,9 @@ export class RealtimeBridge implements RealtimeTurns {
       fail = reject;
     });
     failed.catch(() => {});
+    // the agent's functions are offered from the session's start
+    const prepared = await this.c.tools();
+    if (signal.aborted) return;
     try {
       const provider = plan.pipeline.llm.provider;
       const access = o.keys[provider];
@@ -68,7 +74,7 @@ export class RealtimeBridge implements RealtimeTurns {
           instructions,
           voice: settings.voice,
           format: this.line.format,
-          tools: plan.tools.map((t) => t.spec),
+          tools: [...plan.tools.map((t) => t.spec), ...prepared.map((t) => t.spec)],
           temperature: settings.temperature,
           silenceMs: settings.silenceMs,
           vadThreshold: 0.5,
@@ -100,11 +106,16 @@ export class RealtimeBridge implements RealtimeTurns {
   }
 
   /** One agent turn: the session's next response, played to the caller. */
-  reply(input: ReplyInput, signal: AbortSignal, onOutput: () => void): Promise<void> {
+  async reply(input: ReplyInput, signal: AbortSignal, onOutput: () => void): Promise<void> {
     const line = this.line;
     const parent = input.parent;
     const endCallNames = new Set(this.c.options.plan.tools.filter((t) => t.type === 'end_call').map((t) => t.spec.name));
+    const prepared = await this.c.tools();
     let text = '';
+    /** functions running now, the turn's tool calls so far, and the responses still to come */
+    let running = 0;
+    let callIndex = 0;
+    let outstanding = 1;
     return new Promise<void>((resolve, reject) => {
       let finished = false;
       const done = () => {
@@ -140,18 +151,40 @@ export class RealtimeBridge implements RealtimeTurns {
           if (this.item) this.item.text += e.text;
         } else if (e.type === 'tool_call') {
           const isEnd = endCallNames.has(e.call.name);
-          parent.send({ type: 'reply.tool_call', name: isEnd ? 'end_call' : e.call.name, arguments: e.call.arguments });
-          if (!isEnd) this.session?.sendToolResult(e.call.id, 'ok');
+          const tool = isEnd ? undefined : prepared.find((t) => t.spec.name === e.call.name);
+          const index = callIndex++;
+          parent.send({
+            type: 'reply.tool_call',
+            name: isEnd ? 'end_call' : e.call.name,
+            arguments: e.call.arguments,
+            ...(tool ? { toolType: tool.fn.type } : {}),
+          });
+          if (!tool) {
+            if (!isEnd) this.session?.sendToolResult(e.call.id, 'ok');
+            return;
+          }
+          // the function runs; its result goes back to the session, which answers with it
+          if (running++ === 0) parent.send({ type: 'reply.tools_started' });
+          void runTool(tool, e.call.arguments, this.c.toolEnv, signal).then((run) => {
+            running--;
+            // a barge-in or the call's end: the result is dropped
+            if (signal.aborted || finished) return;
+            parent.send({ type: 'reply.tool_result', index, status: run.status, result: run.result, ms: run.ms });
+            if (running === 0) parent.send({ type: 'reply.tools_done' });
+            outstanding++;
+            this.session?.sendToolResult(e.call.id, run.result);
+          });
         } else if (e.type === 'response_done') {
           this.c.usage.llm_input_tokens += e.inputTokens;
           this.c.usage.llm_output_tokens += e.outputTokens;
-          done();
+          outstanding--;
+          if (outstanding <= 0 && running === 0) done();
         }
       };
       for (const e of this.held.splice(0)) this.sink?.(e);
       // an utterance the provider did not answer (noise): the turn ends with nothing said
       const idle = setTimeout(() => {
-        if (!this.item && !finished && !signal.aborted) done();
+        if (!this.item && !finished && !signal.aborted && running === 0) done();
       }, NO_RESPONSE_MS);
       signal.addEventListener('abort', () => clearTimeout(idle), { once: true });
       void reject;

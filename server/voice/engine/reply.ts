@@ -2,17 +2,68 @@
  * reply: one agent turn of the cascaded path (and of a chat). Knowledge search for an answer, then the
  * LLM's stream: on an audio line it is cut into sentences, each spoken by the Speaker as soon as it is
  * complete; on a text line its deltas go to the chat as they come. Tool calls: end_call (the machine hangs
- * up once the goodbye is heard), transfer_call (the carrier moves the caller after the turn is committed).
+ * up once the goodbye is heard), transfer_call (the carrier moves the caller after the turn is committed),
+ * and the agent's other functions: run (several at once, runner.ts), their results given back to the model,
+ * which goes on; at most MAX_TOOL_ROUNDS rounds a turn. A function that has not answered within 500 ms
+ * makes the voice say its `speak_during` sentence (once a turn; never written in a chat).
  * The speech-to-speech path answers in realtime.ts instead.
  */
 import type { ReplyInput } from '../../../src/machines/callSession.machine.js';
-import type { LlmEvent } from '../providers/types.js';
+import type { LlmEvent, ToolCall } from '../providers/types.js';
+import { runTool, SPEAK_DURING_AFTER_MS, type ToolEnvBase, type ToolRun } from '../tools/runner.js';
+import type { PreparedTool } from '../tools/types.js';
 import type { CallContext } from './context.js';
 import { failureOf } from './failures.js';
 import { buildMessages } from './prompt.js';
 import { Speaker } from './speaker.js';
 import { SentenceSplitter } from './text.js';
 import { latencyOf } from './turn-clock.js';
+
+/** At most this many rounds of functions in one agent turn (each: the model calls, they run, it goes on). */
+export const MAX_TOOL_ROUNDS = 5;
+
+/** A tool call of one LLM request: the prepared tool when the engine runs it. */
+interface RoundCall {
+  call: ToolCall;
+  tool: PreparedTool | undefined;
+  /** end_call or transfer (the engine itself acts on it) */
+  engine: boolean;
+  /** its place among the turn's tool calls (the machine's record) */
+  index: number;
+}
+
+/**
+ * Runs a round's tool calls in parallel. When one has not answered within SPEAK_DURING_AFTER_MS, `speak`
+ * gets the `speak_during` sentence of the first still running that has one (fast tools say nothing).
+ */
+async function runRound(
+  calls: RoundCall[],
+  env: ToolEnvBase,
+  signal: AbortSignal,
+  speak: (sentence: string) => void,
+): Promise<Map<RoundCall, ToolRun>> {
+  const pending = new Set(calls);
+  const timer = setTimeout(() => {
+    const waiting = calls.find((rc) => pending.has(rc) && speakDuringOf(rc.tool));
+    const sentence = waiting && speakDuringOf(waiting.tool);
+    if (sentence) speak(sentence);
+  }, SPEAK_DURING_AFTER_MS);
+  try {
+    const runs = await Promise.all(
+      calls.map(async (rc) => {
+        const run = await runTool(rc.tool as PreparedTool, rc.call.arguments, env, signal);
+        pending.delete(rc);
+        return [rc, run] as const;
+      }),
+    );
+    return new Map(runs);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const speakDuringOf = (tool: PreparedTool | undefined) =>
+  tool && 'speak_during' in tool.fn ? (tool.fn.speak_during ?? '').trim() : '';
 
 /** Words said by the agent when it ends the call without saying anything. */
 export const GOODBYE = 'Thank you for calling. Goodbye!';
@@ -86,10 +137,13 @@ async function answer(
   }
   speaker?.prepare();
   const lastUser = [...input.history].reverse().find((t) => t.role === 'user')?.text ?? '';
-  const knowledge =
+  const [knowledge, prepared] = await Promise.all([
     input.kind === 'answer' && plan.knowledgeBaseIds.length > 0
-      ? (await o.knowledge(o.companyId, plan.knowledgeBaseIds, lastUser)).map((h) => h.content)
-      : [];
+      ? o.knowledge(o.companyId, plan.knowledgeBaseIds, lastUser).then((hits) => hits.map((h) => h.content))
+      : Promise.resolve([] as string[]),
+    c.tools(),
+  ]);
+  if (signal.aborted) return;
   const messages = buildMessages({
     prompt: plan.prompt,
     mode: plan.mode,
@@ -101,53 +155,98 @@ async function answer(
   const route = plan.pipeline.llm;
   const provider = o.providers.llm(route.provider);
   const access = o.keys[route.provider];
+  const specs = [...plan.tools.map((t) => t.spec), ...prepared.map((t) => t.spec)];
   const splitter = new SentenceSplitter();
   let endCall = false;
   let transferTo: string | undefined;
   let said = false;
+  /** the turn's tool calls so far (their place is the index the machine records results at) */
+  let callIndex = 0;
+  /** speak_during is said at most once a turn */
+  let spokeDuring = false;
   times.llmRequestAt = performance.now();
   times.llmFirstTokenAt = undefined;
-  let events: AsyncIterable<LlmEvent>;
-  try {
-    events = provider.stream({
-      apiKey: access?.apiKey ?? '',
-      baseUrl: access?.baseUrl ?? o.deps.config.providerUrls[route.provider] ?? '',
-      ...(access?.publicOnly ? { publicOnly: true } : {}),
-      model: route.model,
-      messages,
-      tools: plan.tools.map((t) => t.spec),
-      temperature: plan.llm.temperature,
-      maxTokens: LLM_MAX_TOKENS,
-      signal,
-    });
-    for await (const e of events) {
-      if (signal.aborted) return;
-      if (e.type === 'delta') {
-        times.llmFirstTokenAt ??= performance.now();
-        write(e.text);
-        for (const s of splitter.push(e.text)) {
-          said = true;
-          say(s);
+  for (let round = 0; ; round++) {
+    /** this request's tool calls, with the prepared tool of those the engine runs */
+    const calls: RoundCall[] = [];
+    let roundText = '';
+    let events: AsyncIterable<LlmEvent>;
+    try {
+      events = provider.stream({
+        apiKey: access?.apiKey ?? '',
+        baseUrl: access?.baseUrl ?? o.deps.config.providerUrls[route.provider] ?? '',
+        ...(access?.publicOnly ? { publicOnly: true } : {}),
+        model: route.model,
+        messages,
+        tools: specs,
+        temperature: plan.llm.temperature,
+        maxTokens: LLM_MAX_TOKENS,
+        signal,
+      });
+      for await (const e of events) {
+        if (signal.aborted) return;
+        if (e.type === 'delta') {
+          times.llmFirstTokenAt ??= performance.now();
+          roundText += e.text;
+          write(e.text);
+          for (const s of splitter.push(e.text)) {
+            said = true;
+            say(s);
+          }
+        } else if (e.type === 'tool_call') {
+          times.llmFirstTokenAt ??= performance.now();
+          const tool = plan.tools.find((t) => t.spec.name === e.call.name);
+          // past the last round, a function is recorded but not run: the turn ends
+          const runnable = tool || round >= MAX_TOOL_ROUNDS ? undefined : prepared.find((t) => t.spec.name === e.call.name);
+          parent.send({
+            type: 'reply.tool_call',
+            name: tool?.type === 'end_call' ? 'end_call' : e.call.name,
+            arguments: e.call.arguments,
+            ...(runnable ? { toolType: runnable.fn.type } : {}),
+          });
+          chat?.toolCall(e.call.name, e.call.arguments);
+          calls.push({ call: e.call, tool: runnable, engine: tool !== undefined, index: callIndex++ });
+          if (tool?.type === 'end_call') endCall = true;
+          if (tool?.type === 'transfer' && tool.number && c.audio?.transfer) transferTo = tool.number;
+        } else if (e.type === 'usage') {
+          c.usage.llm_input_tokens += e.inputTokens;
+          c.usage.llm_output_tokens += e.outputTokens;
         }
-      } else if (e.type === 'tool_call') {
-        times.llmFirstTokenAt ??= performance.now();
-        const tool = plan.tools.find((t) => t.spec.name === e.call.name);
-        parent.send({
-          type: 'reply.tool_call',
-          name: tool?.type === 'end_call' ? 'end_call' : e.call.name,
-          arguments: e.call.arguments,
-        });
-        chat?.toolCall(e.call.name, e.call.arguments);
-        if (tool?.type === 'end_call') endCall = true;
-        if (tool?.type === 'transfer' && tool.number && c.audio?.transfer) transferTo = tool.number;
-      } else if (e.type === 'usage') {
-        c.usage.llm_input_tokens += e.inputTokens;
-        c.usage.llm_output_tokens += e.outputTokens;
       }
+    } catch (e) {
+      if (signal.aborted) return;
+      throw failureOf(e, 'error_llm_provider');
     }
-  } catch (e) {
+    const toRun = calls.filter((rc) => rc.tool !== undefined);
+    if (toRun.length === 0 || signal.aborted) break;
+    // the words before the functions are said first, in order
+    for (const s of splitter.flush()) {
+      said = true;
+      say(s);
+    }
+    parent.send({ type: 'reply.tools_started' });
+    const runs = await runRound(toRun, c.toolEnv, signal, (sentence) => {
+      // a voice only (a chat does not write it), once a turn
+      if (!speaker || spokeDuring || signal.aborted) return;
+      spokeDuring = true;
+      said = true;
+      say(sentence);
+    });
+    // a barge-in or the call's end: the results are dropped, never given to the model
     if (signal.aborted) return;
-    throw failureOf(e, 'error_llm_provider');
+    for (const [rc, run] of runs) {
+      parent.send({ type: 'reply.tool_result', index: rc.index, status: run.status, result: run.result, ms: run.ms });
+      chat?.toolResult?.(rc.call.name, run.ok, run.result, run.ms);
+    }
+    parent.send({ type: 'reply.tools_done' });
+    messages.push({ role: 'assistant', content: roundText, toolCalls: calls.map((rc) => rc.call) });
+    for (const rc of calls)
+      messages.push({
+        role: 'tool',
+        toolCallId: rc.call.id,
+        name: rc.call.name,
+        content: runs.get(rc)?.result ?? (rc.engine ? 'ok' : `There is no function named ${rc.call.name}.`),
+      });
   }
   for (const s of splitter.flush()) {
     said = true;

@@ -15,11 +15,13 @@
  * | backchanneling, words, freq | short acknowledgements while the caller talks (see backchannel.ts)       |
  * | pronunciations              | SSML phoneme tags for voices that read them                              |
  * | knowledge bases             | searched on every caller turn; the best chunks go to the LLM            |
- * | functions end_call/transfer | tools the LLM may call                                                   |
+ * | functions end_call/transfer | tools the LLM may call; the engine ends or moves the call                |
+ * | other functions             | prepared through the tool registry at the start, run when the LLM calls them |
  * | keypad: dtmf_max_digits, dtmf_timeout_ms | a phone caller's keys end an entry at '#', that many keys, or that much silence (keypad.ts) |
  * | voice, voice model, speed   | the voice provider's voice, model and speed; stability and similarity from the saved settings |
  * | LLM model, temperature      | the LLM and its temperature                                             |
  */
+import type { AgentFunction } from '@contract/agent/functions.js';
 import type { AgentDoc } from '@contract/agent/save.js';
 import type { CallSessionInput } from '../../../src/machines/callSession.machine.js';
 import type { ToolSpec } from '../providers/types.js';
@@ -83,6 +85,11 @@ export interface AgentTool {
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The agent's functions the tool registry runs (server/voice/tools): every type but end_call and transfer. */
+export function runnableFunctions(agent: AgentDoc): AgentFunction[] {
+  return agent.editor.functions.filter((f) => f.type !== 'end_call' && f.type !== 'transfer');
+}
 
 export function agentTools(agent: AgentDoc): AgentTool[] {
   return agent.editor.functions.flatMap((f): AgentTool[] => {

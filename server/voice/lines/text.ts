@@ -1,12 +1,14 @@
 /**
  * The chat's line (Test LLM): no audio. The agent's reply goes out as text deltas to a sink (the message
- * request's event stream), and its tool calls as events.
+ * request's event stream), and its tool calls and the results of the functions the engine ran as events.
  */
 import type { TextLine, TextLineHandlers } from './types.js';
 
 export interface TextSink {
   delta(text: string): void;
   toolCall(name: string, args: Record<string, unknown>): void;
+  /** a function the engine ran answered: what the model read (cut), and how long it took */
+  toolResult?(name: string, ok: boolean, result: string, ms: number): void;
 }
 
 export class ChatLine implements TextLine {
@@ -22,6 +24,10 @@ export class ChatLine implements TextLine {
 
   toolCall(name: string, args: Record<string, unknown>): void {
     if (!this.closed) this.sink.toolCall(name, args);
+  }
+
+  toolResult(name: string, ok: boolean, result: string, ms: number): void {
+    if (!this.closed) this.sink.toolResult?.(name, ok, result, ms);
   }
 
   text(delta: string): void {

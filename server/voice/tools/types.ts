@@ -11,8 +11,10 @@
  */
 import type { AgentFunction, AgentFunctionOf, FunctionType } from '@contract/agent/functions.js';
 import type { AppDeps } from '../../platform/deps.js';
-import type { ProviderKeys } from '../engine/context.js';
-import type { ToolSpec } from '../providers/types.js';
+import type { ProviderAccess, ProviderId, ToolSpec } from '../providers/types.js';
+
+/** The company's access to each provider card (engine/context.ts ProviderKeys; not imported from there: the engine imports this file). */
+type ProviderKeys = Partial<Record<ProviderId, ProviderAccess>>;
 
 /** What Parley tells a tool about the call (the custom function's `call` object, verbatim). */
 export interface ToolCallInfo {

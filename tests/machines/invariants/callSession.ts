@@ -2,13 +2,15 @@
  * callSession: one conversation. The line is listened to only while open; the agent
  * replies one turn at a time; a turn starts with what the caller said (or the welcome message), the
  * history keeps every finished turn in order; a call ends once, for one reason, and hangs up the line
- * with it; text chats are never barged in.
+ * with it; text chats are never barged in. A function's result is recorded only while the turn's functions
+ * run: never after a barge-in (a function still running then is kept as cancelled, without a result).
  */
 import { expect } from 'vitest';
 import { cameFrom, effectsNow, expectPending, onlyRequest, paramsNow } from './lib.js';
 import { defineInvariants, type Snapshot, type World } from './types.js';
 
-type Turn = { role: 'user' | 'agent'; text: string; interrupted?: boolean; toolCalls?: unknown[] };
+type ToolCall = { name: string; type?: string; status?: string; result?: string };
+type Turn = { role: 'user' | 'agent'; text: string; interrupted?: boolean; toolCalls?: ToolCall[] };
 const history = (s: Snapshot) => s.context.history as Turn[];
 const previous = (w: World) => w.previous as Snapshot;
 
@@ -32,7 +34,7 @@ export default defineInvariants({
       const now = history(s);
       const reopened =
         w.event.type === 'caller.speech_started' &&
-        cameFrom(w, 'conversation.agentTurn.thinking') &&
+        (cameFrom(w, 'conversation.agentTurn.thinking') || cameFrom(w, 'conversation.agentTurn.usingTools')) &&
         s.matches({ conversation: 'userSpeaking' });
       if (reopened) expect(now).toEqual(before.at(-1)?.role === 'user' ? before.slice(0, -1) : before);
       else {
@@ -42,6 +44,26 @@ export default defineInvariants({
     }
     expect(s.hasTag('listening')).toBe(s.matches({ conversation: 'listening' }) || s.matches({ conversation: 'userSpeaking' }));
     expect(s.hasTag('thinking')).toBe(s.matches({ conversation: { agentTurn: 'thinking' } }));
+    expect(s.hasTag('usingTools')).toBe(s.matches({ conversation: { agentTurn: 'usingTools' } }));
+    if (w.previous) {
+      // a function's result is recorded only while the functions run, by the result itself
+      const before = previous(w).context.toolCalls as ToolCall[];
+      const now = s.context.toolCalls as ToolCall[];
+      const newResults = now.filter((t, i) => t.status !== undefined && before[i]?.status === undefined);
+      if (newResults.length) {
+        expect(cameFrom(w, 'conversation.agentTurn.usingTools')).toBe(true);
+        expect(w.event.type).toBe('reply.tool_result');
+        expect(newResults).toHaveLength(1);
+      }
+      // a turn cut by a barge-in keeps the results recorded before it; a function still running was cancelled
+      const added = history(s).length > history(previous(w)).length ? history(s).at(-1) : undefined;
+      if (added?.role === 'agent' && added.interrupted)
+        expect(added.toolCalls ?? []).toEqual(
+          before
+            .filter((t) => t.type !== undefined)
+            .map((t) => (t.status === undefined ? { ...t, status: 'cancelled', result: '', ms: 0 } : t)),
+        );
+    }
     expect(s.hasTag('speaking')).toBe(s.matches({ conversation: { agentTurn: 'speaking' } }));
     // the settings of the call never change
     if (w.previous)
@@ -142,6 +164,17 @@ export default defineInvariants({
       if (w.event.type === 'caller.speech_started') expect(s.context.mode).toBe('text');
     },
     'conversation.agentTurn.speaking': () => {},
+    'conversation.agentTurn.usingTools': (s, w) => {
+      // functions run only when the model called one the engine runs
+      expect((s.context.toolCalls as ToolCall[]).some((t) => t.type !== undefined)).toBe(true);
+      if (!cameFrom(w, 'conversation.agentTurn.usingTools')) expect(w.event.type).toBe('reply.tools_started');
+    },
+    'conversation.agentTurn.usingTools.running': () => {},
+    'conversation.agentTurn.usingTools.overlapped': (s) => {
+      expect(s.context.mode).toBe('voice');
+      expect(s.context.bargeInMs).not.toBeNull();
+      expect(s.context.replyText).not.toBe('');
+    },
     'conversation.agentTurn.speaking.alone': () => {},
     'conversation.agentTurn.speaking.overlapped': (s) => {
       // only a voice call with barge-in on is ever talked over
