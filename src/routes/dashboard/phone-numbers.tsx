@@ -247,16 +247,21 @@ function AvailableNumbers({ query, onQueryChange }: { query: PhoneQuery; onQuery
       }),
     [requester, requested, requesting],
   );
+  // a request waits for an operator of this server (or REQUEST_AUTO_GRANT): say how it is granted
+  const pending = requested.length > 0 || loaded.rows.some((n) => n.requested);
   return (
-    <DataTable
-      label="Available Numbers"
-      columns={columns}
-      data={data}
-      {...tableProps(query, onQueryChange)}
-      searchLabel="Search available numbers"
-      searchPlaceholder="Search by number, e.g. 415..."
-      columnsKey="parley.table.available-numbers.columns"
-      empty={<EmptyState icon={PhoneIcon} title={PHONE_TEXTS.availableEmptyTitle} text={PHONE_TEXTS.availableEmptyText} />}
-    />
+    <>
+      {pending ? <p className={phoneCss.muted}>{PHONE_TEXTS.requestPendingHint}</p> : null}
+      <DataTable
+        label="Available Numbers"
+        columns={columns}
+        data={data}
+        {...tableProps(query, onQueryChange)}
+        searchLabel="Search available numbers"
+        searchPlaceholder="Search by number, e.g. 415..."
+        columnsKey="parley.table.available-numbers.columns"
+        empty={<EmptyState icon={PhoneIcon} title={PHONE_TEXTS.availableEmptyTitle} text={PHONE_TEXTS.availableEmptyText} />}
+      />
+    </>
   );
 }
