@@ -81,8 +81,29 @@ const FULL_EDITOR: AgentEditorInput = {
   agentLevelWebhook: 'https://hooks.example.com/agent?x=1',
   functions: [
     { id: 1, name: 'hang_up', description: 'End politely', type: 'end_call' },
-    { id: 2, name: 'to_nurse', type: 'transfer' },
+    {
+      id: 2,
+      name: 'to_nurse',
+      description: '',
+      type: 'transfer',
+      number: '+14155550142',
+      mode: 'warm',
+      speak_during: 'Let me get the nurse.',
+      timeout_ms: 20_000,
+    },
+    {
+      id: 3,
+      name: 'find_slot',
+      description: 'Free times',
+      type: 'check_availability_cal',
+      event_type_id: 42,
+      timezone: 'America/New_York',
+      speak_during: '',
+      timeout_ms: 8000,
+    },
   ],
+  dtmf_max_digits: 4,
+  dtmf_timeout_ms: 5000,
   selectedKnowledgeBases: [
     {
       knowledge_base_id: 'kb1',

@@ -64,6 +64,10 @@ export const ROUTES: Record<string, RouteClass> = {
   },
   'PUT /api/v1/provider/:id': { kind: 'byId', body: 'provider' },
   'GET /api/v1/user/providers': { kind: 'list' },
+  'POST /api/v1/provider/check': {
+    kind: 'self',
+    reason: "checks the caller's company's own card of a tool provider against that provider (a name, not an id); stores nothing",
+  },
 
   'GET /api/v1/batch-call': { kind: 'list' },
   'POST /api/v1/batch-call': { kind: 'create', body: 'batch' },
@@ -103,6 +107,16 @@ export const ROUTES: Record<string, RouteClass> = {
 
   'GET /api/v1/number': { kind: 'list', query: { limit: '100' } },
   'POST /api/v1/number/create': { kind: 'create', body: 'number' },
+  'GET /api/v1/number/import/:provider': {
+    kind: 'self',
+    reason:
+      "lists the numbers of the caller's company's own carrier account (its Providers card; none connected: 400); the path names a carrier, not a row",
+  },
+  'POST /api/v1/number/import': {
+    kind: 'self',
+    reason:
+      "imports numbers of the caller's company's own carrier account (each checked against that account's listing: 400 otherwise; one already on the platform: 409); the rows are the caller's company's",
+  },
   'GET /api/v1/number/:id': { kind: 'byId' },
   'PUT /api/v1/number/:id': { kind: 'byId', body: 'number' },
   'DELETE /api/v1/number/:id': { kind: 'byId' },
@@ -136,6 +150,16 @@ export const ROUTES: Record<string, RouteClass> = {
   'POST /api/v1/telephony/plivo/status/:id': {
     kind: 'public',
     reason: "Plivo's hangup and machine-detection callbacks: refused with 403 unless signed with the call's company's Auth Token",
+  },
+  'POST /api/v1/telephony/twilio/status': {
+    kind: 'public',
+    reason:
+      "an imported number's status callback: the call is the number's company's call with the CallSid given, then checked like its own callback (403 unless signed with that company's Auth Token; tests/server/telephony/import-numbers.test.ts)",
+  },
+  'POST /api/v1/telephony/plivo/status': {
+    kind: 'public',
+    reason:
+      "an imported Plivo number's application hangup callback: found by the company owning the number called and the CallUUID, 403 unless signed (V3) with that company's Auth Token",
   },
   'POST /api/v1/telephony/plivo/xml/:id': {
     kind: 'public',
