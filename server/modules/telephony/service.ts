@@ -44,6 +44,7 @@ import { type AppDeps, realHttpClient } from '../../platform/deps.js';
 import { isUniqueViolation } from '../../platform/http/db-errors.js';
 import { HttpError } from '../../platform/http/http.js';
 import { guardedFetch } from '../../platform/net/net-guard.js';
+import { readWhole as readCapped } from '../../platform/net/read-capped.js';
 import { pipelineOf, requiredProviders } from '../../voice/engine/pipeline.js';
 import { agentDocOrUndefined } from '../../voice/engine/plan.js';
 import { fillVariables } from '../../voice/engine/text.js';
@@ -209,25 +210,6 @@ export function phoneVariables(deps: AppDeps, given: Record<string, string>, fro
 }
 
 const WEBHOOK_ANSWER_MAX_BYTES = 64 * 1024;
-
-/** The body as text, or undefined (and the rest left unread) once it passes `max` bytes. */
-async function readCapped(res: Response, max: number): Promise<string | undefined> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 const DynamicVariablesAnswer = v.object({
   call_inbound: v.optional(v.object({ dynamic_variables: v.optional(v.record(v.string(), v.unknown())) })),

@@ -5,7 +5,9 @@
  * PROVIDER_ANSWER_MAX_BYTES (a bigger one is refused, not buffered). Every failure becomes a ToolError in
  * words the model can repeat; the key is never part of a message.
  */
+
 import { guardedFetch } from '../../platform/net/net-guard.js';
+import { readWhole } from '../../platform/net/read-capped.js';
 import type { ProviderAccess } from '../providers/types.js';
 import { ToolError } from './types.js';
 
@@ -30,25 +32,6 @@ export interface ProviderRequest {
 /** The provider's API base: the company's access (server configuration) or the provider's own. */
 export function baseOf(access: ProviderAccess, fallback: string): string {
   return (access.baseUrl || fallback).replace(/\/+$/, '');
-}
-
-/** Reads a body up to `max` bytes; past it the stream is cancelled and null answered. */
-async function readCapped(body: ReadableStream<Uint8Array> | null, max: number): Promise<string | null> {
-  if (!body) return '';
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Sends one request with the Bearer key; throws ToolError for an unreachable provider or an oversized answer. */
@@ -81,14 +64,14 @@ export async function providerRequest(
     if (request.signal.aborted) throw e;
     throw new ToolError(`${label} could not be reached`);
   }
-  let text: string | null;
+  let text: string | undefined;
   try {
-    text = await readCapped(res.body, PROVIDER_ANSWER_MAX_BYTES);
+    text = await readWhole(res, PROVIDER_ANSWER_MAX_BYTES);
   } catch (e) {
     if (request.signal.aborted) throw e;
     throw new ToolError(`${label}'s answer was cut off`);
   }
-  if (text === null) throw new ToolError(`${label}'s answer was too large`);
+  if (text === undefined) throw new ToolError(`${label}'s answer was too large`);
   let json: unknown;
   try {
     json = text === '' ? undefined : JSON.parse(text);

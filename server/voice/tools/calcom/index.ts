@@ -10,11 +10,13 @@
  *   errors as `{"status":"error","error":{"code","message"}}`.
  * The base is CAL_API_URL (server/voice/tools/tool-urls.ts), https://api.cal.com when unset.
  */
+
 import type { AgentFunctionOf } from '@contract/agent/functions.js';
 import { failureOf, providerRequest, shortReason, stringArg } from '../provider-request.js';
+import { singleTool } from '../single-tool.js';
 import { slotList, spoken, startOf, windowOf } from '../time-window.js';
 import { TOOL_PROVIDER_URLS } from '../tool-urls.js';
-import { type PreparedTool, type ToolEnv, ToolError, type ToolKind, type ToolOutcome } from '../types.js';
+import { type ToolEnv, ToolError, type ToolKind, type ToolOutcome } from '../types.js';
 
 export const CAL_API_VERSION = { slots: '2024-09-04', bookings: '2024-08-13' } as const;
 export const CAL_NOT_CONNECTED = 'Cal.com is not connected on the Providers page';
@@ -145,20 +147,10 @@ const BOOK_PARAMETERS = {
   required: ['start', 'name'],
 };
 
-function prepared(fn: CalFunction, description: string, parameters: Record<string, unknown>, run: PreparedTool['run']) {
-  return [
-    {
-      spec: { name: fn.name, description: fn.description ? `${fn.description}\n${description}` : description, parameters },
-      fn,
-      run,
-    },
-  ];
-}
-
 export const checkAvailabilityCal: ToolKind<'check_availability_cal'> = {
   type: 'check_availability_cal',
   prepare: async (fn) =>
-    prepared(
+    singleTool(
       fn,
       `Lists free appointment start times on the Cal.com calendar (times in ${fn.timezone}) for a window of days.`,
       WINDOW_PARAMETERS,
@@ -169,7 +161,7 @@ export const checkAvailabilityCal: ToolKind<'check_availability_cal'> = {
 export const bookAppointmentCal: ToolKind<'book_appointment_cal'> = {
   type: 'book_appointment_cal',
   prepare: async (fn) =>
-    prepared(
+    singleTool(
       fn,
       `Books an appointment on the Cal.com calendar at a free start time (in ${fn.timezone}) for the attendee, with their name and their email or phone number.`,
       BOOK_PARAMETERS,

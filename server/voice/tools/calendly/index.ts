@@ -14,11 +14,13 @@
  * (server/voice/tools/tool-urls.ts), https://api.calendly.com when unset. A Calendly function has no time
  * zone of its own: the model may give one (IANA), else times are in UTC.
  */
+
 import type { AgentFunctionOf } from '@contract/agent/functions.js';
 import { failureOf, providerRequest, shortReason, stringArg } from '../provider-request.js';
+import { singleTool } from '../single-tool.js';
 import { isTimeZone, slotList, spoken, startOf, windowOf } from '../time-window.js';
 import { TOOL_PROVIDER_URLS } from '../tool-urls.js';
-import { type PreparedTool, type ToolEnv, ToolError, type ToolKind, type ToolOutcome } from '../types.js';
+import { type ToolEnv, ToolError, type ToolKind, type ToolOutcome } from '../types.js';
 
 export const CALENDLY_NOT_CONNECTED = 'Calendly is not connected on the Providers page';
 /** Days one availability check may span (Calendly's older limit; the current one is 31). */
@@ -163,20 +165,10 @@ const BOOK_PARAMETERS = {
   required: ['start', 'name', 'email'],
 };
 
-function prepared(fn: CalendlyFunction, description: string, parameters: Record<string, unknown>, run: PreparedTool['run']) {
-  return [
-    {
-      spec: { name: fn.name, description: fn.description ? `${fn.description}\n${description}` : description, parameters },
-      fn,
-      run,
-    },
-  ];
-}
-
 export const checkAvailabilityCalendly: ToolKind<'check_availability_calendly'> = {
   type: 'check_availability_calendly',
   prepare: async (fn) =>
-    prepared(
+    singleTool(
       fn,
       `Lists available start times of the Calendly event type for a window of up to ${CALENDLY_MAX_DAYS} days, in the time zone given (UTC by default).`,
       WINDOW_PARAMETERS,
@@ -187,7 +179,7 @@ export const checkAvailabilityCalendly: ToolKind<'check_availability_calendly'> 
 export const bookAppointmentCalendly: ToolKind<'book_appointment_calendly'> = {
   type: 'book_appointment_calendly',
   prepare: async (fn) =>
-    prepared(
+    singleTool(
       fn,
       "Books the Calendly event type at an available start time for the invitee. Calendly requires the invitee's name and email address; ask for the email before booking.",
       BOOK_PARAMETERS,

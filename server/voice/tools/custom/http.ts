@@ -25,42 +25,10 @@ export async function toolUrlProblem(deps: AppDeps, url: string): Promise<string
   }
 }
 
-/** The body of `res` as text, read until `max` bytes (then the rest is dropped and `cut` is true). */
-export async function readCapped(res: Response, max: number, signal?: AbortSignal): Promise<{ text: string; cut: boolean }> {
-  if (!res.body) return { text: '', cut: false };
-  const reader = res.body.getReader();
-  const onAbort = () => void reader.cancel().catch(() => {});
-  signal?.addEventListener('abort', onAbort, { once: true });
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let cut = false;
-  try {
-    for (;;) {
-      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-      const { done, value } = await reader.read();
-      if (done) break;
-      const room = max - size;
-      if (value.byteLength > room) {
-        chunks.push(value.subarray(0, room));
-        size = max;
-        cut = true;
-        break;
-      }
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    if (cut) await reader.cancel().catch(() => {});
-    reader.releaseLock();
-  }
-  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-  // a multi-byte character split by the cut decodes as one replacement character
-  return { text: new TextDecoder().decode(Buffer.concat(chunks)), cut };
-}
-
 /** A short, single-line excerpt of an answer for the model (an error page, a 4xx explanation). */
 export const excerpt = (text: string, max = 300) => {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max)}…` : line;
 };
+
+export { readCapped } from '../../../platform/net/read-capped.js';

@@ -19,7 +19,9 @@
  * after the next one ships); the origin is WHATSAPP_API_URL (server/platform/env.ts; tests point it at
  * tests/fakes/whatsapp.ts), https://graph.facebook.com unless set. The access token is never logged.
  */
+
 import type { HttpClient } from '../../../platform/deps.js';
+import { readWhole as readCapped } from '../../../platform/net/read-capped.js';
 
 export const WHATSAPP_API_URL = 'https://graph.facebook.com';
 export const WHATSAPP_GRAPH_VERSION = 'v21.0';
@@ -53,25 +55,6 @@ export interface TemplateMessage {
   language: string;
   /** the values of the template body's {{1}}, {{2}}… in order */
   parameters: string[];
-}
-
-/** The body as text, or undefined (the rest left unread) once it passes `max` bytes. */
-async function readCapped(res: Response, max: number): Promise<string | undefined> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The Graph API's error of an answer that is not a success, in words for the model. */
