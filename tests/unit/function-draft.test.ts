@@ -176,7 +176,10 @@ describe('Load tools client', () => {
     const calls: { url: string; method?: string; body: unknown }[] = [];
     const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
       calls.push({ url: String(input), method: init?.method, body: JSON.parse(String(init?.body)) });
-      return json({ success: true, tools: [{ name: 'search_orders', description: 'Find orders', input_schema: { type: 'object' } }] });
+      return json({
+        success: true,
+        tools: [{ name: 'search_orders', description: 'Find orders', input_schema: { type: 'object' } }],
+      });
     }) as typeof globalThis.fetch;
     const api = functionsApi(createApiClient({ fetch }));
     const res = await api.mcpTools({
@@ -211,6 +214,10 @@ describe('Load tools client', () => {
     expect(await answer(() => json({ success: false, msg: 'The MCP server refused the connection (401)' }, 400))).toBe(
       'Could not load the tools: The MCP server refused the connection (401)',
     );
+    // the server's own failure message already says it: not said twice
+    expect(
+      await answer(() => json({ success: false, msg: 'Could not load the tools: The MCP server answered HTTP 500' }, 502)),
+    ).toBe('Could not load the tools: The MCP server answered HTTP 500');
     expect(await answer(() => new Response('oops', { status: 502 }))).toBe('Could not load the tools (the server answered 502).');
     expect(
       await answer(() => {
@@ -218,7 +225,9 @@ describe('Load tools client', () => {
       }),
     ).toMatch(/^Could not load the tools\. Could not reach the server/);
     // an answer that is not the list of tools
-    expect(await answer(() => json({ success: true, tools: [{ description: 'no name' }] }))).toMatch(/^Could not load the tools\./);
+    expect(await answer(() => json({ success: true, tools: [{ description: 'no name' }] }))).toMatch(
+      /^Could not load the tools\./,
+    );
   });
 });
 
