@@ -35,10 +35,14 @@ export function functionsApi(client: ApiClient) {
 export type FunctionsApi = ReturnType<typeof functionsApi>;
 export const functionsClient = functionsApi(api);
 
+const LOAD_FAILED = 'Could not load the tools';
+
 /** The words shown when 'Load tools' fails: the server's message when it gave one, else what happened. */
 export function loadToolsErrorText(error: unknown): string {
   if (isApiError(error)) {
-    if (error.serverMessage) return `Could not load the tools: ${error.serverMessage}`;
+    // the server's own failure already says 'Could not load the tools: ...'; other refusals are bare
+    if (error.serverMessage)
+      return error.serverMessage.startsWith(LOAD_FAILED) ? error.serverMessage : `${LOAD_FAILED}: ${error.serverMessage}`;
     if (error.kind === 'http') return `Could not load the tools (the server answered ${error.status ?? 'an error'}).`;
     return `Could not load the tools. ${API_ERROR_MESSAGES[error.kind]}`;
   }

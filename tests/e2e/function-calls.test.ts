@@ -8,7 +8,6 @@ import { createCallSession } from '../../server/modules/conversations/session.re
 import { verifySignature } from '../../server/modules/webhooks/sign.js';
 import { newId } from '../../server/platform/crypto/ids.js';
 import { openDatabase } from '../../server/platform/db/index.js';
-import { TOOL_KINDS } from '../../server/voice/tools/registry.js';
 import type { TranscriptTurn } from '../../src/api/contract/call-runtime.js';
 import { openBrowser, type TestBrowser } from './browser.js';
 import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
@@ -22,8 +21,8 @@ import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi }
  * Test LLM live: an agent with a custom function `check_availability` pointed at a customer API this test
  * runs on 127.0.0.1 (it checks the X-Parley-Signature with the company's signing secret, like a customer
  * would); the fake OpenAI (provider-fakes.ts) calls the function when asked to 'check availability', and the
- * chat shows the call with its status, duration and result, then the agent's answer from it. It needs the
- * engine's tool loop and the `custom` function type, so it runs only once the registry has `custom`.
+ * chat shows the call with its status, duration and result, then the agent's answer from it, and the chat's
+ * detail in Call History shows the same call as stored.
  */
 let b: TestBrowser;
 let page: Page;
@@ -237,7 +236,7 @@ class CustomerApi {
   }
 }
 
-describe.skipIf(!('custom' in TOOL_KINDS))('function calls live in Test LLM', () => {
+describe('function calls live in Test LLM', () => {
   let api: CustomerApi;
   let live: ApiUser;
   let livePage: Page;

@@ -2,10 +2,12 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentFunction, FUNCTION_MESSAGES, SECRET_MASK } from '../../src/api/contract/agent/functions.js';
 import type { Agent } from '../../src/api/contract/agent/responses.js';
+import { FakeMcpServer } from '../fakes/mcp-server.js';
 import { openBrowser, type TestBrowser } from './browser.js';
 import { type ApiUser, apiCall, signedInPage, signUpViaApi } from './session.js';
 
 let b: TestBrowser;
+let mcp: FakeMcpServer;
 let user: ApiUser;
 let page: Page;
 let agentId = '';
@@ -16,25 +18,18 @@ const SECRET = 'Bearer s3cret-clinic-token';
 
 beforeAll(async () => {
   b = await openBrowser();
+  // a real MCP server on 127.0.0.1 (the e2e server has ALLOW_PRIVATE_TOOL_URLS=true)
+  mcp = await FakeMcpServer.start();
   user = await signUpViaApi(b.baseUrl, 'Fern Unction');
   page = await signedInPage(b, user);
   page.on('dialog', (d) => void d.accept());
   const list = await apiCall<{ data: { agents: Agent[] } }>(b.baseUrl, user, 'GET', '/agent?page=1&limit=1');
   agentId = list.body.data.agents[0]?._id as string;
-  // The server answers a function's header values as SECRET_MASK (the agents module). The editor's side is
-  // what this file checks: an agent read with masked values shows them masked and sends the mask back
-  // untouched. So the agent's answers are given masked here whatever the server build does.
-  await page.route(`**/api/v1/agent/${agentId}`, async (route) => {
-    const request = route.request();
-    if (request.method() === 'PUT') {
-      const body = request.postDataJSON() as { editor?: { functions?: AgentFunction[] } };
-      sentFunctions.push(body.editor?.functions ?? []);
-    }
-    const response = await route.fetch();
-    const json = (await response.json()) as { data?: { agent?: Agent } };
-    for (const fn of (json.data?.agent?.editor.functions ?? []) as AgentFunction[])
-      if ('headers' in fn) for (const h of fn.headers) h.value = SECRET_MASK;
-    await route.fulfill({ response, json });
+  // what the editor sends on each agent save (the real server answers; header values come back masked)
+  page.on('request', (request) => {
+    if (request.method() !== 'PUT' || !request.url().endsWith(`/api/v1/agent/${agentId}`)) return;
+    const body = request.postDataJSON() as { editor?: { functions?: AgentFunction[] } };
+    sentFunctions.push(body.editor?.functions ?? []);
   });
 });
 
@@ -45,6 +40,7 @@ afterEach(async (ctx) => {
 
 afterAll(async () => {
   await b?.close();
+  await mcp?.close();
 });
 
 const section = () => page.getByRole('region', { name: 'Functions' });
@@ -200,6 +196,11 @@ describe('the Functions section in Chromium', () => {
     await functionList().getByText('Custom Function · GET https://api.clinic.example/slots').waitFor();
     await functionList().getByText('Check Availability (Cal.com) · Event type 123456 · Europe/Berlin').waitFor();
 
+    // the real API answers the saved header value as the mask, never in clear
+    const stored = await apiCall<{ data: { agent: Agent } }>(b.baseUrl, user, 'GET', `/agent/${agentId}`);
+    expect(JSON.stringify(stored.body)).not.toContain('s3cret-clinic-token');
+    const custom = (stored.body.data.agent.editor.functions as AgentFunction[]).find((f) => f.name === 'find_slots');
+    expect(custom && 'headers' in custom ? custom.headers : []).toEqual([{ name: 'Authorization', value: SECRET_MASK }]);
     // the saved header value is shown as the mask, never in clear
     await section().getByRole('button', { name: 'Edit function find_slots' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Custom Function' });
@@ -236,55 +237,39 @@ describe('the Functions section in Chromium', () => {
       .toEqual([4, 5000]);
   });
   it("an MCP server: 'Load tools' lists the server's tools with checkboxes that set the allowed tools; a failure is said in words", async () => {
-    // The endpoint's answers are given here (its server side connects to the MCP server and has its own
-    // tests); this checks what the editor sends and how it shows the answer.
-    const bodies: unknown[] = [];
-    let answer: { status: number; json: unknown } = {
-      status: 400,
-      json: { success: false, msg: 'The MCP server answered 401 Unauthorized' },
-    };
-    await page.route('**/api/v1/agent/mcp-tools', async (route) => {
-      bodies.push(route.request().postDataJSON());
-      await route.fulfill({ status: answer.status, json: answer.json });
-    });
+    // the real endpoint connects to the MCP server the test runs; a wrong token is refused by it
     const dialog = await addFunction('MCP Server', 'Add MCP Server function');
     await dialog.getByRole('textbox', { name: 'Name' }).fill('orders');
-    await dialog.getByRole('textbox', { name: 'URL' }).fill('https://mcp.shop.example/mcp');
+    await dialog.getByRole('textbox', { name: 'URL' }).fill(mcp.url);
     await dialog.getByRole('button', { name: 'Add header' }).click();
     await dialog.getByRole('textbox', { name: 'Header name 1' }).fill('Authorization');
-    await dialog.getByLabel('Header value 1', { exact: true }).fill('Bearer mcp-token');
+    const value = dialog.getByLabel('Header value 1', { exact: true });
+    await value.fill('Bearer wrong-token');
 
     await dialog.getByRole('button', { name: 'Load tools' }).click();
     await expect
       .poll(() => dialog.getByRole('alert').textContent())
-      .toBe('Could not load the tools: The MCP server answered 401 Unauthorized');
-    expect(bodies[0]).toEqual({
-      url: 'https://mcp.shop.example/mcp',
-      headers: [{ name: 'Authorization', value: 'Bearer mcp-token' }],
-      agent_id: agentId,
-    });
+      .toBe('Could not load the tools: The MCP server refused the credentials (HTTP 401): check the headers');
+    expect(mcp.requests.length).toBeGreaterThan(0);
+    expect(mcp.requests.every((r) => !r.authorized)).toBe(true);
 
-    answer = {
-      status: 200,
-      json: {
-        tools: [
-          { name: 'search_orders', description: 'Find orders by customer', input_schema: { type: 'object' } },
-          { name: 'cancel_order', description: 'Cancel an order', input_schema: { type: 'object' } },
-        ],
-      },
-    };
+    await value.fill(`Bearer ${mcp.token}`);
     await dialog.getByRole('button', { name: 'Load tools' }).click();
     const tools = dialog.getByRole('list', { name: 'Server tools' });
     const cancel = tools.getByRole('checkbox', { name: /^cancel_order/ });
     await cancel.waitFor();
     expect(await dialog.getByRole('alert').count()).toBe(0);
+    // every page of the server's tools/list is shown
+    for (const name of ['lookup_order', 'store_hours', 'slow_search'])
+      await tools.getByRole('checkbox', { name: new RegExp(`^${name}`) }).waitFor();
+    expect(mcp.methods).toContain('tools/list');
     // nothing chosen yet: every tool is allowed
-    expect(await tools.getByRole('checkbox', { name: /^search_orders/ }).isChecked()).toBe(true);
-    await cancel.uncheck();
-    expect(await dialog.getByRole('textbox', { name: 'Allowed tools' }).inputValue()).toBe('search_orders');
+    expect(await tools.getByRole('checkbox', { name: /^lookup_order/ }).isChecked()).toBe(true);
+    for (const name of ['cancel_order', 'store_hours', 'slow_search'])
+      await tools.getByRole('checkbox', { name: new RegExp(`^${name}`) }).uncheck();
+    expect(await dialog.getByRole('textbox', { name: 'Allowed tools' }).inputValue()).toMatch(/^lookup_order\b/);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await functionList().getByText('MCP Server · https://mcp.shop.example/mcp · search_orders').waitFor();
-    await page.unroute('**/api/v1/agent/mcp-tools');
+    await functionList().getByText(`MCP Server · ${mcp.url} · `, { exact: false }).waitFor();
   });
 });

@@ -214,6 +214,10 @@ describe('Load tools client', () => {
     expect(await answer(() => json({ success: false, msg: 'The MCP server refused the connection (401)' }, 400))).toBe(
       'Could not load the tools: The MCP server refused the connection (401)',
     );
+    // the server's own failure message already says it: not said twice
+    expect(
+      await answer(() => json({ success: false, msg: 'Could not load the tools: The MCP server answered HTTP 500' }, 502)),
+    ).toBe('Could not load the tools: The MCP server answered HTTP 500');
     expect(await answer(() => new Response('oops', { status: 502 }))).toBe('Could not load the tools (the server answered 502).');
     expect(
       await answer(() => {
