@@ -43,25 +43,15 @@ export interface TwilioNumber {
   capabilities: { voice: boolean; sms: boolean; mms: boolean };
 }
 
-export class TwilioNumbersFake {
-  readonly accountSid = `AC${randomBytes(16).toString('hex')}`;
-  readonly authToken = randomBytes(16).toString('hex');
+/**
+ * The IncomingPhoneNumber resource of one Twilio account, for a fake to serve: the standalone
+ * TwilioNumbersFake below, and the full TwilioFake (tests/fakes/twilio.ts) of the e2e server.
+ */
+export class TwilioIncomingNumbers {
   readonly numbers: TwilioNumber[] = [];
   readonly updates: { sid: string; form: Record<string, string> }[] = [];
   readonly violations: string[] = [];
-  /** answer every request with this status (the carrier is down) */
-  failWith: number | undefined;
-  private constructor(private readonly listening: Listening) {}
-  get url() {
-    return this.listening.url;
-  }
-
-  static async start(): Promise<TwilioNumbersFake> {
-    let fake: TwilioNumbersFake | undefined;
-    const listening = await listen((req, res) => void fake?.handle(req, res));
-    fake = new TwilioNumbersFake(listening);
-    return fake;
-  }
+  constructor(private readonly accountSid: () => string) {}
 
   add(phone: string, settings: Partial<TwilioNumber> = {}): TwilioNumber {
     const n: TwilioNumber = {
@@ -80,18 +70,13 @@ export class TwilioNumbersFake {
     return n;
   }
 
-  close() {
-    return this.listening.close();
+  /** Whether `pathname` is this resource's (the caller has checked the account's auth). */
+  owns(pathname: string) {
+    return pathname.startsWith(`/2010-04-01/Accounts/${this.accountSid()}/IncomingPhoneNumbers`);
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
-    const url = new URL(req.url ?? '/', 'http://fake');
-    const body = await readBody(req);
-    if (this.failWith)
-      return sendJson(res, this.failWith, { code: 20500, message: 'Internal Server Error', status: this.failWith });
-    if (!basicOk(req, this.accountSid, this.authToken))
-      return sendJson(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
-    const base = `/2010-04-01/Accounts/${this.accountSid}/IncomingPhoneNumbers`;
+  serve(req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: string) {
+    const base = `/2010-04-01/Accounts/${this.accountSid()}/IncomingPhoneNumbers`;
     if (req.method === 'GET' && url.pathname === `${base}.json`) {
       const size = Number(url.searchParams.get('PageSize') ?? '50');
       const page = Number(url.searchParams.get('Page') ?? '0');
@@ -137,6 +122,53 @@ export class TwilioNumbersFake {
     }
     this.violations.push(`${req.method} ${url.pathname}`);
     sendJson(res, 404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+  }
+}
+
+/** A Twilio account that has only its numbers (the import's server tests). */
+export class TwilioNumbersFake {
+  readonly accountSid = `AC${randomBytes(16).toString('hex')}`;
+  readonly authToken = randomBytes(16).toString('hex');
+  readonly incoming = new TwilioIncomingNumbers(() => this.accountSid);
+  /** answer every request with this status (the carrier is down) */
+  failWith: number | undefined;
+  private constructor(private readonly listening: Listening) {}
+  get url() {
+    return this.listening.url;
+  }
+  get numbers() {
+    return this.incoming.numbers;
+  }
+  get updates() {
+    return this.incoming.updates;
+  }
+  get violations() {
+    return this.incoming.violations;
+  }
+
+  static async start(): Promise<TwilioNumbersFake> {
+    let fake: TwilioNumbersFake | undefined;
+    const listening = await listen((req, res) => void fake?.handle(req, res));
+    fake = new TwilioNumbersFake(listening);
+    return fake;
+  }
+
+  add(phone: string, settings: Partial<TwilioNumber> = {}): TwilioNumber {
+    return this.incoming.add(phone, settings);
+  }
+
+  close() {
+    return this.listening.close();
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const body = await readBody(req);
+    if (this.failWith)
+      return sendJson(res, this.failWith, { code: 20500, message: 'Internal Server Error', status: this.failWith });
+    if (!basicOk(req, this.accountSid, this.authToken))
+      return sendJson(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
+    this.incoming.serve(req, res, url, body);
   }
 }
 

@@ -27,6 +27,8 @@
  * - Incoming call webhook (request parameters AccountSid, CallSid, From, To, CallStatus, Direction, ...),
  *   https://www.twilio.com/docs/voice/twiml#request-parameters; TwiML <Connect><Stream>, <Say>, <Hangup>,
  *   <Dial><Number>, https://www.twilio.com/docs/voice/twiml/stream.
+ * - IncomingPhoneNumber resource (read, fetch, update), served by tests/fakes/carrier-numbers.ts
+ *   TwilioIncomingNumbers with this account's Basic auth.
  * - Media Streams WebSocket messages, https://www.twilio.com/docs/voice/media-streams/websocket-messages:
  *   connected, start (mediaFormat audio/x-mulaw 8000 1), media (inbound, 20 ms of base64 mu-law, chunk,
  *   timestamp), dtmf, mark, stop to the server; media, mark, clear from it. A mark is echoed once the audio
@@ -45,6 +47,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type http from 'node:http';
+import { TwilioIncomingNumbers } from './carrier-numbers.js';
 import { CarrierStreamFake, FRAME_BYTES, mulawFrames } from './carrier-stream.js';
 import { type Listening, listen, readBody, type SentRequest, sendJson, sleep } from './listen.js';
 
@@ -305,6 +308,8 @@ export class TwilioFake {
   ringMs: number | undefined;
   /** GET requests of the Calls resource (fetch a call), by Sid */
   readonly fetched: string[] = [];
+  /** the account's IncomingPhoneNumbers resource (Phone Numbers > 'Import from Twilio'; tests/fakes/carrier-numbers.ts) */
+  readonly incoming = new TwilioIncomingNumbers(() => this.accountSid);
   /** the account's SMS-capable numbers (E.164): the only From a message may have */
   readonly numbers = new Set<string>();
   /** messages accepted (Message resource, create) */
@@ -418,6 +423,11 @@ export class TwilioFake {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (/^\/2010-04-01\/Accounts\/[^/]+\/IncomingPhoneNumbers/.test(url.pathname)) {
+      const sid = /^\/2010-04-01\/Accounts\/([^/]+)\//.exec(url.pathname)?.[1];
+      if (!this.authorized(req, sid)) return this.refuse(res, 401, 20003, 'Authenticate');
+      return this.incoming.serve(req, res, url, await readBody(req));
+    }
     const msg = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(url.pathname);
     if (msg && req.method === 'POST') {
       if (!this.authorized(req, msg[1])) return this.refuse(res, 401, 20003, 'Authenticate');
