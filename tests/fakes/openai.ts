@@ -375,6 +375,8 @@ export interface RealtimeTurn {
   text?: string;
   /** a function call instead of speech */
   toolCall?: { name: string; arguments: Record<string, unknown> };
+  /** several function calls in the one response (each its own function_call item, in order) */
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
   /** ms between deltas (default 2): a response long enough to be interrupted */
   paceMs?: number;
   /** ms of tone per character of text (default 25) */
@@ -560,46 +562,49 @@ function realtimeServer(apiKey: string, script: () => RealtimeScript, records: R
       response: { id: response.id, object: 'realtime.response', status: 'in_progress', output: [] },
     });
     const output: Record<string, unknown>[] = [];
-    if (turn.toolCall) {
-      const itemId = nextId('item');
-      const callId = nextId('call');
-      const args = JSON.stringify(turn.toolCall.arguments);
-      const item = {
-        id: itemId,
-        object: 'realtime.item',
-        type: 'function_call',
-        status: 'in_progress',
-        name: turn.toolCall.name,
-        call_id: callId,
-        arguments: '',
-      };
-      c.items.set(itemId, { type: 'function_call', audioMs: 0, callId });
-      c.lastItem = itemId;
-      send(c, { type: 'response.output_item.added', response_id: response.id, output_index: 0, item });
-      for (const piece of pieces(args, 6)) {
+    const calls = [...(turn.toolCall ? [turn.toolCall] : []), ...(turn.toolCalls ?? [])];
+    if (calls.length)
+      for (const [index, toolCall] of calls.entries()) {
+        const itemId = nextId('item');
+        const callId = nextId('call');
+        const args = JSON.stringify(toolCall.arguments);
+        const item = {
+          id: itemId,
+          object: 'realtime.item',
+          type: 'function_call',
+          status: 'in_progress',
+          name: toolCall.name,
+          call_id: callId,
+          arguments: '',
+        };
+        c.items.set(itemId, { type: 'function_call', audioMs: 0, callId });
+        c.lastItem = itemId;
+        send(c, { type: 'response.output_item.added', response_id: response.id, output_index: index, item });
+        for (const piece of pieces(args, 6)) {
+          send(c, {
+            type: 'response.function_call_arguments.delta',
+            response_id: response.id,
+            item_id: itemId,
+            output_index: index,
+            call_id: callId,
+            delta: piece,
+          });
+          await sleep(pace);
+        }
         send(c, {
-          type: 'response.function_call_arguments.delta',
+          type: 'response.function_call_arguments.done',
           response_id: response.id,
           item_id: itemId,
-          output_index: 0,
+          output_index: index,
           call_id: callId,
-          delta: piece,
+          name: toolCall.name,
+          arguments: args,
         });
-        await sleep(pace);
+        const done = { ...item, status: 'completed', arguments: args };
+        send(c, { type: 'response.output_item.done', response_id: response.id, output_index: index, item: done });
+        output.push(done);
       }
-      send(c, {
-        type: 'response.function_call_arguments.done',
-        response_id: response.id,
-        item_id: itemId,
-        output_index: 0,
-        call_id: callId,
-        name: turn.toolCall.name,
-        arguments: args,
-      });
-      const done = { ...item, status: 'completed', arguments: args };
-      send(c, { type: 'response.output_item.done', response_id: response.id, output_index: 0, item: done });
-      output.push(done);
-    } else {
+    else {
       const itemId = nextId('item');
       const entry = { type: 'message', role: 'assistant', audioMs: 0 };
       c.items.set(itemId, entry);

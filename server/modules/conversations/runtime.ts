@@ -153,7 +153,8 @@ function toolCallInfo(row: CallSessionRow, variables: Record<string, string>): T
   return {
     call_id: row.id,
     agent_id: row.agent_id ?? '',
-    type: row.type === 'chat' ? 'chat' : row.type === 'phone' ? 'phone_call' : 'web_call',
+    // phone calls are stored by their direction (inbound, outbound), web calls as 'web'
+    type: row.type === 'chat' ? 'chat' : row.type === 'inbound' || row.type === 'outbound' ? 'phone_call' : 'web_call',
     from_number: row.from_number || null,
     to_number: row.to_number || null,
     dynamic_variables: variables,

@@ -5,8 +5,9 @@
  *   late transcript of the caller is written into the call's transcript when it arrives;
  * - reply = one response of the session: its audio goes to the line (paced like any voice), its transcript
  *   becomes the agent's turn, a tool call is answered (end_call: hang up once the caller has heard it; a
- *   function of the agent is run like on the cascaded path and its result sent back with sendToolResult,
- *   the session then answering with it in the same turn);
+ *   function of the agent is run like on the cascaded path; once the response is done and all its
+ *   functions have answered, their results go back together with sendToolResults (one response asked for
+ *   all of them), the session then answering with them in the same turn);
  *   leaving the turn (barge-in) cancels the response and truncates it at what the caller heard.
  * Responses the session starts before a reply actor is there (the greeting, an answer to an utterance)
  * are held until the turn takes them. Knowledge search and reminders belong to the cascaded path only.
@@ -116,6 +117,8 @@ export class RealtimeBridge implements RealtimeTurns {
     let running = 0;
     let callIndex = 0;
     let outstanding = 1;
+    /** results of the response's tool calls, sent together once it is done and every function has answered */
+    const results: { callId: string; output: string }[] = [];
     return new Promise<void>((resolve, reject) => {
       let finished = false;
       const done = () => {
@@ -140,6 +143,16 @@ export class RealtimeBridge implements RealtimeTurns {
         },
         { once: true },
       );
+      /**
+       * Once the response that asked is done and no function still runs: every result, then one request
+       * for the next response, which answers with all of them.
+       */
+      const flush = () => {
+        if (outstanding > 0 || running > 0 || results.length === 0) return false;
+        outstanding++;
+        this.session?.sendToolResults(results.splice(0));
+        return true;
+      };
       this.sink = (e) => {
         if (signal.aborted) return;
         if (e.type === 'audio') {
@@ -160,7 +173,7 @@ export class RealtimeBridge implements RealtimeTurns {
             ...(tool ? { toolType: tool.fn.type } : {}),
           });
           if (!tool) {
-            if (!isEnd) this.session?.sendToolResult(e.call.id, 'ok');
+            if (!isEnd) results.push({ callId: e.call.id, output: 'ok' });
             return;
           }
           // the function runs; its result goes back to the session, which answers with it
@@ -171,14 +184,14 @@ export class RealtimeBridge implements RealtimeTurns {
             if (signal.aborted || finished) return;
             parent.send({ type: 'reply.tool_result', index, status: run.status, result: run.result, ms: run.ms });
             if (running === 0) parent.send({ type: 'reply.tools_done' });
-            outstanding++;
-            this.session?.sendToolResult(e.call.id, run.result);
+            results.push({ callId: e.call.id, output: run.result });
+            flush();
           });
         } else if (e.type === 'response_done') {
           this.c.usage.llm_input_tokens += e.inputTokens;
           this.c.usage.llm_output_tokens += e.outputTokens;
           outstanding--;
-          if (outstanding <= 0 && running === 0) done();
+          if (!flush() && outstanding <= 0 && running === 0) done();
         }
       };
       for (const e of this.held.splice(0)) this.sink?.(e);

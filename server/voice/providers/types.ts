@@ -273,8 +273,12 @@ export interface RealtimeSession {
   sendAudio(frame: Uint8Array): void;
   /** Barge-in: cancel the response in progress and truncate the item at what the caller heard. */
   interrupt(itemId: string, playedMs: number): void;
-  /** Answer a tool call, then ask for the next response. */
-  sendToolResult(callId: string, output: string): void;
+  /**
+   * Answer every tool call of a response: each result as its own output item, then ONE request for the
+   * next response (adding an output does not start a response; asking once per output would start one
+   * before the others are in, and the API refuses a second while one is active).
+   */
+  sendToolResults(results: { callId: string; output: string }[]): void;
   close(): Promise<void>;
 }
 

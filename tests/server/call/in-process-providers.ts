@@ -42,6 +42,8 @@ export interface RealtimeHandle {
   audioBytes: number;
   interrupts: { itemId: string; playedMs: number }[];
   toolResults: { callId: string; output: string }[];
+  /** the call ids of each sendToolResults (one request for the next response each) */
+  toolBatches: string[][];
 }
 
 export interface LlmReply {
@@ -97,7 +99,14 @@ export class InProcessProviders {
       },
       realtime: {
         async connect(options, onEvent) {
-          const handle: RealtimeHandle = { options, emit: onEvent, audioBytes: 0, interrupts: [], toolResults: [] };
+          const handle: RealtimeHandle = {
+            options,
+            emit: onEvent,
+            audioBytes: 0,
+            interrupts: [],
+            toolResults: [],
+            toolBatches: [],
+          };
           self.realtime.push(handle);
           return {
             sendAudio(frame) {
@@ -106,8 +115,9 @@ export class InProcessProviders {
             interrupt(itemId, playedMs) {
               handle.interrupts.push({ itemId, playedMs });
             },
-            sendToolResult(callId, output) {
-              handle.toolResults.push({ callId, output });
+            sendToolResults(results) {
+              handle.toolResults.push(...results);
+              handle.toolBatches.push(results.map((r) => r.callId));
             },
             async close() {},
           };

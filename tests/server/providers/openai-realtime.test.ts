@@ -193,7 +193,7 @@ describe('OpenAI Realtime adapter (GA interface)', () => {
     const [call] = of(events, 'tool_call');
     expect(call?.call.name).toBe('book_appointment');
     expect(call?.call.arguments).toEqual({ day: 'Tuesday' });
-    session.sendToolResult(call?.call.id as string, '{"ok":true}');
+    session.sendToolResults([{ callId: call?.call.id as string, output: '{"ok":true}' }]);
     await until(() => of(events, 'response_done').length === 2);
     expect(clientEvents(record, 'conversation.item.create')).toEqual([
       { type: 'conversation.item.create', item: { type: 'function_call_output', call_id: call?.call.id, output: '{"ok":true}' } },
@@ -205,6 +205,41 @@ describe('OpenAI Realtime adapter (GA interface)', () => {
     ).toBe('Booked: {"ok":true}');
     // arguments.done and the response.done item name the same call: reported once
     expect(of(events, 'tool_call')).toHaveLength(1);
+  });
+
+  it('several tool calls in one response: every output item first, then ONE response.create that answers them all', async () => {
+    const seen: number[] = [];
+    fake.scriptRealtime({
+      transcripts: ['Check Tuesday and book it.'],
+      respond: (ctx) => {
+        if (ctx.trigger === 'client') seen.push(ctx.toolOutputs.length);
+        return ctx.toolOutputs.length
+          ? { text: `Done: ${ctx.toolOutputs.map((o) => o.output).join(' and ')}` }
+          : {
+              toolCalls: [
+                { name: 'book_appointment', arguments: { day: 'Tuesday' } },
+                { name: 'book_appointment', arguments: { day: 'Wednesday' } },
+              ],
+            };
+      },
+    });
+    const { session, events, record } = await connect({ tools: [BOOK_TOOL] });
+    say(session, BROWSER_AUDIO, 300, 500);
+    await until(() => of(events, 'tool_call').length === 2 && of(events, 'response_done').length === 1);
+    const calls = of(events, 'tool_call').map((e) => e.call);
+    expect(calls.map((c) => c.arguments)).toEqual([{ day: 'Tuesday' }, { day: 'Wednesday' }]);
+    session.sendToolResults(calls.map((c, i) => ({ callId: c.id, output: `booked ${i + 1}` })));
+    await until(() => of(events, 'response_done').length === 2);
+    const sent = record.events.filter((e) => e.type === 'conversation.item.create' || e.type === 'response.create');
+    expect(sent.map((e) => e.type)).toEqual(['conversation.item.create', 'conversation.item.create', 'response.create']);
+    // the one response saw both outputs, and nothing was refused
+    expect(seen).toEqual([2]);
+    expect(record.errors).toEqual([]);
+    expect(
+      of(events, 'agent_transcript')
+        .map((e) => e.text)
+        .join(''),
+    ).toBe('Done: booked 1 and booked 2');
   });
 
   it.each([

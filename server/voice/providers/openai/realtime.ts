@@ -22,8 +22,10 @@
  * Then: caller audio -> `input_audio_buffer.append`; a greeting -> `response.create` with instructions to say
  * it; barge-in -> `response.cancel` (while a response is in progress) and `conversation.item.truncate`
  * {item_id, content_index: 0, audio_end_ms} (clamped to the audio received for that item, since a longer
- * value is an error); a tool result -> `conversation.item.create` {type: 'function_call_output', call_id,
- * output} then `response.create`. Server events become RealtimeEvents: input_audio_buffer.speech_started /
+ * value is an error); the tool results of a response -> one `conversation.item.create` {type:
+ * 'function_call_output', call_id, output} each, then ONE `response.create` (the Realtime conversations
+ * guide, 'Function calling': adding an output does not trigger a response; the client asks for one, and
+ * the server refuses a second `response.create` while one is active). Server events become RealtimeEvents: input_audio_buffer.speech_started /
  * speech_stopped, conversation.item.input_audio_transcription.completed (user_transcript),
  * response.output_audio.delta (audio), response.output_audio_transcript.delta (agent_transcript),
  * response.function_call_arguments.done or a function_call item of response.done (tool_call, once per call),
@@ -329,8 +331,10 @@ export function createOpenAiRealtime(limits: RealtimeLimits = {}): RealtimeProvi
             const end = Math.max(0, Math.min(Math.floor(received), Math.round(playedMs)));
             send({ type: 'conversation.item.truncate', item_id: itemId, content_index: 0, audio_end_ms: end });
           },
-          sendToolResult(callId, output) {
-            send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output } });
+          sendToolResults(results) {
+            if (results.length === 0) return;
+            for (const { callId, output } of results)
+              send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output } });
             send({ type: 'response.create' });
           },
           close() {
