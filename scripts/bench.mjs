@@ -214,6 +214,8 @@ const SUITES = [
   'bench/load.ts',
   'bench/lighthouse.ts',
   'bench/call-engine.ts',
+  // a tool turn's added latency: web calls whose agent calls a custom function on every turn
+  'bench/tools.ts',
   // 50 phone calls through the fake Twilio; a batch of 1,000 dialled at 10 concurrent
   'bench/phone-calls.ts',
   'bench/batch-dial.ts',

@@ -74,6 +74,11 @@ export interface ChatReply {
   /** ms between chunks (default 0) */
   paceMs?: number;
   /**
+   * Not part of OpenAI's wire: told when the first `tool_calls` chunk and the final `[DONE]` have been
+   * written (bench/tools.ts times the engine from those moments).
+   */
+  onSent?: (what: 'tool_call' | 'done') => void;
+  /**
    * A hostile OpenAI-compatible server (a company's own Base URL may point anywhere): after the first
    * chunk, one `data: ` line of `bytes` bytes written in `piece`-byte writes as fast as the connection takes
    * them, never ended; the connection stays open until the client closes it.
@@ -353,6 +358,7 @@ async function streamChat(res: http.ServerResponse, body: ChatBody, reply: ChatR
       ))
     )
       return;
+    if (index === 0) reply.onSent?.('tool_call');
     for (const piece of pieces(args, 7))
       if (!(await send(choice({ tool_calls: [{ index, function: { arguments: piece } }] })))) return;
   }
@@ -364,7 +370,9 @@ async function streamChat(res: http.ServerResponse, body: ChatBody, reply: ChatR
   };
   if (!(await send({ ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })))
     return;
-  if (await send('[DONE]')) answer.finish();
+  if (!(await send('[DONE]'))) return;
+  reply.onSent?.('done');
+  answer.finish();
 }
 
 // ---------------------------------------------------------------------------------------------
