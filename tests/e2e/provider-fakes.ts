@@ -26,6 +26,12 @@ import { type FakeOpenAi, startFakeOpenAi } from '../fakes/openai.js';
 import { TwilioFake } from '../fakes/twilio.js';
 
 export const CALLER_WORDS = 'I would like to book a cleaning.';
+/** numbers on the fake Twilio account, listed by 'Import from Twilio' */
+export const TWILIO_ACCOUNT_NUMBERS = [
+  { phone: '+13125550190', name: 'Front desk', voice: true },
+  { phone: '+13125550191', name: 'Fax line', voice: false },
+  { phone: '+13125550192', name: 'Nurse line', voice: true },
+] as const;
 
 /** The Cal.com fake's one event type, and the day it has free times (tomorrow in UTC at start). */
 export const CAL_EVENT_TYPE_ID = 4242;
@@ -107,6 +113,9 @@ export async function startProviderFakes(): Promise<ProviderFakes> {
   // a phone call placed by the app (Call me): answered, the callee says something after the greeting, hangs up
   twilio.calleeSays = { afterMs: 2500, ms: 1200 };
   twilio.calleeHangsUpAfterMs = 9000;
+  // the account's own numbers, for Phone Numbers > 'Import from Twilio' (tests/e2e/import-numbers.test.ts)
+  for (const n of TWILIO_ACCOUNT_NUMBERS)
+    twilio.incoming.add(n.phone, { friendly_name: n.name, capabilities: { voice: n.voice, sms: true, mms: false } });
   deepgram.script = Array.from({ length: 200 }, () => CALLER_WORDS);
   openai.scriptChat((body) => {
     const { messages = [], tools = [] } = body as {
