@@ -39,7 +39,8 @@ interface RoundCall {
 
 /**
  * Runs a round's tool calls in parallel. When one has not answered within SPEAK_DURING_AFTER_MS, `speak`
- * gets the `speak_during` sentence of the first still running that has one (fast tools say nothing).
+ * gets the `speak_during` sentence of the first still running that has one (fast tools say nothing); a
+ * warm transfer's is said at once.
  */
 async function runRound(
   calls: RoundCall[],
@@ -49,6 +50,9 @@ async function runRound(
   speak: (sentence: string) => void,
 ): Promise<Map<RoundCall, ToolRun>> {
   const pending = new Set(calls);
+  // a warm transfer always waits for a person to pick up: its sentence is said at once
+  const warm = calls.find((rc) => rc.warm?.speakDuring);
+  if (warm?.warm) speak(warm.warm.speakDuring);
   const timer = setTimeout(() => {
     const waiting = calls.find((rc) => pending.has(rc) && speakDuringOf(rc));
     const sentence = waiting && speakDuringOf(waiting);
