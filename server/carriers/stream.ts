@@ -98,6 +98,11 @@ export class CarrierStreamTransport extends SocketLine implements AudioLine {
     private readonly dialect: StreamDialect,
   ) {
     super(socket, PHONE_AUDIO, (frame) => this.sendFrame(frame));
+    // only a carrier that can dial a consult leg offers warm transfers (the engine falls back to a cold one)
+    const warm = control.warmTransferCall;
+    if (warm)
+      this.warmTransfer = (transfer) =>
+        this.closed ? Promise.reject(new Error('the line has closed')) : this.holdWhile(warm(transfer));
     this.started = new Promise((resolve, reject) => {
       this.resolveStart = resolve;
       this.rejectStart = reject;
@@ -248,19 +253,21 @@ export class CarrierStreamTransport extends SocketLine implements AudioLine {
     await this.control.transferCall(number);
   }
 
+  /** warm transfer_call, when the carrier can (PhoneLineControl.warmTransferCall) */
+  readonly warmTransfer?: (transfer: WarmTransfer) => Promise<WarmTransferEnd>;
+
   /**
-   * Warm transfer_call: while the carrier dials the person, the caller hears a soft hold tone on this
-   * stream (after what the agent is saying); the tone stops when the dial ends either way.
+   * While the carrier dials the person of a warm transfer, the caller hears a soft hold tone on this stream
+   * (after what the agent is saying); the tone stops when the dial ends either way.
    */
-  async warmTransfer(transfer: WarmTransfer): Promise<WarmTransferEnd> {
-    if (this.closed || !this.control.warmTransferCall) throw new Error('warm transfer is not available on this line');
+  private async holdWhile(dialling: Promise<WarmTransferEnd>): Promise<WarmTransferEnd> {
     const tone = holdTone(this.format.sampleRate, this.format.encoding);
     const hold = setInterval(() => {
       // only when nothing else plays (the agent's sentence first)
       if (!this.closed && this.queuedEndMs() <= this.sentMs()) this.playout.play(tone);
     }, HOLD_EVERY_MS);
     try {
-      return await this.control.warmTransferCall(transfer);
+      return await dialling;
     } finally {
       clearInterval(hold);
     }

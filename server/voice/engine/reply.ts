@@ -230,8 +230,8 @@ async function answer(
               : undefined;
           calls.push({ call: e.call, tool: runnable, engine: tool !== undefined, index: callIndex++, ...(warm ? { warm } : {}) });
           if (tool?.type === 'end_call') endCall = true;
-          if (tool?.type === 'transfer' && !warm && tool.mode !== 'warm' && tool.number && c.audio?.transfer)
-            transferTo = tool.number;
+          // a line (carrier) without warm transfers moves the caller cold
+          if (tool?.type === 'transfer' && !warm && tool.number && c.audio?.transfer) transferTo = tool.number;
         } else if (e.type === 'usage') {
           c.usage.llm_input_tokens += e.inputTokens;
           c.usage.llm_output_tokens += e.outputTokens;

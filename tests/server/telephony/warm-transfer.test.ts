@@ -2,10 +2,11 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { DeepgramFake } from '../../fakes/deepgram.js';
 import type { ElevenLabsFake } from '../../fakes/elevenlabs.js';
 import type { FakeOpenAi } from '../../fakes/openai.js';
+import type { PlivoFake } from '../../fakes/plivo.js';
 import type { TwilioFake } from '../../fakes/twilio.js';
 import { type CallServer, waitFor } from '../call/harness.js';
 import { describeEachDb } from '../helpers.js';
-import { agentOnCarrierNumber, type PhoneWorld, startTwilioWorld } from './phone-world.js';
+import { agentOnCarrierNumber, type PhoneWorld, startPlivoWorld, startTwilioWorld } from './phone-world.js';
 
 /**
  * Warm transfer_call on Twilio, end to end on real sockets: the caller stays on Parley's stream (hearing
@@ -158,5 +159,30 @@ describeEachDb('warm transfer on Twilio', (kind) => {
     expect(call.room).toBeUndefined();
     twilio.hangUpCaller(call);
     await call.done;
+  });
+});
+
+/** A carrier without warm transfers yet (Plivo): the warm function moves the caller cold, as before. */
+describeEachDb('warm transfer on a carrier without it', (kind) => {
+  let world: PhoneWorld<PlivoFake>;
+  beforeEach(async () => {
+    world = await startPlivoWorld(kind);
+  });
+  afterEach(() => world.close());
+
+  it('falls back to a cold transfer: <Dial> the number on the live call', async () => {
+    const { s, deepgram, openai, carrier: plivo } = world;
+    await agentOnCarrierNumber(s, 'plivo', '+14155550101', {
+      message: '',
+      editor: { functions: [{ id: 1, name: 'transfer_call', type: 'transfer', number: '+14155550999', mode: 'warm' }] },
+    });
+    deepgram.script = ['Can I talk to a person?'];
+    openai.scriptChat([{ text: 'Of course, one moment.', toolCalls: [{ name: 'transfer_call', arguments: {} }] }]);
+    const { call } = await plivo.inbound(`${s.baseUrl}/api/v1/telephony/plivo/answer`, '+14155550177', '+14155550101');
+    const line = await waitFor(() => call.stream, 'the stream');
+    await line.opened;
+    line.say(400);
+    await call.done;
+    expect(call.dialed).toBe('+14155550999');
   });
 });
