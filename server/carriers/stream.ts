@@ -20,8 +20,9 @@
 import type { WebCallServerEvent } from '@contract/call-runtime.js';
 import type WebSocket from 'ws';
 import { dtmfAudio, isDtmfDigits } from '../voice/audio/dtmf.js';
+import { fromSamples } from '../voice/audio/pcm16.js';
 import { SocketLine } from '../voice/lines/socket-line.js';
-import type { AudioLine, AudioLineHandlers } from '../voice/lines/types.js';
+import type { AudioLine, AudioLineHandlers, WarmTransfer, WarmTransferEnd } from '../voice/lines/types.js';
 import { PHONE_AUDIO } from '../voice/providers/types.js';
 import type { StreamDialect, StreamStart } from './types.js';
 
@@ -36,11 +37,27 @@ const EARLY_KEYS_MAX = 64;
 /** how long the `start` message may take after the socket opened */
 export const START_TIMEOUT_MS = 10_000;
 
+/** how often the hold tone sounds while a warm transfer dials */
+const HOLD_EVERY_MS = 2_000;
+
+/** The hold tone: 300 ms of a quiet 440 Hz tone, fading in and out (the rest of each period is silence). */
+function holdTone(sampleRate: number, encoding: 'pcm16' | 'mulaw'): Uint8Array {
+  const n = Math.round((sampleRate * 300) / 1000);
+  const samples = new Int16Array(n);
+  for (let i = 0; i < n; i++) {
+    const fade = Math.min(1, i / (n / 6), (n - i) / (n / 6));
+    samples[i] = Math.round(0.08 * fade * Math.sin((2 * Math.PI * 440 * i) / sampleRate) * 32767);
+  }
+  return fromSamples(samples, encoding);
+}
+
 export interface PhoneLineControl {
   /** ends the call through the carrier's API (end_call, a timeout, an error) */
   hangUpCall(): Promise<void>;
   /** moves the caller to `number` through the carrier's API (transfer_call) */
   transferCall?(number: string): Promise<void>;
+  /** dials `number` on a consult leg, and joins the caller to it once the person has answered (warm transfer_call) */
+  warmTransferCall?(transfer: WarmTransfer): Promise<WarmTransferEnd>;
   /** a problem worth a log line (never a secret) */
   warn(message: string, fields?: Record<string, unknown>): void;
 }
@@ -81,6 +98,11 @@ export class CarrierStreamTransport extends SocketLine implements AudioLine {
     private readonly dialect: StreamDialect,
   ) {
     super(socket, PHONE_AUDIO, (frame) => this.sendFrame(frame));
+    // only a carrier that can dial a consult leg offers warm transfers (the engine falls back to a cold one)
+    const warm = control.warmTransferCall;
+    if (warm)
+      this.warmTransfer = (transfer) =>
+        this.closed ? Promise.reject(new Error('the line has closed')) : this.holdWhile(warm(transfer));
     this.started = new Promise((resolve, reject) => {
       this.resolveStart = resolve;
       this.rejectStart = reject;
@@ -229,6 +251,26 @@ export class CarrierStreamTransport extends SocketLine implements AudioLine {
   async transfer(number: string): Promise<void> {
     if (this.closed || !this.control.transferCall) throw new Error('transfer is not available on this line');
     await this.control.transferCall(number);
+  }
+
+  /** warm transfer_call, when the carrier can (PhoneLineControl.warmTransferCall) */
+  readonly warmTransfer?: (transfer: WarmTransfer) => Promise<WarmTransferEnd>;
+
+  /**
+   * While the carrier dials the person of a warm transfer, the caller hears a soft hold tone on this stream
+   * (after what the agent is saying); the tone stops when the dial ends either way.
+   */
+  private async holdWhile(dialling: Promise<WarmTransferEnd>): Promise<WarmTransferEnd> {
+    const tone = holdTone(this.format.sampleRate, this.format.encoding);
+    const hold = setInterval(() => {
+      // only when nothing else plays (the agent's sentence first)
+      if (!this.closed && this.queuedEndMs() <= this.sentMs()) this.playout.play(tone);
+    }, HOLD_EVERY_MS);
+    try {
+      return await dialling;
+    } finally {
+      clearInterval(hold);
+    }
   }
 
   hangUp(reason: string): void {

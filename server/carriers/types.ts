@@ -18,6 +18,7 @@
  * (Providers) and hands them in (`account`).
  */
 import type { HttpClient } from '../platform/deps.js';
+import type { WarmTransferEnd } from '../voice/lines/types.js';
 
 /** A call's end as the carrier reports it, for a call no agent talked in. */
 export interface DialEnd {
@@ -120,6 +121,11 @@ export interface CarrierRest {
   /** moves a live call to new instructions (a transfer, the voicemail message); the stream then stops */
   redirect(callId: string, to: Redirect): Promise<void>;
   /**
+   * warm transfer: dials `to` from `from` on a consult leg that says `summary` to whoever answers, then joins
+   * the live call `callId` to it; cancels the dial when nobody answers within `timeoutMs` (or `signal` aborts)
+   */
+  warmTransfer?(transfer: ConsultTransfer): Promise<WarmTransferEnd>;
+  /**
    * plays DTMF digits to the live call, where the carrier's API can without ending the media stream
    * (Plivo's Play DTMF; Twilio's only way, new TwiML with <Play digits>, would end the stream)
    */
@@ -137,6 +143,20 @@ export interface CarrierRest {
   pointNumber?(ref: string, hooks: NumberHooks): Promise<string>;
   /** sets back what `pointNumber` answered (the number is released in Parley) */
   restoreNumber?(ref: string, previous: string): Promise<void>;
+}
+
+/** A warm transfer as the carrier's API carries it out (CarrierRest.warmTransfer). */
+export interface ConsultTransfer {
+  /** the carrier's id of the live call (the caller) */
+  callId: string;
+  /** E.164: the person dialled, and the call's own number it is dialled from */
+  to: string;
+  from: string;
+  /** the conference room both legs are joined in (no personal data in it) */
+  room: string;
+  summary: string;
+  timeoutMs: number;
+  signal: AbortSignal;
 }
 
 /** How many of an account's numbers are listed for import at most. */

@@ -4,7 +4,8 @@
  *   /2010-04-01/Accounts/{AccountSid}/Calls.json` (form-encoded; HTTP Basic auth with the Account SID and
  *   Auth Token, 401 with code 20003 otherwise; To, From and one of Url/Twiml required, code 21201/21205
  *   style 400s), `POST .../Calls/{Sid}.json` with `Twiml` (the live call runs the new TwiML) or
- *   `Status=completed` (hang up), and `GET .../Calls/{Sid}.json` (fetch a call: the resource as it is now,
+ *   `Status=completed` (hang up) or `Status=canceled` (cancels a call still queued or ringing; an answered
+ *   one is left as it is), `Timeout` on create (5-600 seconds of ringing, default 60, then `no-answer`), and `GET .../Calls/{Sid}.json` (fetch a call: the resource as it is now,
  *   `status` queued | ringing | in-progress | completed | busy | no-answer | failed | canceled, `start_time`
  *   and `end_time` as RFC 2822 dates or null, `duration` in seconds as a string, null until the call ended;
  *   an unknown Sid answers 404 with code 20404). Answers the call resource as JSON (sid, status, ...).
@@ -29,6 +30,11 @@
  *   <Dial><Number>, https://www.twilio.com/docs/voice/twiml/stream.
  * - IncomingPhoneNumber resource (read, fetch, update), served by tests/fakes/carrier-numbers.ts
  *   TwilioIncomingNumbers with this account's Basic auth.
+ * - TwiML <Dial><Conference>, https://www.twilio.com/docs/voice/twiml/conference: a named room of the
+ *   account; startConferenceOnEnter and endConferenceOnExit must be "true" or "false" (errors 13232, 13231);
+ *   a participant with startConferenceOnEnter=false waits (hold music) until one with true enters; one with
+ *   endConferenceOnExit=true leaving ends the room and every other participant's call. `rooms` records each
+ *   room's joins in order, and `timeline` what every call heard and did, in order.
  * - Media Streams WebSocket messages, https://www.twilio.com/docs/voice/media-streams/websocket-messages:
  *   connected, start (mediaFormat audio/x-mulaw 8000 1), media (inbound, 20 ms of base64 mu-law, chunk,
  *   timestamp), dtmf, mark, stop to the server; media, mark, clear from it. A mark is echoed once the audio
@@ -51,7 +57,8 @@ import { TwilioIncomingNumbers } from './carrier-numbers.js';
 import { CarrierStreamFake, FRAME_BYTES, mulawFrames } from './carrier-stream.js';
 import { type Listening, listen, readBody, type SentRequest, sendJson, sleep } from './listen.js';
 
-export type Outcome = 'answer' | 'busy' | 'no-answer' | 'failed' | 'voicemail';
+/** 'ring': the phone rings until the call's Timeout (then no-answer) or until it is cancelled */
+export type Outcome = 'answer' | 'busy' | 'no-answer' | 'failed' | 'voicemail' | 'ring';
 
 const sid = (prefix: string) => prefix + randomBytes(16).toString('hex');
 
@@ -117,7 +124,16 @@ export type TwimlAction =
   | { verb: 'stream'; url: string; parameters: Record<string, string> }
   | { verb: 'say'; text: string }
   | { verb: 'hangup' }
-  | { verb: 'dial'; number: string; callerId?: string };
+  | { verb: 'dial'; number: string; callerId?: string }
+  | { verb: 'conference'; room: string; startConferenceOnEnter: boolean; endConferenceOnExit: boolean };
+
+/** A <Conference> attribute that must be "true" or "false" (Twilio's default when absent). */
+function flag(node: XmlNode, name: string, fallback: boolean, code: number): boolean {
+  const v = node.attrs[name];
+  if (v === undefined) return fallback;
+  if (v !== 'true' && v !== 'false') throw new Error(`${code} Dial->Conference: Invalid ${name} value`);
+  return v === 'true';
+}
 
 export function twimlActions(twiml: string): TwimlAction[] {
   const out: TwimlAction[] = [];
@@ -131,7 +147,16 @@ export function twimlActions(twiml: string): TwimlAction[] {
       out.push({ verb: 'stream', url: stream.attrs.url, parameters });
     } else if (verb.name === 'Say') out.push({ verb: 'say', text: verb.text });
     else if (verb.name === 'Hangup') out.push({ verb: 'hangup' });
-    else if (verb.name === 'Dial') {
+    else if (verb.name === 'Dial' && verb.children.some((c) => c.name === 'Conference')) {
+      const room = verb.children.find((c) => c.name === 'Conference') as XmlNode;
+      if (!room.text.trim()) throw new Error('TwiML: <Conference> needs a room name');
+      out.push({
+        verb: 'conference',
+        room: room.text.trim(),
+        startConferenceOnEnter: flag(room, 'startConferenceOnEnter', true, 13232),
+        endConferenceOnExit: flag(room, 'endConferenceOnExit', false, 13231),
+      });
+    } else if (verb.name === 'Dial') {
       const number = verb.children.find((c) => c.name === 'Number')?.text ?? verb.text;
       out.push({ verb: 'dial', number: number.trim(), ...(verb.attrs.callerId ? { callerId: verb.attrs.callerId } : {}) });
     } else throw new Error(`TwiML: unknown verb <${verb.name}>`);
@@ -283,7 +308,15 @@ export interface FakeCall {
   said: string[];
   dialed?: string;
   /** how the call ended at Twilio */
-  ended?: 'caller' | 'api' | 'hangup-verb' | 'dial' | 'outcome';
+  ended?: 'caller' | 'api' | 'hangup-verb' | 'dial' | 'outcome' | 'conference';
+  /** seconds it may ring (Timeout on create) */
+  timeoutSeconds: number;
+  /** the conference room it is in, and whether it left it ending the room */
+  room?: string;
+  endsRoom?: boolean;
+  /** cancelled through the API before it was answered (Status=canceled) */
+  cancelled?: boolean;
+  cancelRinging?: () => void;
   done: Promise<void>;
   /** when (performance.now()) the call was created: placed through the API, or came in */
   placedAt: number;
@@ -325,6 +358,10 @@ export class TwilioFake {
   /** calls placed and not yet ended, now and at most */
   active = 0;
   maxActive = 0;
+  /** conference rooms: who joined, in order, and whether the room had started (a participant that starts it entered) */
+  readonly rooms = new Map<string, { joined: { sid: string; waiting: boolean }[]; started: boolean; members: Set<FakeCall> }>();
+  /** what every call heard and did, in order: `${sid} say ${text}`, `${sid} joined ${room}`, `${room} started` */
+  readonly timeline: string[] = [];
   private finishers = new Map<string, () => void>();
 
   private constructor(private readonly server: Listening) {}
@@ -457,6 +494,15 @@ export class TwilioFake {
         this.end(call, 'api');
         return;
       }
+      if (get('Status') === 'canceled') {
+        // only a call that has not been answered can be cancelled; an answered one goes on
+        if (call.direction === 'outbound-api' && ['queued', 'initiated', 'ringing'].includes(call.status)) {
+          call.cancelled = true;
+          call.cancelRinging?.();
+        }
+        return sendJson(res, 200, this.resource(call));
+      }
+      if (get('Status') !== undefined) return this.refuse(res, 400, 21218, 'Invalid parameter: Status');
       if (twiml === undefined) return this.refuse(res, 400, 21218, 'Invalid parameter');
       let actions: TwimlAction[];
       try {
@@ -482,6 +528,9 @@ export class TwilioFake {
     } catch (e) {
       return this.refuse(res, 400, 21220, `Invalid TwiML: ${(e as Error).message}`);
     }
+    const timeout = get('Timeout');
+    if (timeout !== undefined && (!/^\d+$/.test(timeout) || Number(timeout) < 5 || Number(timeout) > 600))
+      return this.refuse(res, 400, 21218, 'Invalid parameter: Timeout');
     const call = this.newCall('outbound-api', from, to, form);
     this.active++;
     this.maxActive = Math.max(this.maxActive, this.active);
@@ -489,6 +538,7 @@ export class TwilioFake {
     call.statusCallback = get('StatusCallback');
     call.events = form.filter(([k]) => k === 'StatusCallbackEvent').map(([, v]) => v);
     call.machineDetection = get('MachineDetection');
+    call.timeoutSeconds = timeout === undefined ? 60 : Number(timeout);
     call.amdCallback = get('AsyncAmd') === 'true' ? get('AsyncAmdStatusCallback') : undefined;
     call.status = 'queued';
     sendJson(res, 201, this.resource(call));
@@ -508,6 +558,7 @@ export class TwilioFake {
       actions: [],
       callbacks: [],
       said: [],
+      timeoutSeconds: 60,
       placedAt: performance.now(),
       done: new Promise<void>((r) => {
         finish = r;
@@ -564,8 +615,23 @@ export class TwilioFake {
     const outcome = this.outcomes.get(call.to) ?? 'answer';
     await this.callback(call, 'initiated', 'initiated');
     await sleep(this.stepMs);
-    await this.callback(call, 'ringing', 'ringing');
+    if (!call.cancelled) await this.callback(call, 'ringing', 'ringing');
     await sleep(this.ringMs ?? this.stepMs);
+    if (outcome === 'ring' || call.cancelled) {
+      // rings until the Timeout, or until the API cancels it
+      const how = await new Promise<'canceled' | 'no-answer'>((resolve) => {
+        if (call.cancelled) return resolve('canceled');
+        const t = setTimeout(() => resolve('no-answer'), call.timeoutSeconds * 1000);
+        call.cancelRinging = () => {
+          clearTimeout(t);
+          resolve('canceled');
+        };
+      });
+      call.endedAt = Date.now();
+      await this.callback(call, 'completed', how);
+      this.settle(call, 'outcome');
+      return;
+    }
     if (outcome === 'busy' || outcome === 'no-answer' || outcome === 'failed') {
       call.endedAt = Date.now();
       await this.callback(call, 'completed', outcome);
@@ -597,8 +663,25 @@ export class TwilioFake {
     for (const action of actions) {
       if (call.ended) return;
       call.actions.push(action);
-      if (action.verb === 'say') call.said.push(action.text);
-      else if (action.verb === 'hangup') {
+      if (action.verb === 'say') {
+        call.said.push(action.text);
+        this.timeline.push(`${call.sid} say ${action.text}`);
+      } else if (action.verb === 'conference') {
+        const room = this.rooms.get(action.room) ?? { joined: [], started: false, members: new Set<FakeCall>() };
+        this.rooms.set(action.room, room);
+        room.joined.push({ sid: call.sid, waiting: !room.started && !action.startConferenceOnEnter });
+        room.members.add(call);
+        call.room = action.room;
+        call.endsRoom = action.endConferenceOnExit;
+        this.timeline.push(`${call.sid} joined ${action.room}`);
+        if (action.startConferenceOnEnter && !room.started) {
+          room.started = true;
+          this.timeline.push(`${action.room} started`);
+        }
+        // in the room until the call ends (or the room does)
+        await call.done;
+        return;
+      } else if (action.verb === 'hangup') {
         this.end(call, 'hangup-verb');
         return;
       } else if (action.verb === 'dial') {
@@ -642,6 +725,13 @@ export class TwilioFake {
     call.ended = how;
     call.endedAt = Date.now();
     call.stream?.stop();
+    const room = call.room === undefined ? undefined : this.rooms.get(call.room);
+    if (room) {
+      room.members.delete(call);
+      this.timeline.push(`${call.sid} left ${call.room}`);
+      // a participant with endConferenceOnExit ends the room: everyone else's call ends with it
+      if (call.endsRoom) for (const other of [...room.members]) this.end(other, 'conference');
+    }
     void this.callback(call, 'completed', 'completed', [['CallDuration', '1']]).finally(() => this.settle(call, how));
   }
 

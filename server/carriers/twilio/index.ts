@@ -3,7 +3,7 @@
  * its Media Streams dialect (stream.ts). Webhooks under /api/v1/telephony/twilio/: `voice` (the number's
  * voice URL), `status/{call_id}` (status callbacks and answering-machine detection), and the stream's
  * WebSocket `stream/{call_id}/{token}`. Twilio takes the stream's TwiML with the dial and new TwiML inline
- * to redirect a live call.
+ * to redirect a live call; a warm transfer dials a consult leg and joins both in a conference (warm-transfer.ts).
  */
 
 import type { Carrier, DialEnd } from '../types.js';
@@ -19,6 +19,7 @@ import {
   validTwilioSignature,
 } from './rest.js';
 import { TWILIO_DIALECT } from './stream.js';
+import { twilioWarmTransfer } from './warm-transfer.js';
 
 /** Twilio's final CallStatus of a call that did not complete. */
 export const TWILIO_END_STATUS: Record<string, DialEnd> = {
@@ -108,6 +109,7 @@ export const twilio: Carrier<TwilioAccount> = {
       async redirect(callId, to) {
         await rest.updateTwiml(callId, to.markup);
       },
+      warmTransfer: (transfer) => twilioWarmTransfer(rest, transfer),
       async sendMessage(message, signal) {
         return { id: await rest.createMessage(message.from, message.to, message.text, signal) };
       },

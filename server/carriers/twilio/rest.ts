@@ -7,7 +7,9 @@
  * - Calls resource (https://www.twilio.com/docs/voice/api/call-resource): `POST
  *   /2010-04-01/Accounts/{AccountSid}/Calls.json` (form-encoded, HTTP Basic auth with the Account SID and
  *   Auth Token) with To, From, Twiml, StatusCallback, StatusCallbackEvent, StatusCallbackMethod,
- *   MachineDetection; `POST .../Calls/{Sid}.json` with `Twiml` (redirect a live call) or `Status=completed`;
+ *   MachineDetection, Timeout (seconds a dialled phone may ring, 5-600, then `no-answer`); `POST
+ *   .../Calls/{Sid}.json` with `Twiml` (redirect a live call), `Status=completed` (hang up) or
+ *   `Status=canceled` (cancel a call still queued or ringing);
  *   `GET .../Calls/{Sid}.json` (fetch: `status` queued | ringing | in-progress | completed | busy | no-answer |
  *   failed | canceled, `duration` in seconds as a string once ended; 404 with code 20404 for an unknown Sid).
  * - Message resource (https://www.twilio.com/docs/messaging/api/message-resource): `POST
@@ -15,6 +17,10 @@
  *   of the account), To and Body (at most 1,600 characters); answers 201 with the message (`sid` SM…,
  *   `status` queued); errors are JSON {code, message, more_info, status} (https://www.twilio.com/docs/api/errors:
  *   21211 invalid To, 21606 a From that is not the account's, 21602 no Body, 20003 authentication).
+ * - TwiML <Dial><Conference> (https://www.twilio.com/docs/voice/twiml/conference): a named room of the
+ *   account; startConferenceOnEnter=false makes a participant wait (with hold music) until one with true
+ *   enters; endConferenceOnExit=true ends the room (and the other legs) when that participant leaves. A warm
+ *   transfer joins the caller and the person dialled in one room: the person's leg first says the summary.
  * - TwiML <Connect><Stream> (https://www.twilio.com/docs/voice/twiml/stream): a bidirectional media stream;
  *   Twilio drops a query string from the Stream URL, so what identifies the call goes in its path;
  *   <Parameter> values come back in the `start` message's customParameters.
@@ -69,6 +75,15 @@ export const sayAndHangUpTwiml = (text: string) => `${XML}<Response><Say>${xmlEs
 /** Moves the caller to `number`. */
 export const dialTwiml = (number: string, callerId?: string) =>
   `${XML}<Response><Dial${callerId ? ` callerId="${xmlEscape(callerId)}"` : ''}><Number>${xmlEscape(number)}</Number></Dial></Response>`;
+
+/**
+ * Joins the call to the conference `room`, after `say` (the warm transfer's summary, on the person's leg).
+ * The person's leg starts the room; the caller waits in it until then. Either leaving ends it.
+ */
+export function conferenceTwiml(room: string, o: { startOnEnter: boolean; say?: string }): string {
+  const say = o.say ? `<Say>${xmlEscape(o.say)}</Say>` : '';
+  return `${XML}<Response>${say}<Dial><Conference startConferenceOnEnter="${o.startOnEnter}" endConferenceOnExit="true">${xmlEscape(room)}</Conference></Dial></Response>`;
+}
 
 // ---------------------------------------------------------------------------------------------
 // REST
@@ -158,6 +173,11 @@ export class TwilioRest {
   /** Redirects a live call to new TwiML. */
   updateTwiml(callSid: string, twiml: string): Promise<TwilioCall> {
     return this.request(`/Calls/${encodeURIComponent(callSid)}.json`, [['Twiml', twiml]]);
+  }
+
+  /** Cancels a call that is still queued or ringing. */
+  cancel(callSid: string): Promise<TwilioCall> {
+    return this.request(`/Calls/${encodeURIComponent(callSid)}.json`, [['Status', 'canceled']]);
   }
 
   /** Ends a live call. */

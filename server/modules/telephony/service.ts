@@ -14,7 +14,8 @@
  *   that learn it when the call is answered, the answer URL), the status callback and answering-machine
  *   detection -> the row follows the signed status callbacks.
  * - A live call: hang-up, transfer_call and the voicemail message go through the carrier's API (a redirect
- *   to markup, inline or at the instructions URL).
+ *   to markup, inline or at the instructions URL); a warm transfer_call through the carrier's warmTransfer
+ *   (a consult leg, then both legs in one conference room).
  * - The stream's WebSocket upgrade is signed by the carrier and takes the one-time token (stream.routes.ts).
  * The URLs are built in paths.ts, the SQL is in telephony.repo.ts. docs/telephony.md tells it all.
  */
@@ -496,6 +497,24 @@ export function runCarrierCall(
         await refuseDestination(deps, row.company_id, number);
         await rest.redirect(callSid, instructions(deps, carrier, row, { do: 'transfer', to: number }));
       },
+      // warm: the carrier dials the person from the call's own number, says the summary, then joins both
+      ...(rest.warmTransfer
+        ? {
+            warmTransferCall: async (t) => {
+              await refuseDestination(deps, row.company_id, t.number);
+              if (!rest.warmTransfer || !row.phone_number) throw new Error('warm transfer is not available on this call');
+              return rest.warmTransfer({
+                callId: callSid,
+                to: t.number,
+                from: row.phone_number,
+                room: `parley-${row.id}`,
+                summary: t.summary,
+                timeoutMs: t.timeoutMs,
+                signal: t.signal,
+              });
+            },
+          }
+        : {}),
       warn: (message, fields) => deps.logger.warn(message, { callId: row.id, ...fields }),
     },
     carrier.dialect,

@@ -72,6 +72,11 @@ export interface CallContext {
   callerTranscriptArrived(text: string): void;
   /** transfer_call on a phone line: the carrier moves the caller. */
   transfer(number: string): void;
+  /**
+   * Warm transfer_call on a phone line: the LLM writes a short summary of the call, the carrier dials the
+   * person, who hears it before the caller is joined. Answers the result the model is given.
+   */
+  warmTransfer(number: string, timeoutMs: number, signal: AbortSignal): Promise<{ connected: boolean; result: string }>;
   /** The agent's functions prepared at the conversation's start (runner.ts prepareTools). */
   tools(): Promise<PreparedTool[]>;
   /** What a tool runs with (each run gets its own signal). */

@@ -257,6 +257,84 @@ export class Conversation implements CallContext {
     });
   }
 
+  /**
+   * Warm transfer_call on a phone line: a short summary of the call written by the agent's LLM from the
+   * transcript, then the carrier dials the person, who hears it before the caller is joined. Joined, the
+   * call ends as call_transfer (the stream stops); not joined, the caller is still here and the result tells
+   * the model why.
+   */
+  async warmTransfer(number: string, timeoutMs: number, signal: AbortSignal): Promise<{ connected: boolean; result: string }> {
+    const line = this.audio;
+    if (!line?.warmTransfer || this.actor.getSnapshot().status !== 'active')
+      return { connected: false, result: 'A transfer is not possible on this call.' };
+    const summary = await this.transferSummary(signal);
+    try {
+      this.transferredTo = number;
+      const end = await line.warmTransfer({ number, summary, timeoutMs, signal });
+      if (end.connected) return { connected: true, result: `The caller is now connected to ${number}.` };
+      this.transferredTo = undefined;
+      const why =
+        end.reason === 'busy'
+          ? 'the line was busy'
+          : end.reason === 'failed'
+            ? 'the call could not be placed'
+            : 'nobody answered';
+      return {
+        connected: false,
+        result: `The transfer to ${number} did not go through: ${why}. The caller is still with you: tell them, and offer another way to help.`,
+      };
+    } catch (e) {
+      this.transferredTo = undefined;
+      const reason = e instanceof Error ? e.message : String(e);
+      this.o.deps.logger.warn('call transfer failed', { reason });
+      return { connected: false, result: 'The transfer could not be made. The caller is still with you: tell them.' };
+    }
+  }
+
+  /** What the person a call is warm-transferred to hears first: the LLM's summary of the transcript (a plain line if it fails). */
+  private async transferSummary(signal: AbortSignal): Promise<string> {
+    const fallback = 'A caller is being transferred to you.';
+    const { plan, providers, keys, deps } = this.o;
+    const lines = this.actor
+      .getSnapshot()
+      .context.history.filter((t) => t.text.trim())
+      .map((t) => `${t.role === 'user' ? 'Caller' : 'Agent'}: ${t.text}`);
+    if (lines.length === 0) return fallback;
+    const route = plan.pipeline.llm;
+    const access = keys[route.provider];
+    let text = '';
+    try {
+      for await (const e of providers.llm(route.provider).stream({
+        apiKey: access?.apiKey ?? '',
+        baseUrl: access?.baseUrl ?? deps.config.providerUrls[route.provider] ?? '',
+        ...(access?.publicOnly ? { publicOnly: true } : {}),
+        model: route.model,
+        messages: [
+          {
+            role: 'system',
+            content:
+              'You hand a phone call over to a colleague. In at most three short sentences, spoken to them, say who is calling and what they need, from the transcript below. No greeting, no lists.',
+          },
+          { role: 'user', content: lines.join('\n').slice(-8_000) },
+        ],
+        tools: [],
+        temperature: 0.2,
+        maxTokens: 200,
+        signal,
+      })) {
+        if (e.type === 'delta') text += e.text;
+        else if (e.type === 'usage') {
+          this.usage.llm_input_tokens += e.inputTokens;
+          this.usage.llm_output_tokens += e.outputTokens;
+        }
+        if (text.length > 1_000) break;
+      }
+    } catch (e) {
+      deps.logger.warn('transfer summary not written', { reason: e instanceof Error ? e.message : String(e) });
+    }
+    return text.trim().slice(0, 1_000) || fallback;
+  }
+
   /** The agent's functions, prepared once (in parallel, each with a deadline; one that fails is left out). */
   tools(): Promise<PreparedTool[]> {
     if (!this.preparedTools) {

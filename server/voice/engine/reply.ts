@@ -2,12 +2,15 @@
  * reply: one agent turn of the cascaded path (and of a chat). Knowledge search for an answer, then the
  * LLM's stream: on an audio line it is cut into sentences, each spoken by the Speaker as soon as it is
  * complete; on a text line its deltas go to the chat as they come. Tool calls: end_call (the machine hangs
- * up once the goodbye is heard), transfer_call (the carrier moves the caller after the turn is committed),
+ * up once the goodbye is heard), transfer_call (cold: the carrier moves the caller after the turn is committed;
+ * warm: it runs with the round like a function, and its result says whether the caller was joined),
  * and the agent's other functions: run (several at once, runner.ts), their results given back to the model,
  * which goes on; at most MAX_TOOL_ROUNDS rounds a turn. A function that has not answered within 500 ms
  * makes the voice say its `speak_during` sentence (once a turn; never written in a chat).
  * The speech-to-speech path answers in realtime.ts instead.
  */
+
+import { TOOL_TIMEOUT_MS } from '@contract/agent/functions.js';
 import type { ReplyInput } from '../../../src/machines/callSession.machine.js';
 import type { LlmEvent, ToolCall } from '../providers/types.js';
 import { runTool, SPEAK_DURING_AFTER_MS, type ToolEnvBase, type ToolRun } from '../tools/runner.js';
@@ -28,30 +31,39 @@ interface RoundCall {
   tool: PreparedTool | undefined;
   /** end_call or transfer (the engine itself acts on it) */
   engine: boolean;
+  /** a warm transfer: the engine runs it with the round (the caller waits with the agent) */
+  warm?: { number: string; timeoutMs: number; speakDuring: string };
   /** its place among the turn's tool calls (the machine's record) */
   index: number;
 }
 
 /**
  * Runs a round's tool calls in parallel. When one has not answered within SPEAK_DURING_AFTER_MS, `speak`
- * gets the `speak_during` sentence of the first still running that has one (fast tools say nothing).
+ * gets the `speak_during` sentence of the first still running that has one (fast tools say nothing); a
+ * warm transfer's is said at once.
  */
 async function runRound(
   calls: RoundCall[],
+  c: CallContext,
   env: ToolEnvBase,
   signal: AbortSignal,
   speak: (sentence: string) => void,
 ): Promise<Map<RoundCall, ToolRun>> {
   const pending = new Set(calls);
+  // a warm transfer always waits for a person to pick up: its sentence is said at once
+  const warm = calls.find((rc) => rc.warm?.speakDuring);
+  if (warm?.warm) speak(warm.warm.speakDuring);
   const timer = setTimeout(() => {
-    const waiting = calls.find((rc) => pending.has(rc) && speakDuringOf(rc.tool));
-    const sentence = waiting && speakDuringOf(waiting.tool);
+    const waiting = calls.find((rc) => pending.has(rc) && speakDuringOf(rc));
+    const sentence = waiting && speakDuringOf(waiting);
     if (sentence) speak(sentence);
   }, SPEAK_DURING_AFTER_MS);
   try {
     const runs = await Promise.all(
       calls.map(async (rc) => {
-        const run = await runTool(rc.tool as PreparedTool, rc.call.arguments, env, signal);
+        const run = rc.warm
+          ? await warmTransfer(rc.warm, c, signal)
+          : await runTool(rc.tool as PreparedTool, rc.call.arguments, env, signal);
         pending.delete(rc);
         return [rc, run] as const;
       }),
@@ -62,8 +74,15 @@ async function runRound(
   }
 }
 
-const speakDuringOf = (tool: PreparedTool | undefined) =>
-  tool && 'speak_during' in tool.fn ? (tool.fn.speak_during ?? '').trim() : '';
+const speakDuringOf = ({ tool, warm }: RoundCall) =>
+  warm ? warm.speakDuring : tool && 'speak_during' in tool.fn ? (tool.fn.speak_during ?? '').trim() : '';
+
+/** A warm transfer as one of the round's runs: its result tells the model whether the caller was joined. */
+async function warmTransfer(warm: NonNullable<RoundCall['warm']>, c: CallContext, signal: AbortSignal): Promise<ToolRun> {
+  const started = performance.now();
+  const { connected, result } = await c.warmTransfer(warm.number, warm.timeoutMs, signal);
+  return { status: connected ? 'ok' : 'error', ok: connected, result, ms: Math.round(performance.now() - started) };
+}
 
 /** Words said by the agent when it ends the call without saying anything. */
 export const GOODBYE = 'Thank you for calling. Goodbye!';
@@ -205,9 +224,14 @@ async function answer(
             ...(runnable ? { toolType: runnable.fn.type } : {}),
           });
           chat?.toolCall(e.call.name, e.call.arguments);
-          calls.push({ call: e.call, tool: runnable, engine: tool !== undefined, index: callIndex++ });
+          const warm =
+            tool?.type === 'transfer' && tool.mode === 'warm' && tool.number && c.audio?.warmTransfer && round < MAX_TOOL_ROUNDS
+              ? { number: tool.number, timeoutMs: tool.timeoutMs ?? TOOL_TIMEOUT_MS.default, speakDuring: tool.speakDuring ?? '' }
+              : undefined;
+          calls.push({ call: e.call, tool: runnable, engine: tool !== undefined, index: callIndex++, ...(warm ? { warm } : {}) });
           if (tool?.type === 'end_call') endCall = true;
-          if (tool?.type === 'transfer' && tool.number && c.audio?.transfer) transferTo = tool.number;
+          // a line (carrier) without warm transfers moves the caller cold
+          if (tool?.type === 'transfer' && !warm && tool.number && c.audio?.transfer) transferTo = tool.number;
         } else if (e.type === 'usage') {
           c.usage.llm_input_tokens += e.inputTokens;
           c.usage.llm_output_tokens += e.outputTokens;
@@ -217,7 +241,7 @@ async function answer(
       if (signal.aborted) return;
       throw failureOf(e, 'error_llm_provider');
     }
-    const toRun = calls.filter((rc) => rc.tool !== undefined);
+    const toRun = calls.filter((rc) => rc.tool !== undefined || rc.warm !== undefined);
     if (toRun.length === 0 || signal.aborted) break;
     // the words before the functions are said first, in order
     for (const s of splitter.flush()) {
@@ -225,7 +249,7 @@ async function answer(
       say(s);
     }
     parent.send({ type: 'reply.tools_started' });
-    const runs = await runRound(toRun, c.toolEnv, signal, (sentence) => {
+    const runs = await runRound(toRun, c, c.toolEnv, signal, (sentence) => {
       // a voice only (a chat does not write it), once a turn
       if (!speaker || spokeDuring || signal.aborted) return;
       spokeDuring = true;
@@ -239,6 +263,8 @@ async function answer(
       chat?.toolResult?.(rc.call.name, run.ok, run.result, run.ms);
     }
     parent.send({ type: 'reply.tools_done' });
+    // a caller joined to the person they asked for: the stream stops, the model has nothing more to say
+    if ([...runs].some(([rc, run]) => rc.warm && run.ok)) break;
     messages.push({ role: 'assistant', content: roundText, toolCalls: calls.map((rc) => rc.call) });
     for (const rc of calls)
       messages.push({

@@ -82,6 +82,12 @@ export interface AgentTool {
   type: 'end_call' | 'transfer';
   /** transfer: where the caller is moved (phone calls) */
   number?: string;
+  /** transfer: cold (the caller is moved at once) or warm (the person hears a summary first) */
+  mode?: 'cold' | 'warm';
+  /** warm transfer: how long the person may take to answer */
+  timeoutMs?: number;
+  /** warm transfer: what the caller hears while the person is dialled */
+  speakDuring?: string;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -116,6 +122,9 @@ export function agentTools(agent: AgentDoc): AgentTool[] {
       {
         type: 'transfer' as const,
         ...(f.number ? { number: f.number } : {}),
+        ...(f.mode === 'warm'
+          ? { mode: 'warm' as const, timeoutMs: f.timeout_ms, speakDuring: f.speak_during?.trim() ?? '' }
+          : { mode: 'cold' as const }),
         spec: {
           name,
           description: f.description?.trim() || 'Transfer the caller to a person when they ask for one or you cannot help.',

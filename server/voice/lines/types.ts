@@ -45,6 +45,12 @@ export interface AudioLine {
   /** Phone lines: moves the caller to `number` through the carrier (transfer_call). */
   transfer?(number: string): Promise<void>;
   /**
+   * Phone lines, warm transfer_call: the carrier dials `number` while the caller stays on this line; when the
+   * person answers they hear `summary`, then both are joined (the stream then stops). Answers how it went:
+   * nobody answering within `timeoutMs` (or a busy, failed dial) leaves the caller here.
+   */
+  warmTransfer?(transfer: WarmTransfer): Promise<WarmTransferEnd>;
+  /**
    * Phone lines: plays `digits` (0-9 * # A-D) into the call as in-band DTMF tones (ITU-T Q.23, 100 ms tone,
    * 100 ms gap) on the same media stream, after the agent audio already queued (press_digit).
    */
@@ -78,3 +84,16 @@ export interface TextLine {
 export type Line = AudioLine | TextLine;
 
 export const isAudioLine = (line: Line): line is AudioLine => line.kind !== 'chat';
+
+/** A warm transfer a phone line is asked for (AudioLine.warmTransfer). */
+export interface WarmTransfer {
+  number: string;
+  /** what the person who answers hears before the caller is joined */
+  summary: string;
+  timeoutMs: number;
+  /** the turn's life: aborted, the dial is cancelled */
+  signal: AbortSignal;
+}
+
+/** How a warm transfer went: joined, or why not (the caller is still on the line). */
+export type WarmTransferEnd = { connected: true } | { connected: false; reason: 'no-answer' | 'busy' | 'failed' | 'canceled' };
