@@ -405,14 +405,16 @@ export const callSessionMachine = setup({
           on: {
             'transport.closed': {
               target: 'closed',
-              description: 'The caller hung up.',
-              actions: endCall({ reason: 'user_hangup' }),
+              description:
+                'The caller hung up (or the carrier moved the call): an agent turn in progress is kept as far as the caller heard it, with its function calls.',
+              actions: ['commitInterruptedTurn', ...endCall({ reason: 'user_hangup' })],
             },
             'call.end': { target: 'closing', description: 'The call ends: hang up the line.' },
             'call.hangup': {
               target: 'closing',
-              description: "Hang-up asked through the API or the caller's UI.",
-              actions: endCall({ reason: 'user_hangup' }),
+              description:
+                "Hang-up asked through the API or the caller's UI: an agent turn in progress is kept as far as the caller heard it.",
+              actions: ['commitInterruptedTurn', ...endCall({ reason: 'user_hangup' })],
             },
           },
         },
