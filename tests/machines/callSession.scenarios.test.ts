@@ -257,4 +257,18 @@ describe('callSession conversations', () => {
     expect(h.actor.getSnapshot().output?.reason).toBe('user_hangup');
     expect(h.hangUps).toEqual([]);
   });
+
+  it('the line closes while the agent speaks (a hang-up, a warm transfer): the turn is kept as far as it was heard', async () => {
+    const h = start();
+    h.actor.send({ type: 'transport.opened' });
+    await vi.advanceTimersByTimeAsync(0);
+    h.actor.send({ type: 'reply.output_started' });
+    h.actor.send({ type: 'reply.sentence', text: 'Hello, this is Ava.' });
+    h.actor.send({ type: 'reply.sentence', text: 'One moment while I connect you.' });
+    h.actor.send({ type: 'agent.heard', text: 'Hello, this is Ava.' });
+    h.actor.send({ type: 'transport.closed' });
+    const out = h.actor.getSnapshot().output;
+    expect(out?.reason).toBe('user_hangup');
+    expect(out?.history.at(-1)).toMatchObject({ role: 'agent', text: 'Hello, this is Ava.', interrupted: true });
+  });
 });
