@@ -123,8 +123,15 @@ describeEachDb('the keypad on phone calls', (kind) => {
     const callId = ((await res.json()) as { data: { call_id: string } }).data.call_id;
     const call = await waitFor(() => twilio.calls.find((c) => c.to === TO), 'the call placed');
     const line = await waitFor(() => call.stream, 'the stream');
-    // the agent starts answering the menu: its words are queued, the keys go after them
-    await waitFor(() => line.of('media').length > 0, 'the agent speaks');
+    // the agent answers the menu: once its whole sentence is queued (mu-law: 8 bytes a ms), the keys go after it
+    const queuedMs = () =>
+      line
+        .of('media')
+        .reduce(
+          (n, m) => n + Buffer.from(String((m.media as { payload?: string } | undefined)?.payload ?? ''), 'base64').length / 8,
+          0,
+        );
+    await waitFor(() => queuedMs() >= REPLY.length * 40 - 20, 'the agent has sent its sentence');
     const conversation = callRuntimeOf(s.t.deps)?.live.get(callId);
     const phone = toolPhoneLine(conversation?.audio, 'twilio');
     expect(phone).toBeDefined();
