@@ -23,7 +23,7 @@
  *   ThrottlerException as Cal.com's rate limit does.
  */
 import type http from 'node:http';
-import { type Listening, listen, readBody, sendJson } from './listen.js';
+import { HttpFake, readBody, sendJson } from './listen.js';
 
 export const CAL_SLOTS_VERSION = '2024-09-04';
 export const CAL_BOOKINGS_VERSION = '2024-08-13';
@@ -89,11 +89,9 @@ function instantOf(value: string, endOfDay: boolean): number {
   return Date.parse(value);
 }
 
-export class CalcomFake {
+export class CalcomFake extends HttpFake {
   readonly requests: CalRequest[] = [];
   readonly bookings: CalBooking[] = [];
-  private listening?: Listening;
-  private throttled = 0;
 
   /**
    * @param apiKey the key the company connected
@@ -106,32 +104,15 @@ export class CalcomFake {
     readonly eventTypeId = 1234,
     public slots: string[] = [],
     readonly lengthMinutes = 30,
-  ) {}
-
-  get url(): string {
-    if (!this.listening) throw new Error('CalcomFake not started');
-    return this.listening.url;
-  }
-
-  async start(): Promise<this> {
-    this.listening = await listen((req, res) => void this.handle(req, res));
-    return this;
-  }
-
-  close(): Promise<void> {
-    return this.listening?.close() ?? Promise.resolve();
-  }
-
-  /** The next `count` requests are answered 429, as Cal.com's rate limiter does. */
-  throttleNext(count = 1): void {
-    this.throttled = count;
+  ) {
+    super();
   }
 
   private error(res: http.ServerResponse, path: string, status: number, code: string, message: string) {
     sendJson(res, status, { status: 'error', timestamp: new Date().toISOString(), path, error: { code, message } });
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://fake');
     const text = await readBody(req);
     let body: unknown;
@@ -149,8 +130,7 @@ export class CalcomFake {
     });
     if (req.headers.authorization !== `Bearer ${this.apiKey}`)
       return this.error(res, url.pathname, 401, 'UnauthorizedException', 'Invalid Access Token.');
-    if (this.throttled > 0) {
-      this.throttled--;
+    if (this.takeThrottle()) {
       return this.error(res, url.pathname, 429, 'TooManyRequestsException', 'ThrottlerException: Too Many Requests');
     }
     if (req.method === 'GET' && url.pathname === '/v2/me')

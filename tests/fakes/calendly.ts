@@ -18,7 +18,7 @@
  *   Found", 429 "Too Many Requests" as the Scheduling API's per-user rate limits answer: `throttleNext()`).
  */
 import type http from 'node:http';
-import { type Listening, listen, readBody, sendJson } from './listen.js';
+import { HttpFake, readBody, sendJson } from './listen.js';
 
 export const CALENDLY_MAX_RANGE_DAYS = 31;
 
@@ -46,11 +46,9 @@ const validZone = (tz: string) => {
   }
 };
 
-export class CalendlyFake {
+export class CalendlyFake extends HttpFake {
   readonly requests: CalendlyRequest[] = [];
   readonly invitees: CalendlyInvitee[] = [];
-  private listening?: Listening;
-  private throttled = 0;
 
   /**
    * @param token the Personal Access Token the company connected
@@ -63,31 +61,15 @@ export class CalendlyFake {
     readonly eventType = 'https://api.calendly.com/event_types/AAAAAAAAAAAAAAAA',
     public times: string[] = [],
     readonly now: () => number = Date.now,
-  ) {}
-
-  get url(): string {
-    if (!this.listening) throw new Error('CalendlyFake not started');
-    return this.listening.url;
-  }
-
-  async start(): Promise<this> {
-    this.listening = await listen((req, res) => void this.handle(req, res));
-    return this;
-  }
-
-  close(): Promise<void> {
-    return this.listening?.close() ?? Promise.resolve();
-  }
-
-  throttleNext(count = 1): void {
-    this.throttled = count;
+  ) {
+    super();
   }
 
   private invalid(res: http.ServerResponse, details: { parameter: string; message: string }[], message?: string) {
     sendJson(res, 400, { title: 'Invalid Argument', message: message ?? 'The supplied parameters are invalid.', details });
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://fake');
     const text = await readBody(req);
     let body: unknown;
@@ -105,8 +87,7 @@ export class CalendlyFake {
     });
     if (req.headers.authorization !== `Bearer ${this.token}`)
       return sendJson(res, 401, { title: 'Unauthenticated', message: 'The access token is invalid' });
-    if (this.throttled > 0) {
-      this.throttled--;
+    if (this.takeThrottle()) {
       return sendJson(res, 429, {
         title: 'Too Many Requests',
         message: 'You have exceeded the rate limit. Please try again later.',

@@ -150,3 +150,40 @@ export interface SentRequest {
 /** Sends a captured request again, verbatim. */
 export const resend = (r: SentRequest) =>
   fetch(r.url, { method: r.method, headers: r.headers, ...(r.method === 'POST' ? { body: r.body } : {}) });
+
+/**
+ * A fake HTTP provider's life: started on a free port of 127.0.0.1, its URL, closed; and a provider's rate
+ * limiter (`throttleNext`: the next requests answered 429 in the provider's own words, by `takeThrottle`).
+ */
+export abstract class HttpFake {
+  private listening?: Listening;
+  private throttled = 0;
+
+  protected abstract handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void>;
+
+  get url(): string {
+    if (!this.listening) throw new Error(`${this.constructor.name} not started`);
+    return this.listening.url;
+  }
+
+  async start(): Promise<this> {
+    this.listening = await listen((req, res) => void this.handle(req, res));
+    return this;
+  }
+
+  close(): Promise<void> {
+    return this.listening?.close() ?? Promise.resolve();
+  }
+
+  /** The next `count` requests are answered 429, as the provider's rate limiter does. */
+  throttleNext(count = 1): void {
+    this.throttled = count;
+  }
+
+  /** Whether this request is one of the throttled ones (and counts it). */
+  protected takeThrottle(): boolean {
+    if (this.throttled <= 0) return false;
+    this.throttled--;
+    return true;
+  }
+}

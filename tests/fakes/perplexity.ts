@@ -11,7 +11,7 @@
  *   for bad messages, 429 when rate limited (`throttleNext()`).
  */
 import type http from 'node:http';
-import { type Listening, listen, readBody, sendJson } from './listen.js';
+import { HttpFake, readBody, sendJson } from './listen.js';
 
 export const PERPLEXITY_MODELS = ['sonar', 'sonar-pro', 'sonar-reasoning', 'sonar-reasoning-pro', 'sonar-deep-research'];
 
@@ -26,10 +26,8 @@ export interface PerplexityAnswer {
   results: { title: string; url: string; date?: string }[];
 }
 
-export class PerplexityFake {
+export class PerplexityFake extends HttpFake {
   readonly requests: PerplexityRequest[] = [];
-  private listening?: Listening;
-  private throttled = 0;
 
   constructor(
     readonly apiKey = 'pplx-0123456789abcdef',
@@ -41,31 +39,15 @@ export class PerplexityFake {
         { title: 'Official site', url: 'https://www.toureiffel.paris/en' },
       ],
     },
-  ) {}
-
-  get url(): string {
-    if (!this.listening) throw new Error('PerplexityFake not started');
-    return this.listening.url;
-  }
-
-  async start(): Promise<this> {
-    this.listening = await listen((req, res) => void this.handle(req, res));
-    return this;
-  }
-
-  close(): Promise<void> {
-    return this.listening?.close() ?? Promise.resolve();
-  }
-
-  throttleNext(count = 1): void {
-    this.throttled = count;
+  ) {
+    super();
   }
 
   private error(res: http.ServerResponse, status: number, type: string, message: string) {
     sendJson(res, status, { error: { message, type, code: status } });
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://fake');
     const text = await readBody(req);
     let body: unknown;
@@ -76,8 +58,7 @@ export class PerplexityFake {
     }
     this.requests.push({ headers: req.headers, path: url.pathname, body });
     if (req.headers.authorization !== `Bearer ${this.apiKey}`) return this.error(res, 401, 'invalid_api_key', 'Invalid API key');
-    if (this.throttled > 0) {
-      this.throttled--;
+    if (this.takeThrottle()) {
       return this.error(res, 429, 'rate_limit_exceeded', 'Rate limit exceeded. Please retry later.');
     }
     if (req.method !== 'POST' || url.pathname !== '/chat/completions') return this.error(res, 404, 'not_found', 'Not Found');

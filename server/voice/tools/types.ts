@@ -62,6 +62,9 @@ export interface ToolOutcome {
   result: string;
 }
 
+/** An answer that tells the model the function did not do its work, and why. */
+export const toolFailed = (result: string): ToolOutcome => ({ ok: false, result });
+
 /** A failure the model is told about in these words (never a dropped call). */
 export class ToolError extends Error {
   constructor(message: string) {

@@ -16,7 +16,7 @@ import { failureOf, providerRequest, shortReason, stringArg } from '../provider-
 import { singleTool } from '../single-tool.js';
 import { slotList, spoken, startOf, windowOf } from '../time-window.js';
 import { TOOL_PROVIDER_URLS } from '../tool-urls.js';
-import { type ToolEnv, ToolError, type ToolKind, type ToolOutcome } from '../types.js';
+import { type ToolEnv, ToolError, type ToolKind, type ToolOutcome, toolFailed } from '../types.js';
 
 export const CAL_API_VERSION = { slots: '2024-09-04', bookings: '2024-08-13' } as const;
 export const CAL_NOT_CONNECTED = 'Cal.com is not connected on the Providers page';
@@ -26,8 +26,6 @@ const LABEL = 'Cal.com';
 const BASE = TOOL_PROVIDER_URLS.calcom.default;
 
 type CalFunction = AgentFunctionOf<'check_availability_cal'> | AgentFunctionOf<'book_appointment_cal'>;
-
-const fail = (result: string): ToolOutcome => ({ ok: false, result });
 
 /** Cal.com's reason in an error body: `error.message` (a string or a list of validation messages). */
 function calReason(json: unknown): string | undefined {
@@ -40,18 +38,18 @@ function calReason(json: unknown): string | undefined {
 /** Runs `body` with the company's Cal.com access; every ToolError becomes an ok:false answer. */
 async function withCal(env: ToolEnv, body: (access: NonNullable<ToolEnv['keys']['calcom']>) => Promise<ToolOutcome>) {
   const access = env.keys.calcom;
-  if (!access?.apiKey) return fail(CAL_NOT_CONNECTED);
+  if (!access?.apiKey) return toolFailed(CAL_NOT_CONNECTED);
   try {
     return await body(access);
   } catch (e) {
-    if (e instanceof ToolError) return fail(e.message);
+    if (e instanceof ToolError) return toolFailed(e.message);
     throw e;
   }
 }
 
 async function checkAvailability(fn: CalFunction, args: Record<string, unknown>, env: ToolEnv): Promise<ToolOutcome> {
   const window = windowOf(args, fn.timezone, env.deps.clock.now().getTime(), CAL_MAX_DAYS);
-  if (typeof window === 'string') return fail(window);
+  if (typeof window === 'string') return toolFailed(window);
   return withCal(env, async (access) => {
     const query = new URLSearchParams({
       eventTypeId: String(fn.event_type_id),
@@ -65,9 +63,9 @@ async function checkAvailability(fn: CalFunction, args: Record<string, unknown>,
       headers: { 'cal-api-version': CAL_API_VERSION.slots },
       signal: env.signal,
     });
-    if (reply.status !== 200) return fail(failureOf(LABEL, reply.status, calReason(reply.json)));
+    if (reply.status !== 200) return toolFailed(failureOf(LABEL, reply.status, calReason(reply.json)));
     const data = (reply.json as { data?: unknown } | undefined)?.data;
-    if (!data || typeof data !== 'object') return fail(`${LABEL} answered without slots`);
+    if (!data || typeof data !== 'object') return toolFailed(`${LABEL} answered without slots`);
     const starts: number[] = [];
     for (const list of Object.values(data as Record<string, unknown>)) {
       if (!Array.isArray(list)) continue;
@@ -83,13 +81,13 @@ async function checkAvailability(fn: CalFunction, args: Record<string, unknown>,
 async function book(fn: CalFunction, args: Record<string, unknown>, env: ToolEnv): Promise<ToolOutcome> {
   const startText = stringArg(args, 'start', 64);
   const startMs = startText ? startOf(startText, fn.timezone) : null;
-  if (startMs === null) return fail(`start must be a time like 2025-03-14T15:30 in ${fn.timezone}`);
+  if (startMs === null) return toolFailed(`start must be a time like 2025-03-14T15:30 in ${fn.timezone}`);
   const name = stringArg(args, 'name', 200);
   const email = stringArg(args, 'email', 320);
   const phone = stringArg(args, 'phone', 32).replace(/[\s().-]/g, '');
-  if (!name) return fail("The attendee's name is needed to book");
-  if (!email && !phone) return fail('An email address or a phone number of the attendee is needed to book');
-  if (phone && !/^\+[1-9]\d{6,14}$/.test(phone)) return fail('phone must be in international format, like +14155550123');
+  if (!name) return toolFailed("The attendee's name is needed to book");
+  if (!email && !phone) return toolFailed('An email address or a phone number of the attendee is needed to book');
+  if (phone && !/^\+[1-9]\d{6,14}$/.test(phone)) return toolFailed('phone must be in international format, like +14155550123');
   return withCal(env, async (access) => {
     const attendee: Record<string, string> = { name, timeZone: fn.timezone };
     if (email) attendee.email = email;
@@ -101,10 +99,10 @@ async function book(fn: CalFunction, args: Record<string, unknown>, env: ToolEnv
       body: { start: new Date(startMs).toISOString(), eventTypeId: fn.event_type_id, attendee },
       signal: env.signal,
     });
-    if (reply.status !== 200 && reply.status !== 201) return fail(failureOf(LABEL, reply.status, calReason(reply.json)));
+    if (reply.status !== 200 && reply.status !== 201) return toolFailed(failureOf(LABEL, reply.status, calReason(reply.json)));
     const data = (reply.json as { data?: unknown } | undefined)?.data;
     const booking = (Array.isArray(data) ? data[0] : data) as Record<string, unknown> | undefined;
-    if (!booking || typeof booking !== 'object') return fail(`${LABEL} answered without a booking`);
+    if (!booking || typeof booking !== 'object') return toolFailed(`${LABEL} answered without a booking`);
     const bookedMs = Date.parse(String(booking.start ?? ''));
     const at = Number.isNaN(bookedMs) ? startMs : bookedMs;
     return {

@@ -20,7 +20,7 @@ import { failureOf, providerRequest, shortReason, stringArg } from '../provider-
 import { singleTool } from '../single-tool.js';
 import { isTimeZone, slotList, spoken, startOf, windowOf } from '../time-window.js';
 import { TOOL_PROVIDER_URLS } from '../tool-urls.js';
-import { type ToolEnv, ToolError, type ToolKind, type ToolOutcome } from '../types.js';
+import { type ToolEnv, ToolError, type ToolKind, type ToolOutcome, toolFailed } from '../types.js';
 
 export const CALENDLY_NOT_CONNECTED = 'Calendly is not connected on the Providers page';
 /** Days one availability check may span (Calendly's older limit; the current one is 31). */
@@ -29,8 +29,6 @@ const LABEL = 'Calendly';
 const BASE = TOOL_PROVIDER_URLS.calendly.default;
 
 type CalendlyFunction = AgentFunctionOf<'check_availability_calendly'> | AgentFunctionOf<'book_appointment_calendly'>;
-
-const fail = (result: string): ToolOutcome => ({ ok: false, result });
 
 /** Calendly's reason: `message` and the parameters' own messages. */
 function calendlyReason(json: unknown): string | undefined {
@@ -57,21 +55,21 @@ async function withCalendly(
   body: (access: NonNullable<ToolEnv['keys']['calendly']>) => Promise<ToolOutcome>,
 ): Promise<ToolOutcome> {
   const access = env.keys.calendly;
-  if (!access?.apiKey) return fail(CALENDLY_NOT_CONNECTED);
+  if (!access?.apiKey) return toolFailed(CALENDLY_NOT_CONNECTED);
   try {
     return await body(access);
   } catch (e) {
-    if (e instanceof ToolError) return fail(e.message);
+    if (e instanceof ToolError) return toolFailed(e.message);
     throw e;
   }
 }
 
 async function checkAvailability(fn: CalendlyFunction, args: Record<string, unknown>, env: ToolEnv): Promise<ToolOutcome> {
   const tz = zoneOf(args);
-  if (typeof tz !== 'string') return fail(tz.error);
+  if (typeof tz !== 'string') return toolFailed(tz.error);
   const nowMs = env.deps.clock.now().getTime();
   const window = windowOf(args, tz, nowMs, CALENDLY_MAX_DAYS);
-  if (typeof window === 'string') return fail(window);
+  if (typeof window === 'string') return toolFailed(window);
   // Calendly refuses a start in the past: a window beginning today starts a minute from now
   const fromMs = Math.max(window.fromMs, Math.ceil((nowMs + 60_000) / 1000) * 1000);
   if (fromMs >= window.toMs) return { ok: true, result: JSON.stringify(slotList([], tz, window)) };
@@ -86,9 +84,9 @@ async function checkAvailability(fn: CalendlyFunction, args: Record<string, unkn
       path: `/event_type_available_times?${query}`,
       signal: env.signal,
     });
-    if (reply.status !== 200) return fail(failureOf(LABEL, reply.status, calendlyReason(reply.json)));
+    if (reply.status !== 200) return toolFailed(failureOf(LABEL, reply.status, calendlyReason(reply.json)));
     const collection = (reply.json as { collection?: unknown } | undefined)?.collection;
-    if (!Array.isArray(collection)) return fail(`${LABEL} answered without available times`);
+    if (!Array.isArray(collection)) return toolFailed(`${LABEL} answered without available times`);
     const starts = collection
       .filter((t: { status?: unknown }) => t?.status === undefined || t.status === 'available')
       .map((t: { start_time?: unknown }) => Date.parse(String(t?.start_time ?? '')))
@@ -99,16 +97,16 @@ async function checkAvailability(fn: CalendlyFunction, args: Record<string, unkn
 
 async function book(fn: CalendlyFunction, args: Record<string, unknown>, env: ToolEnv): Promise<ToolOutcome> {
   const tz = zoneOf(args);
-  if (typeof tz !== 'string') return fail(tz.error);
+  if (typeof tz !== 'string') return toolFailed(tz.error);
   const startText = stringArg(args, 'start', 64);
   const startMs = startText ? startOf(startText, tz) : null;
-  if (startMs === null) return fail(`start must be a time like 2025-03-14T15:30 in ${tz}`);
+  if (startMs === null) return toolFailed(`start must be a time like 2025-03-14T15:30 in ${tz}`);
   const name = stringArg(args, 'name', 200);
   const email = stringArg(args, 'email', 320);
   const phone = stringArg(args, 'phone', 32).replace(/[\s().-]/g, '');
-  if (!name) return fail("The invitee's name is needed to book");
-  if (!email) return fail("Calendly needs the invitee's email address to book");
-  if (phone && !/^\+[1-9]\d{6,14}$/.test(phone)) return fail('phone must be in international format, like +14155550123');
+  if (!name) return toolFailed("The invitee's name is needed to book");
+  if (!email) return toolFailed("Calendly needs the invitee's email address to book");
+  if (phone && !/^\+[1-9]\d{6,14}$/.test(phone)) return toolFailed('phone must be in international format, like +14155550123');
   return withCalendly(env, async (access) => {
     const invitee: Record<string, string> = { name, email, timezone: tz };
     if (phone) invitee.text_reminder_number = phone;
@@ -118,9 +116,10 @@ async function book(fn: CalendlyFunction, args: Record<string, unknown>, env: To
       body: { event_type: fn.event_type, start_time: new Date(startMs).toISOString(), invitee },
       signal: env.signal,
     });
-    if (reply.status !== 200 && reply.status !== 201) return fail(failureOf(LABEL, reply.status, calendlyReason(reply.json)));
+    if (reply.status !== 200 && reply.status !== 201)
+      return toolFailed(failureOf(LABEL, reply.status, calendlyReason(reply.json)));
     const resource = (reply.json as { resource?: Record<string, unknown> } | undefined)?.resource;
-    if (!resource || typeof resource !== 'object') return fail(`${LABEL} answered without a booking`);
+    if (!resource || typeof resource !== 'object') return toolFailed(`${LABEL} answered without a booking`);
     return {
       ok: true,
       result: JSON.stringify({

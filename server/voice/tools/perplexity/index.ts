@@ -9,7 +9,7 @@
  */
 import { failureOf, providerRequest, shortReason, stringArg } from '../provider-request.js';
 import { TOOL_PROVIDER_URLS } from '../tool-urls.js';
-import { type ToolEnv, ToolError, type ToolKind, type ToolOutcome } from '../types.js';
+import { type ToolEnv, ToolError, type ToolKind, type ToolOutcome, toolFailed } from '../types.js';
 
 export const PERPLEXITY_NOT_CONNECTED = 'Perplexity is not connected on the Providers page';
 export const PERPLEXITY_MODEL = 'sonar';
@@ -18,8 +18,6 @@ export const MAX_CITATIONS = 8;
 const LABEL = 'Perplexity';
 const BASE = TOOL_PROVIDER_URLS.perplexity.default;
 const SYSTEM = 'Answer briefly and factually, in a few sentences that can be read aloud on a phone call.';
-
-const fail = (result: string): ToolOutcome => ({ ok: false, result });
 
 function perplexityReason(json: unknown): string | undefined {
   const error = (json as { error?: { message?: unknown } | string } | undefined)?.error;
@@ -42,9 +40,9 @@ function sourcesOf(json: Record<string, unknown>): string[] {
 
 async function search(args: Record<string, unknown>, env: ToolEnv): Promise<ToolOutcome> {
   const question = stringArg(args, 'query', 2000);
-  if (!question) return fail('query is needed: the question to search the web for');
+  if (!question) return toolFailed('query is needed: the question to search the web for');
   const access = env.keys.perplexity;
-  if (!access?.apiKey) return fail(PERPLEXITY_NOT_CONNECTED);
+  if (!access?.apiKey) return toolFailed(PERPLEXITY_NOT_CONNECTED);
   try {
     const reply = await providerRequest(LABEL, access, BASE, {
       method: 'POST',
@@ -58,16 +56,16 @@ async function search(args: Record<string, unknown>, env: ToolEnv): Promise<Tool
       },
       signal: env.signal,
     });
-    if (reply.status !== 200) return fail(failureOf(LABEL, reply.status, perplexityReason(reply.json)));
+    if (reply.status !== 200) return toolFailed(failureOf(LABEL, reply.status, perplexityReason(reply.json)));
     const json = (reply.json ?? {}) as Record<string, unknown>;
     const choices = Array.isArray(json.choices) ? json.choices : [];
     const content = (choices[0] as { message?: { content?: unknown } } | undefined)?.message?.content;
-    if (typeof content !== 'string' || !content.trim()) return fail(`${LABEL} answered without text`);
+    if (typeof content !== 'string' || !content.trim()) return toolFailed(`${LABEL} answered without text`);
     const sources = sourcesOf(json);
     const listed = sources.length > 0 ? `\n\nSources:\n${sources.map((s, i) => `[${i + 1}] ${s}`).join('\n')}` : '';
     return { ok: true, result: `${content.trim()}${listed}` };
   } catch (e) {
-    if (e instanceof ToolError) return fail(e.message);
+    if (e instanceof ToolError) return toolFailed(e.message);
     throw e;
   }
 }

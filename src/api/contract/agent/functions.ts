@@ -144,7 +144,13 @@ const base = {
   description: v.optional(text(2000), ''),
 };
 const runs = { speak_during: speakDuring, timeout_ms: timeoutMs };
-const calendar = {
+/** A Cal.com function's event type and the time zone its times are said in. */
+const calEventType = {
+  event_type_id: v.pipe(
+    v.number(FUNCTION_MESSAGES.eventTypeId),
+    v.integer(FUNCTION_MESSAGES.eventTypeId),
+    v.minValue(1, FUNCTION_MESSAGES.eventTypeId),
+  ),
   timezone: v.pipe(v.string(FUNCTION_MESSAGES.timezone), v.trim(), v.nonEmpty(FUNCTION_MESSAGES.timezone), v.maxLength(64)),
 };
 
@@ -182,23 +188,13 @@ export const AgentFunctionSchema = v.variant(
       ...base,
       ...runs,
       type: v.literal('check_availability_cal'),
-      event_type_id: v.pipe(
-        v.number(FUNCTION_MESSAGES.eventTypeId),
-        v.integer(FUNCTION_MESSAGES.eventTypeId),
-        v.minValue(1, FUNCTION_MESSAGES.eventTypeId),
-      ),
-      ...calendar,
+      ...calEventType,
     }),
     v.object({
       ...base,
       ...runs,
       type: v.literal('book_appointment_cal'),
-      event_type_id: v.pipe(
-        v.number(FUNCTION_MESSAGES.eventTypeId),
-        v.integer(FUNCTION_MESSAGES.eventTypeId),
-        v.minValue(1, FUNCTION_MESSAGES.eventTypeId),
-      ),
-      ...calendar,
+      ...calEventType,
     }),
     v.object({
       ...base,
