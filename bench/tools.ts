@@ -15,21 +15,23 @@
  * - back to the model: the company's API answered -> the OpenAI fake received the continuation request
  *   (the answer's read, the machine's record, the new request with the tool message);
  * p50 / p95 / max of each; budget p95 <= 20 ms. Also the server's event-loop delay p99 (GET
- * /api/v1/health, the server's last minute) during the concurrent run, and this process's own (the fakes':
- * a delay here makes the server look slower).
+ * /api/v1/health, the server's last minute) during the concurrent run, and the bench's own two threads':
+ * the callers and the speech fakes on the main thread, the model (OpenAI fake) and the company's API on a
+ * thread of their own (tools-model.worker.ts), so the moments measured there do not wait behind the
+ * callers' audio. A delay on either thread makes the server look slower than it is.
  */
 import os from 'node:os';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { buildAll } from '../scripts/build.mjs';
 import { startServer } from '../scripts/lib/server.mjs';
 import { buildIsStale } from '../scripts/lib/stale.mjs';
-import { CustomerApi } from '../tests/fakes/customer-api.js';
 import { DeepgramFake } from '../tests/fakes/deepgram.js';
 import { ElevenLabsFake } from '../tests/fakes/elevenlabs.js';
-import { startFakeOpenAi } from '../tests/fakes/openai.js';
 import { percentiles } from './lib.js';
 import { QUICK, writeSection } from './results.mjs';
+import type { ModelCommand, ModelMessage } from './tools-model.worker.js';
 
 const CONCURRENT = QUICK ? 10 : 50;
 /** turns of the single call, one after another */
@@ -67,42 +69,40 @@ interface ToolTurn {
 async function main() {
   if (buildIsStale()) await buildAll({ quiet: true });
   const turns = new Map<string, ToolTurn>();
-  let run = 'warm-up';
-  let nextRef = 0;
   /** calls given up: their state did not move */
   const stuck: string[] = [];
   const deepgram = await DeepgramFake.start();
-  const customer = await CustomerApi.start();
-  const openai = await startFakeOpenAi({
-    chat: (body) => {
-      const now = performance.now();
-      const last = body.messages.at(-1);
-      if (last?.role === 'tool') {
-        const turn = turns.get(String(last.tool_call_id).replace(/^call_/, ''));
-        if (turn) turn.continuationAt = now;
-        return { text: 'Done, it is booked.' };
-      }
-      // other requests (the analysis after the call) do not offer the function
-      const offered = (body.tools ?? []).some((t) => (t as { function?: { name?: string } }).function?.name === FUNCTION_NAME);
-      if (!offered) return { text: 'The caller booked a visit.' };
-      const ref = `r${nextRef++}`;
-      const turn: ToolTurn = { run, userTurns: body.messages.filter((m) => m.role === 'user').length };
-      turns.set(ref, turn);
-      return {
-        toolCalls: [{ id: `call_${ref}`, name: FUNCTION_NAME, arguments: { ref, day: 'tomorrow' } }],
-        onSent: (what) => {
-          if (what === 'tool_call') turn.toolCallSentAt = performance.now();
-          else turn.streamEndAt = performance.now();
-        },
-      };
-    },
+  // the model and the company's API answer from a thread of their own (tools-model.worker.ts)
+  const model = new Worker(new URL('./ts-worker.mjs', import.meta.url), {
+    workerData: { entry: new URL('./tools-model.worker.ts', import.meta.url).href, functionName: FUNCTION_NAME },
   });
-  customer.answer = (req) => {
-    const args = JSON.parse(req.body).args as { ref: string };
-    const turn = turns.get(args.ref);
-    if (turn) turn.apiAt = performance.now();
-    return { booked: true, ref: args.ref };
-  };
+  const answers: ModelMessage[] = [];
+  const waiters: ((m: ModelMessage) => boolean)[] = [];
+  model.on('message', (m: ModelMessage) => {
+    if (m.type === 'turn') turns.set(m.ref, { run: m.run, userTurns: m.userTurns });
+    else if (m.type === 'moment') {
+      const turn = turns.get(m.ref);
+      if (turn) turn[m.what] = m.at;
+    } else answers.push(m);
+    for (const w of waiters.splice(0)) if (!w(m)) waiters.push(w);
+  });
+  model.on('error', (e) => log(`the model's thread failed: ${e.message}`));
+  /** the next answer of `type` from the model's thread */
+  const answer = <T extends ModelMessage['type']>(type: T) =>
+    new Promise<Extract<ModelMessage, { type: T }>>((resolve) => {
+      const found = answers.findIndex((m) => m.type === type);
+      if (found >= 0) return resolve(answers.splice(found, 1)[0] as Extract<ModelMessage, { type: T }>);
+      waiters.push((m) => {
+        if (m.type !== type) return false;
+        answers.splice(answers.indexOf(m), 1);
+        resolve(m as Extract<ModelMessage, { type: T }>);
+        return true;
+      });
+    });
+  const tell = (c: ModelCommand) => model.postMessage(c);
+  const ready = await answer('ready');
+  const openai = { url: ready.openaiUrl, apiKey: ready.openaiKey };
+  const customer = { url: ready.customerUrl };
   const eleven = await ElevenLabsFake.start();
   eleven.msPerChar = 10;
   deepgram.script = Array.from({ length: 10_000 }, () => 'Please book me a visit tomorrow.');
@@ -150,7 +150,7 @@ async function main() {
     await api('PUT', '/billing/limits', token, { concurrencyLimit: 100, monthlySpendLimit: 100_000 });
     // the company's receiver checks every request against the signing secret, as the README tells it to
     const secret = (await api('POST', '/webhook/secret', token)) as { data: { secret: string } };
-    customer.secret = secret.data.secret;
+    tell({ type: 'secret', secret: secret.data.secret });
     const list = (await api('GET', '/agent?page=1&limit=1', token)) as { data: { agents: { _id: string }[] } };
     const agentId = list.data.agents[0]?._id as string;
     const full = (await api('GET', `/agent/${agentId}`, token)) as { data: { agent: Record<string, unknown> } };
@@ -266,7 +266,9 @@ async function main() {
       [1, TURNS_ONE],
       [CONCURRENT, TURNS_MANY],
     ] as const) {
-      run = String(calls);
+      const run = String(calls);
+      tell({ type: 'run', run });
+      tell({ type: 'loop.reset' });
       loop.reset();
       loop.enable();
       let serverLoop = { p99_ms: 0, max_ms: 0 };
@@ -288,6 +290,8 @@ async function main() {
       await poll;
       const after = await health();
       loop.disable();
+      tell({ type: 'loop.read' });
+      const modelLoop = await answer('loop');
       const row = {
         calls,
         turns_per_call: turnCount,
@@ -300,29 +304,34 @@ async function main() {
           highest_max_ms: serverLoop.max_ms,
         },
         fakes_event_loop_p99_ms: Math.round((Math.max(0, loop.percentile(99) / 1e6 - 10) || 0) * 10) / 10,
+        model_thread_event_loop_p99_ms: modelLoop.p99_ms,
         load_1min: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
       };
       runs[run] = row;
       log(
         `${calls} call(s), ${row.tool_turns} tool turns of ${row.caller_turns} (${row.incomplete_turns} incomplete): tool call -> API p50 ${row.to_tool_ms.p50} / p95 ${row.to_tool_ms.p95} / max ${row.to_tool_ms.max} ms (stream end -> API p95 ${row.stream_end_to_tool_ms.p95}); ` +
           `answer -> continuation p50 ${row.back_to_model_ms.p50} / p95 ${row.back_to_model_ms.p95} / max ${row.back_to_model_ms.max} ms; ` +
-          `server event loop p99 ${row.server_event_loop.p99_ms_at_end} ms (highest ${row.server_event_loop.highest_p99_ms}); fakes' ${row.fakes_event_loop_p99_ms} ms`,
+          `server event loop p99 ${row.server_event_loop.p99_ms_at_end} ms (highest ${row.server_event_loop.highest_p99_ms}); callers' thread ${row.fakes_event_loop_p99_ms} ms, model's thread ${row.model_thread_event_loop_p99_ms} ms`,
       );
     }
-    const unsigned = customer.requests.filter((r) => !r.verified).length;
+    tell({ type: 'check' });
+    const { requests, unsigned } = await answer('checked');
     if (unsigned) throw new Error(`${unsigned} requests to the company's API were not signed as the README says`);
     writeSection('tools', {
       what: `built server (SQLite) with Deepgram, OpenAI, ElevenLabs and company-API fakes answering at once; web calls (WebSockets sending 20 ms PCM16 frames in real time) whose agent calls one custom function (POST, signed) on every caller turn`,
       budget_p95_ms: BUDGET_P95_MS,
       concurrent: CONCURRENT,
       runs,
-      api_requests: customer.requests.length,
+      api_requests: requests,
       load_average: os.loadavg().map((l) => Math.round(l * 100) / 100),
       cpus: os.cpus().length,
     });
   } finally {
     await server.stop();
-    await Promise.all([deepgram.close(), openai.close(), eleven.close(), customer.close()]);
+    tell({ type: 'close' });
+    await Promise.race([answer('closed'), sleep(5000)]);
+    await model.terminate();
+    await Promise.all([deepgram.close(), eleven.close()]);
   }
 }
 
