@@ -4,8 +4,9 @@
  * complete; on a text line its deltas go to the chat as they come. Tool calls: end_call (the machine hangs
  * up once the goodbye is heard), transfer_call (cold: the carrier moves the caller after the turn is committed;
  * warm: it runs with the round like a function, and its result says whether the caller was joined),
- * and the agent's other functions: run (several at once, runner.ts), their results given back to the model,
- * which goes on; at most MAX_TOOL_ROUNDS rounds a turn. A function that has not answered within 500 ms
+ * and the agent's other functions: run (several at once, runner.ts; each starts as soon as the model has
+ * called it, while the rest of its answer arrives, except a tool that plays into the call, which waits for
+ * the words before it), their results given back to the model, which goes on; at most MAX_TOOL_ROUNDS rounds a turn. A function that has not answered within 500 ms
  * makes the voice say its `speak_during` sentence (once a turn; never written in a chat).
  * The speech-to-speech path answers in realtime.ts instead.
  */
@@ -35,6 +36,8 @@ interface RoundCall {
   warm?: { number: string; timeoutMs: number; speakDuring: string };
   /** its place among the turn's tool calls (the machine's record) */
   index: number;
+  /** its run, started as soon as the model called it (the rest of the model's answer is still arriving) */
+  started?: Promise<ToolRun>;
 }
 
 /**
@@ -63,7 +66,7 @@ async function runRound(
       calls.map(async (rc) => {
         const run = rc.warm
           ? await warmTransfer(rc.warm, c, signal)
-          : await runTool(rc.tool as PreparedTool, rc.call.arguments, env, signal);
+          : await (rc.started ?? runTool(rc.tool as PreparedTool, rc.call.arguments, env, signal));
         pending.delete(rc);
         return [rc, run] as const;
       }),
@@ -228,7 +231,16 @@ async function answer(
             tool?.type === 'transfer' && tool.mode === 'warm' && tool.number && c.audio?.warmTransfer && round < MAX_TOOL_ROUNDS
               ? { number: tool.number, timeoutMs: tool.timeoutMs ?? TOOL_TIMEOUT_MS.default, speakDuring: tool.speakDuring ?? '' }
               : undefined;
-          calls.push({ call: e.call, tool: runnable, engine: tool !== undefined, index: callIndex++, ...(warm ? { warm } : {}) });
+          // the model has called it: it starts now, not after the rest of the answer (usage, the stream's end)
+          const started = runnable && !runnable.actsOnLine ? runTool(runnable, e.call.arguments, c.toolEnv, signal) : undefined;
+          calls.push({
+            call: e.call,
+            tool: runnable,
+            engine: tool !== undefined,
+            index: callIndex++,
+            ...(warm ? { warm } : {}),
+            ...(started ? { started } : {}),
+          });
           if (tool?.type === 'end_call') endCall = true;
           // a line (carrier) without warm transfers moves the caller cold
           if (tool?.type === 'transfer' && !warm && tool.number && c.audio?.transfer) transferTo = tool.number;

@@ -79,6 +79,11 @@ export interface PreparedTool {
   spec: ToolSpec;
   fn: AgentFunction;
   run(args: Record<string, unknown>, env: ToolEnv): Promise<ToolOutcome>;
+  /**
+   * it acts on the call's own audio (press_digit plays tones): it runs only once the model's answer has ended
+   * and the words before it are queued; other tools start as soon as the model has called them
+   */
+  actsOnLine?: true;
   /** the conversation is over (an MCP session is closed) */
   close?(): Promise<void>;
 }

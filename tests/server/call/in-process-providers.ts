@@ -52,6 +52,8 @@ export interface LlmReply {
   error?: ProviderError;
   /** ms before the first event */
   delayMs?: number;
+  /** awaited after the tool calls, before the rest of the answer (its usage, its end) */
+  beforeEnd?: () => Promise<void>;
 }
 
 export class InProcessProviders {
@@ -145,6 +147,7 @@ export class InProcessProviders {
     }
     for (const [i, call] of (reply.toolCalls ?? []).entries())
       yield { type: 'tool_call', call: { id: `call_${i}`, ...call }, at: performance.now() };
+    await reply.beforeEnd?.();
     yield { type: 'usage', inputTokens: 100, outputTokens: 20 };
     yield { type: 'done', finishReason: reply.toolCalls?.length ? 'tool_calls' : 'stop' };
   }

@@ -202,6 +202,33 @@ describeEachDb('agent functions in a call', (kind) => {
     expect(calls?.map((c) => c.status)).toEqual(['ok', 'ok', 'invalid_arguments', 'ok']);
   });
 
+  it('a function starts as soon as the model has called it, before the rest of its answer has arrived', async () => {
+    const s = server();
+    const tools = inject(s, async ({ args }) => ({ ok: true, result: JSON.stringify({ day: args.day, open: '9:00' }) }));
+    const chatId = await startChat(s, [fn('lookup_hours')]);
+    /** whether the function had run while the model's answer was still open */
+    let ranBeforeEnd: boolean | undefined;
+    p.replies = [
+      {
+        toolCalls: [{ name: 'lookup_hours', arguments: { day: 'monday' } }],
+        // the model's usage and the stream's end wait here until the function has run (or 5 s went by)
+        beforeEnd: async () => {
+          ranBeforeEnd = await waitFor(() => tools.runs.length === 1, 'the function to run', 5_000).then(
+            () => true,
+            () => false,
+          );
+        },
+      },
+      { text: 'We open at nine on Monday.' },
+    ];
+    const events = await send(s, chatId, 'When do you open on Monday?');
+    expect(ranBeforeEnd).toBe(true);
+    // and it ran once, its result given to the model as before
+    expect(tools.runs).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'tool_result').map((e) => e.ok)).toEqual([true]);
+    expect(toolMessages(p.llmRequests[1]?.messages ?? [])).toEqual([['lookup_hours', '{"day":"monday","open":"9:00"}']]);
+  });
+
   it('a function past its timeout: the model is told it timed out and goes on', async () => {
     const s = server();
     let aborted = false;

@@ -57,7 +57,7 @@ export async function pressDigits(
 export const pressDigitTool: ToolKind<'press_digit'> = {
   type: 'press_digit',
   async prepare(fn): Promise<PreparedTool[]> {
-    return [{ spec: pressDigitSpec(fn), fn, run: (args, env) => pressDigits(args, env.phone, env.signal) }];
+    return [{ spec: pressDigitSpec(fn), fn, actsOnLine: true, run: (args, env) => pressDigits(args, env.phone, env.signal) }];
   },
 };
 
