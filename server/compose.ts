@@ -143,7 +143,13 @@ export async function afterStart(
 ): Promise<Background> {
   if (demoEnabled(env)) {
     try {
-      await createDemoWorkspace(deps.db.db, { now: deps.clock.now(), print, events: deps.events, logger: deps.logger });
+      await createDemoWorkspace(deps.db.db, {
+        now: deps.clock.now(),
+        print,
+        events: deps.events,
+        logger: deps.logger,
+        dataDir: deps.config.dataDir,
+      });
     } catch (e) {
       // the app works without the demo: say why it is missing and go on
       deps.logger.error('could not create the demo workspace', { error: e instanceof Error ? e.message : String(e) });

@@ -7,18 +7,20 @@
  * - M new numbers from the pool are assigned to the company (default 0; 2 when it has none and calls
  *   are asked for), K new free numbers are added to the pool (default 0);
  * - N calls over the last D days (default: about 2,500 a day, 30 to 730 days), inserted in batches of
- *   10,000, one transaction each, with a progress bar on stderr.
+ *   10,000, one transaction each, with a progress bar on stderr; up to BULK_CALLS (100,000) calls also get
+ *   what they said (transcripts, latency, usage, analyses: demo-conversations.ts), a larger load only the
+ *   calls (it is for measuring the call history at size).
  */
 import { parseArgs } from 'node:util';
 import { companyEvents } from '../compose.js';
-import { addPoolNumbers, ensureWorkspace, holdsAnyNumber, seedCalls, seededRng } from '../modules/company/index.js';
+import { addPoolNumbers, BULK_CALLS, ensureWorkspace, holdsAnyNumber, seedCalls, seededRng } from '../modules/company/index.js';
 import { widenSqliteCache } from '../platform/db/index.js';
 import { countOption, openFromEnv, runCli, UsageError } from './common.js';
 
 const USAGE = `Usage: npm run seed -- --company <email> [--calls N] [--numbers M] [--free K] [--days D] [--seed S]
 
   --company <email>  the account whose company gets the data (created, with a printed password, if missing)
-  --calls N          calls to generate (default 0)
+  --calls N          calls to generate (default 0); up to 100,000 also get transcripts and analyses
   --numbers M        numbers to assign to the company (default 0; 2 if it has none and N > 0)
   --free K           free numbers to add to the pool (default 0)
   --days D           spread the calls over the last D days (default N / 2,500, between 30 and 730)
@@ -116,6 +118,7 @@ async function main() {
         onProgress: progressBar('calls'),
         shouldStop: () => stopping,
         onRebuild: (n) => err(`Rebuilding ${n} call indexes...\n`),
+        ...(calls <= BULK_CALLS ? { conversations: {} } : {}),
       });
       const secs = (performance.now() - started) / 1000;
       err(

@@ -7,6 +7,7 @@ import { verifyPassword } from '../../server/modules/auth/passwords.js';
 import { insertCalls, withCallIndexesDeferred } from '../../server/modules/calls/call.repo.js';
 import { createDemoWorkspace, DEMO, DEMO_EMAIL, demoEnabled, generatedPassword } from '../../server/modules/company/workspace.js';
 import { parseEnv } from '../../server/platform/env.js';
+import type { CallDetail } from '../../src/api/contract/call-runtime.js';
 import type { FreeNumber, PhoneNumber } from '../../src/api/contract/phone.js';
 import { logIn, signUp } from './auth-helpers.js';
 import { describeEachDb, LOG_LINES, type TestApp, useTestApp } from './helpers.js';
@@ -20,6 +21,7 @@ async function demo(t: TestApp) {
     print: (s) => printed.push(s),
     events: t.deps.events,
     logger: t.deps.logger,
+    dataDir: t.deps.config.dataDir,
   });
   return { created, printed };
 }
@@ -91,6 +93,61 @@ describeEachDb('demo workspace and seeding', (kind) => {
     // never twice
     expect((await demo(t())).created).toBe(false);
     expect(await companies(t())).toBe(1);
+  });
+
+  it("the demo's calls read like real calls: words fitting the outcome, latency, a cost breakdown adding up, analysis, agent name, recordings", async () => {
+    const { printed } = await demo(t());
+    const password = /password (\S+)/.exec(printed[0]!)?.[1] as string;
+    const token = (await logIn(t(), DEMO_EMAIL, password)).body.token as string;
+    const list = (await api(t(), 'GET', '/call/?limit=100', { token })).body.data.calls as {
+      _id: string;
+      status: string;
+      disconnectionReason: string;
+      cost: number;
+    }[];
+    const details = new Map<string, CallDetail>();
+    for (const c of list) details.set(c._id, (await api(t(), 'GET', `/call/${c._id}`, { token })).body.data as CallDetail);
+    const all = [...details.values()];
+    // every call (but one still on the line) names its agent
+    expect(all.filter((d) => d.status !== 'ongoing').every((d) => d.agent_name === SAMPLE_AGENT_NAME)).toBe(true);
+    // a connected call that reached its goal: a conversation, its latency, its analysis, a breakdown that adds up
+    const booked = all.find(
+      (d) => d.call_successful && d.disconnection_reason !== 'voicemail_reached' && d.transcript.length > 3,
+    );
+    expect(booked).toBeDefined();
+    const b = booked as CallDetail;
+    expect(b.transcript.map((turn) => turn.role)).toContain('user');
+    expect(
+      b.transcript.every(
+        (turn, i) => turn.end_ms > turn.start_ms && (i === 0 || turn.start_ms >= (b.transcript[i - 1]?.end_ms ?? 0)),
+      ),
+    ).toBe(true);
+    expect(b.transcript.at(-1)?.end_ms).toBeLessThanOrEqual(b.duration * 1000);
+    expect(b.latency.length).toBeGreaterThan(0);
+    for (const l of b.latency) expect(l.stt_ms + l.wait_ms + l.llm_ms + l.tts_ms).toBe(l.total_ms);
+    expect(b.analysis).toMatchObject({ status: 'done', successful: true });
+    expect(b.analysis?.summary?.length).toBeGreaterThan(20);
+    for (const d of all) {
+      if (d.status === 'ongoing') continue;
+      const parts = d.cost.stt + d.cost.llm + d.cost.tts + d.cost.telephony;
+      expect(Math.abs(parts - d.cost.total)).toBeLessThan(0.00011);
+      // the list shows the same total as the detail
+      expect(list.find((c) => c._id === d._id)?.cost).toBeCloseTo(d.cost.total, 4);
+    }
+    // a voicemail: only the agent spoke; a call nobody answered: no words at all
+    const voicemail = all.find((d) => d.disconnection_reason === 'voicemail_reached');
+    if (voicemail) expect(new Set(voicemail.transcript.map((turn) => turn.role))).toEqual(new Set(['agent']));
+    for (const d of all.filter((x) => ['dial_no_answer', 'dial_busy', 'dial_failed'].includes(x.disconnection_reason)))
+      expect(d.transcript).toEqual([]);
+    // the newest connected calls have a recording: a stereo WAV (synthesised tones)
+    const recorded = all.filter((d) => d.recording_url);
+    expect(recorded.length).toBe(DEMO.recordings);
+    const wav = await t().req('GET', (recorded[0] as CallDetail).recording_url as string);
+    expect(wav.status).toBe(200);
+    const bytes = Buffer.from(await wav.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString()).toBe('RIFF');
+    expect(bytes.readUInt16LE(22)).toBe(2);
+    expect(bytes.length).toBeGreaterThan(44 + 8000 * 4);
   });
 
   it('leaves a database that already has a company alone', async () => {

@@ -13,7 +13,7 @@ import type { CallListQuery } from '@contract/call.js';
 import { callSearchMatch } from '@contract/call.js';
 import type { CallUsage } from '@contract/call-runtime.js';
 import type { CsvValue } from '@contract/csv.js';
-import { usageCost } from '@contract/pricing.js';
+import { storedUsageCost } from '@contract/pricing.js';
 import type { Kysely } from 'kysely';
 import { parseJson } from '../../platform/db/json.js';
 import type { DB } from '../../platform/db/schema.js';
@@ -73,17 +73,7 @@ export function exportCalls(db: Kysely<DB>, companyId: string, q: CallListQuery)
     for (const r of rows) {
       const session = sessionOf.get(r.id);
       const usage = session ? parseJson<CallUsage | null>(session.usage, null) : null;
-      const cost =
-        usage && typeof usage.llm_model === 'string'
-          ? usageCost({
-              sttSeconds: usage.stt_seconds,
-              llmInputTokens: usage.llm_input_tokens,
-              llmOutputTokens: usage.llm_output_tokens,
-              ttsCharacters: usage.tts_characters,
-              telephonyMinutes: usage.telephony_minutes,
-              llmModel: usage.llm_model,
-            })
-          : null;
+      const cost = usage && typeof usage.llm_model === 'string' ? storedUsageCost(usage) : null;
       records.push([
         r.id,
         r.time,

@@ -17,7 +17,7 @@ import {
   type TurnLatency,
 } from '@contract/call-runtime.js';
 import type { CallStatus, CallType } from '@contract/call-values.js';
-import { usageCost } from '@contract/pricing.js';
+import { storedUsageCost } from '@contract/pricing.js';
 import type { Kysely } from 'kysely';
 import { isId } from '../../platform/crypto/ids.js';
 import { parseJson } from '../../platform/db/json.js';
@@ -73,16 +73,7 @@ export async function callDetail(
   const analysis = await callAnalysisOf(db, companyId, id);
   const usage = session ? parseJson<CallUsage | null>(session.usage, null) : null;
   const hasUsage = usage !== null && typeof usage.llm_model === 'string';
-  const cost = hasUsage
-    ? usageCost({
-        sttSeconds: usage.stt_seconds,
-        llmInputTokens: usage.llm_input_tokens,
-        llmOutputTokens: usage.llm_output_tokens,
-        ttsCharacters: usage.tts_characters,
-        telephonyMinutes: usage.telephony_minutes,
-        llmModel: usage.llm_model,
-      })
-    : { ...NO_COST, total: call ? Number(call.cost) : 0 };
+  const cost = hasUsage ? storedUsageCost(usage) : { ...NO_COST, total: call ? Number(call.cost) : 0 };
   const start = session?.started_at ?? call?.time ?? null;
   const end = session?.ended_at ?? null;
   return {

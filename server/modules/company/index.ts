@@ -6,5 +6,5 @@
 export { seededRng } from './call-generator.js';
 export { loadCompany } from './company.repo.js';
 export { companyRoutes } from './company.routes.js';
-export { addPoolNumbers, createDemoWorkspace, demoEnabled, ensureWorkspace, seedCalls } from './workspace.js';
+export { addPoolNumbers, BULK_CALLS, createDemoWorkspace, demoEnabled, ensureWorkspace, seedCalls } from './workspace.js';
 export { accountOfEmail, holdsAnyNumber } from './workspace.repo.js';

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { DB, PhoneNumbersTable } from '../../platform/db/schema.js';
+import type { Insertable, Kysely } from 'kysely';
+import type { CallAnalysesTable, CallSessionsTable, DB, PhoneNumbersTable } from '../../platform/db/schema.js';
 
 /**
  * The reads and writes of ./workspace.ts (the seeded and demo workspaces) that no route shares: they
@@ -45,7 +45,12 @@ export function companyNumberAgents(db: Kysely<DB>, companyId: string) {
 
 /** The company's agents with their LLM model, oldest first. */
 export function companyAgentModels(db: Kysely<DB>, companyId: string) {
-  return db.selectFrom('agents').select(['id', 'llm_model']).where('company_id', '=', companyId).orderBy('created_at').execute();
+  return db
+    .selectFrom('agents')
+    .select(['id', 'agent_name as name', 'llm_model'])
+    .where('company_id', '=', companyId)
+    .orderBy('created_at')
+    .execute();
 }
 
 /** One agent of the company (a new company has just its sample agent); null when it has none. */
@@ -61,4 +66,38 @@ export async function setNumberRoles(
   roles: Partial<Pick<PhoneNumbersTable, 'nickname' | 'inbound_agent_id' | 'outbound_agent_id'>>,
 ): Promise<void> {
   await db.updateTable('phone_numbers').set(roles).where('id', '=', id).where('company_id', '=', companyId).execute();
+}
+
+/** rows a statement inserts at most (both databases' limits on bound values, ~30 columns a row) */
+const ROWS_PER_INSERT = 200;
+
+/** The sessions and analyses of generated calls (demo-conversations.ts), in one transaction. */
+export async function insertGeneratedConversations(
+  db: Kysely<DB>,
+  sessions: readonly Insertable<CallSessionsTable>[],
+  analyses: readonly Insertable<CallAnalysesTable>[],
+): Promise<void> {
+  if (sessions.length === 0 && analyses.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < sessions.length; i += ROWS_PER_INSERT)
+      await trx
+        .insertInto('call_sessions')
+        .values(sessions.slice(i, i + ROWS_PER_INSERT))
+        .execute();
+    for (let i = 0; i < analyses.length; i += ROWS_PER_INSERT)
+      await trx
+        .insertInto('call_analyses')
+        .values(analyses.slice(i, i + ROWS_PER_INSERT))
+        .execute();
+  });
+}
+
+/** Gives a generated call its recording (a file name in the company's recordings folder). */
+export async function setGeneratedRecording(db: Kysely<DB>, companyId: string, callId: string, name: string): Promise<void> {
+  await db
+    .updateTable('call_sessions')
+    .set({ recording: name })
+    .where('company_id', '=', companyId)
+    .where('id', '=', callId)
+    .execute();
 }

@@ -1,21 +1,27 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { TranscriptTurn } from '@contract/call-runtime.js';
 import { agentCostPerMinute } from '@contract/models.js';
 import { areaCodeOf, type PhoneProvider } from '@contract/phone.js';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { newId } from '../../platform/crypto/ids.js';
-import type { DB } from '../../platform/db/schema.js';
+import type { CallAnalysesTable, CallSessionsTable, DB } from '../../platform/db/schema.js';
 import type { Env } from '../../platform/env.js';
 import type { AppEventBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/log/logger.js';
 import { hashPassword, insertCompanyWithAccount } from '../auth/index.js';
-import { type CallRow, insertCalls, storedCallCount, withCallIndexesDeferred } from '../calls/index.js';
+import { type CallRow, insertCalls, recordingsDir, storedCallCount, withCallIndexesDeferred } from '../calls/index.js';
 import { insertNumberRows, poolNumberRow } from '../numbers/index.js';
 import { AREA_CODES, type CallLine, fictionalNumber, generateCalls, type Rng, TOLL_FREE_CODES } from './call-generator.js';
+import { demoConversation, demoRecording } from './demo-conversations.js';
 import {
   accountOfEmail,
   anyCompanyExists,
   companyAgentModels,
   companyNumberAgents,
+  insertGeneratedConversations,
+  setGeneratedRecording,
   setNumberRoles,
   someAgentId,
   takenPhoneNumbers,
@@ -138,15 +144,29 @@ export async function seedCalls(
     shouldStop?: () => boolean;
     /** told when the indexes are being rebuilt after a bulk load (it takes a while) */
     onRebuild?: (indexes: number) => void;
+    /**
+     * what the calls said, too (demo-conversations.ts): transcripts, latency, usage, analyses, and a
+     * recording of the newest `recordings` connected calls in `dataDir` (default: none)
+     */
+    conversations?: { dataDir?: string; recordings?: number };
   },
 ): Promise<number> {
   const lines = await companyLines(db, p.companyId);
+  const agents = new Map((await companyAgentModels(db, p.companyId)).map((a) => [a.id, a]));
   const batchSize = p.batchSize ?? 10_000;
   const start = new Date(p.now.getTime() - p.days * 86_400_000);
   let buffer: CallRow[] = [];
   let done = 0;
+  /** the newest calls with words, for their recordings */
+  let newest: { id: string; transcript: TranscriptTurn[] }[] = [];
   const flush = async () => {
+    const talked = p.conversations ? conversationsOf(p.companyId, buffer, agents) : undefined;
     await insertCalls(db, buffer);
+    if (talked) {
+      await insertGeneratedConversations(db, talked.sessions, talked.analyses);
+      const keep = p.conversations?.recordings ?? 0;
+      if (keep > 0) newest = [...newest, ...talked.spoken].slice(-keep);
+    }
     done += buffer.length;
     buffer = [];
     p.onProgress?.(done, p.count);
@@ -162,14 +182,98 @@ export async function seedCalls(
   // a load at least as large as everything stored goes faster with the indexes rebuilt once at the end
   if (p.count >= BULK_CALLS && p.count >= (await storedCallCount(db))) await withCallIndexesDeferred(db, load, p.onRebuild);
   else await load();
+  const recordings = p.conversations?.recordings ?? 0;
+  if (p.conversations?.dataDir && recordings > 0) {
+    const dir = recordingsDir(p.conversations.dataDir, p.companyId);
+    await fs.mkdir(dir, { recursive: true });
+    for (const call of newest) {
+      const name = `${call.id}.wav`;
+      await fs.writeFile(path.join(dir, name), demoRecording(call.transcript));
+      await setGeneratedRecording(db, p.companyId, call.id, name);
+    }
+  }
   return done;
+}
+
+/**
+ * The sessions (what the engine stores of a call) and analyses of generated calls; each call's cost becomes
+ * its usage's total, so the detail's breakdown adds up. Calls still on the line get none.
+ */
+function conversationsOf(
+  companyId: string,
+  rows: CallRow[],
+  agents: Map<string, { name: string; llm_model: string }>,
+): {
+  sessions: Insertable<CallSessionsTable>[];
+  analyses: Insertable<CallAnalysesTable>[];
+  spoken: { id: string; transcript: TranscriptTurn[] }[];
+} {
+  const sessions: Insertable<CallSessionsTable>[] = [];
+  const analyses: Insertable<CallAnalysesTable>[] = [];
+  const spoken: { id: string; transcript: TranscriptTurn[] }[] = [];
+  for (const row of rows) {
+    const agent = row.agent_id ? agents.get(row.agent_id) : undefined;
+    const talk = demoConversation(row, agent?.llm_model || 'gpt-4o');
+    if (!talk) continue;
+    row.cost = talk.cost;
+    const ended = new Date(Date.parse(row.time) + row.duration * 1000).toISOString();
+    sessions.push({
+      id: row.id,
+      company_id: companyId,
+      account_id: null,
+      agent_id: row.agent_id,
+      agent_name: agent?.name ?? '',
+      agent: '{}',
+      type: row.type,
+      from_number: row.from_number,
+      to_number: row.to_number,
+      phone_number: row.phone_number,
+      status: row.status === 'error' ? 'error' : 'ended',
+      dynamic_variables: '{}',
+      started_at: row.time,
+      ended_at: ended,
+      disconnection_reason: row.disconnection_reason,
+      error_message: row.status === 'error' ? 'The call ended on a platform error.' : null,
+      transcript: JSON.stringify(talk.transcript),
+      latency: JSON.stringify(talk.latency),
+      usage: JSON.stringify(talk.usage),
+      cost: talk.cost,
+      recording: null,
+      token_hash: null,
+      token_expires_at: null,
+      server_id: null,
+      heartbeat_at: null,
+      created_at: row.time,
+      updated_at: ended,
+      provider: 'twilio',
+      provider_call_id: null,
+      provider_status: null,
+      answered_by: null,
+    });
+    if (talk.analysis)
+      analyses.push({
+        call_id: row.id,
+        company_id: companyId,
+        status: 'done',
+        attempts: 1,
+        next_attempt_at: ended,
+        lease_until: null,
+        worker: null,
+        result: JSON.stringify(talk.analysis),
+        error: null,
+        created_at: ended,
+        updated_at: ended,
+      });
+    if (talk.transcript.length > 0) spoken.push({ id: row.id, transcript: talk.transcript });
+  }
+  return { sessions, analyses, spoken };
 }
 
 // ---------------------------------------------------------------------------------------------
 // The demo workspace
 
 export const DEMO_EMAIL = 'demo@parley.test';
-export const DEMO = { freeNumbers: 30, assignedNumbers: 2, calls: 2000, days: 60 } as const;
+export const DEMO = { freeNumbers: 30, assignedNumbers: 2, calls: 2000, days: 60, recordings: 5 } as const;
 
 /** DEMO=on/off decides; unset = on with the embedded SQLite database, off with DATABASE_URL. */
 export const demoEnabled = (env: Pick<Env, 'DEMO' | 'DATABASE_URL'>) => (env.DEMO ? env.DEMO === 'on' : !env.DATABASE_URL);
@@ -183,7 +287,7 @@ export const demoEnabled = (env: Pick<Env, 'DEMO' | 'DATABASE_URL'>) => (env.DEM
  */
 export async function createDemoWorkspace(
   db: Kysely<DB>,
-  p: { now: Date; print: (text: string) => void; events: AppEventBus; logger?: Logger; rng?: Rng },
+  p: { now: Date; print: (text: string) => void; events: AppEventBus; logger?: Logger; rng?: Rng; dataDir?: string },
 ): Promise<boolean> {
   if (await anyCompanyExists(db)) return false;
   const rng = p.rng ?? Math.random;
@@ -212,7 +316,14 @@ export async function createDemoWorkspace(
   ];
   for (const [i, number] of numbers.entries()) await setNumberRoles(db, ws.companyId, number.id, roles[i % roles.length]!);
   await addPoolNumbers(db, { count: DEMO.freeNumbers, now: p.now, rng });
-  await seedCalls(db, { companyId: ws.companyId, count: DEMO.calls, days: DEMO.days, now: p.now, rng });
+  await seedCalls(db, {
+    companyId: ws.companyId,
+    count: DEMO.calls,
+    days: DEMO.days,
+    now: p.now,
+    rng,
+    conversations: { ...(p.dataDir ? { dataDir: p.dataDir } : {}), recordings: DEMO.recordings },
+  });
   p.logger?.info('demo workspace created', { email: DEMO_EMAIL, calls: DEMO.calls });
   p.print(
     `\n  Demo workspace created. Sign in as ${DEMO_EMAIL} with the password ${ws.password}\n  (shown only this once; set DEMO=off to start with an empty database)\n`,

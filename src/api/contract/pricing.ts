@@ -53,3 +53,24 @@ export function usageCost(u: MeasuredUsage): Cost {
   const telephony = round4(u.telephonyMinutes * TELEPHONY_PER_MINUTE);
   return { stt, llm, tts, telephony, total: round4(stt + llm + tts + telephony) };
 }
+
+/** A call's usage as stored with it (CallUsage of call-runtime.ts). */
+export interface StoredUsage {
+  stt_seconds: number;
+  llm_input_tokens: number;
+  llm_output_tokens: number;
+  tts_characters: number;
+  telephony_minutes: number;
+  llm_model: string;
+}
+
+/** What a call cost, from its stored usage. */
+export const storedUsageCost = (u: StoredUsage): Cost =>
+  usageCost({
+    sttSeconds: u.stt_seconds,
+    llmInputTokens: u.llm_input_tokens,
+    llmOutputTokens: u.llm_output_tokens,
+    ttsCharacters: u.tts_characters,
+    telephonyMinutes: u.telephony_minutes,
+    llmModel: u.llm_model,
+  });
