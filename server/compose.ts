@@ -10,7 +10,8 @@
  */
 import type { Hono } from 'hono';
 import { agentRoutes, createSampleAgent } from './modules/agents/index.js';
-import { accountRoutes, authRoutes, startSweeper } from './modules/auth/index.js';
+import { auditRoutes } from './modules/audit/index.js';
+import { accountRoutes, authRoutes, requireAuth, startSweeper } from './modules/auth/index.js';
 import { batchCallRoutes, recipientUploads, startBatchDispatcher } from './modules/batches/index.js';
 import { billingRoutes } from './modules/billing/index.js';
 import { callRoutes, createAnalysisWorker, queueAnalysis } from './modules/calls/index.js';
@@ -85,6 +86,7 @@ export function mountModules(api: Hono<AppEnv>, deps: AppDeps): void {
   api.route('/contact', contactRoutes(deps));
   api.route('/files', filesRoutes(deps));
   api.route('/company', companyRoutes(deps));
+  api.route('/audit-log', auditRoutes(deps, requireAuth(deps)));
   // the spec's unused GET /provider/voices answers like GET /voices (mounted before /provider)
   api.route('/provider/voices', voiceRoutes(deps));
   api.route('/provider', providerRoutes(deps));

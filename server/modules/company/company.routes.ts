@@ -5,7 +5,8 @@ import type { AppDeps } from '../../platform/deps.js';
 import { JSON_BODY_MAX, limitBody } from '../../platform/http/body-limit.js';
 import { HttpError, jsonBody, notFound, ok } from '../../platform/http/http.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { requireAuth, verifyCallerPassword } from '../auth/index.js';
+import { record } from '../audit/index.js';
+import { clientIp, requireAuth, verifyCallerPassword } from '../auth/index.js';
 import { companyAccountPasswordHash, deleteCompany, loadCompany, renameCompany } from './company.repo.js';
 import { loadCompanySettings, saveCompanySettings } from './settings.repo.js';
 
@@ -53,6 +54,20 @@ export function companyRoutes(deps: AppDeps) {
       default_data_storage: patch.default_data_storage ?? before.default_data_storage,
     };
     await saveCompanySettings(db, companyId, next, deps.clock.now().toISOString());
+    const who = { companyId, actor: { id: c.get('auth').accountId }, ip: clientIp(c, deps) };
+    const days = (d: number | null) => (d === null ? 'keep' : `${d} days`);
+    if (next.retention_days !== before.retention_days)
+      await record(deps, {
+        ...who,
+        action: 'company.retention_changed',
+        target: `retention: ${days(before.retention_days)} -> ${days(next.retention_days)}`,
+      });
+    if (next.default_data_storage !== before.default_data_storage)
+      await record(deps, {
+        ...who,
+        action: 'company.default_data_storage_changed',
+        target: `default data storage: ${before.default_data_storage} -> ${next.default_data_storage}`,
+      });
     return ok(c, { msg: COMPANY_MESSAGES.settingsSaved, data: next });
   });
 

@@ -53,6 +53,7 @@ export const ROUTES: Record<string, RouteClass> = {
   'POST /api/v1/company': { kind: 'create', body: 'company' },
   'DELETE /api/v1/company/:id': { kind: 'byId', body: 'password' },
   'GET /api/v1/company/settings': { kind: 'list' },
+  'GET /api/v1/audit-log': { kind: 'list' },
   'PUT /api/v1/company/settings': { kind: 'self', reason: "changes the caller's own company settings (company from the token)" },
 
   'GET /api/v1/provider/voices': { kind: 'list' },
