@@ -169,6 +169,7 @@ export const ROUTES: Record<string, RouteClass> = {
     reason: "XML a live Plivo call is transferred to: refused with 403 unless signed with the call's company's Auth Token",
   },
   'GET /api/v1/call/:id': { kind: 'byId' },
+  'DELETE /api/v1/call/:id': { kind: 'byId' },
   'GET /api/v1/call/:id/recording': {
     kind: 'public',
     reason:
