@@ -15,7 +15,7 @@ import { accountRoutes, authRoutes, requireAuth, startSweeper } from './modules/
 import { batchCallRoutes, recipientUploads, startBatchDispatcher } from './modules/batches/index.js';
 import { billingRoutes } from './modules/billing/index.js';
 import { callRoutes, createAnalysisWorker, queueAnalysis } from './modules/calls/index.js';
-import { companyRoutes, createDemoWorkspace, demoEnabled } from './modules/company/index.js';
+import { companyRoutes, createDemoWorkspace, demoEnabled, startRetentionJob } from './modules/company/index.js';
 import { contactRoutes } from './modules/contact/index.js';
 import { chatRoutes, recoverOwnCalls, startCallSweeper, webCallRoutes } from './modules/conversations/index.js';
 import { filesRoutes, photoUploads } from './modules/files/index.js';
@@ -155,6 +155,7 @@ export async function afterStart(
   knowledgeWorker.start();
   const uploadSweeper = startUploadSweeper(deps);
   const expirySweeper = startSweeper(deps);
+  const retentionJob = startRetentionJob(deps);
   // the calls this server's previous process died with are stored before it takes new ones (same id);
   // the carriers are asked about the phone calls that were in flight meanwhile, in the background
   const startedAt = deps.clock.now();
@@ -177,6 +178,7 @@ export async function afterStart(
         knowledgeWorker.stop(),
         uploadSweeper.stop(),
         expirySweeper.stop(),
+        retentionJob.stop(),
         callSweeper.stop(),
         webhookWorker.stop(),
         analysisWorker.stop(),

@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../../platform/deps.js';
-import { clearCallContent, contentState } from './content.repo.js';
+import { callsPastRetention, clearCallContent, contentState } from './content.repo.js';
 import { recordingsDir } from './detail.js';
 
 export type ContentRemoval = 'deleted' | 'already' | 'not_found' | 'live';
@@ -35,4 +35,20 @@ export async function deleteCallContent(
   }
   const won = await clearCallContent(db, companyId, callId, deps.clock.now().toISOString());
   return won ? 'deleted' : 'already';
+}
+
+/**
+ * Removes the content of up to `limit` of the company's ended calls created before `before`, oldest first;
+ * answers how many this caller removed and how many it looked at (fewer than `limit`: none left).
+ */
+export async function removeContentBefore(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'config'>,
+  companyId: string,
+  before: string,
+  limit: number,
+): Promise<{ removed: number; seen: number }> {
+  const rows = await callsPastRetention(deps.db.db, companyId, before, limit);
+  let removed = 0;
+  for (const { id } of rows) if ((await deleteCallContent(deps, companyId, id)) === 'deleted') removed++;
+  return { removed, seen: rows.length };
 }

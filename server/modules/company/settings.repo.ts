@@ -25,12 +25,34 @@ export async function saveCompanySettings(db: Kysely<DB>, companyId: string, s: 
     .execute();
 }
 
-/** The companies that keep content for a limited time, with their period (the retention job). */
+/** The companies that keep content for a limited time, with their period and the job's lease (the retention job). */
 export function companiesWithRetention(db: Kysely<DB>) {
   return db
     .selectFrom('company_settings')
-    .select(['company_id', 'retention_days'])
+    .select(['company_id', 'retention_days', 'retention_status', 'attempts', 'retention_lease_until'])
     .where('retention_days', 'is not', null)
     .orderBy('company_id')
+    .execute();
+}
+
+/** Extends the lease of `worker` on the company; false when it is no longer its own. */
+export async function renewRetentionLease(db: Kysely<DB>, companyId: string, worker: string, until: string): Promise<boolean> {
+  const res = await db
+    .updateTable('company_settings')
+    .set({ retention_lease_until: until })
+    .where('company_id', '=', companyId)
+    .where('retention_status', '=', 'running')
+    .where('retention_worker', '=', worker)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Gives the company's lease back (only the worker holding it can). */
+export async function releaseRetentionLease(db: Kysely<DB>, companyId: string, worker: string): Promise<void> {
+  await db
+    .updateTable('company_settings')
+    .set({ retention_status: 'idle', retention_worker: null, retention_lease_until: null })
+    .where('company_id', '=', companyId)
+    .where('retention_worker', '=', worker)
     .execute();
 }

@@ -439,6 +439,11 @@ export interface CompanySettingsTable {
   retention_days: number | null;
   default_data_storage: string;
   updated_at: string;
+  /** the retention job's lease of the company: 'idle' | 'running' */
+  retention_status: ColumnType<string, string | undefined, string>;
+  attempts: ColumnType<number, number | undefined, number>;
+  retention_worker: ColumnType<string | null, string | null | undefined, string | null>;
+  retention_lease_until: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The audit log (migration 025): append-only. */

@@ -5,7 +5,9 @@ import type { Kysely } from 'kysely';
  *
  * - `company_settings`: one row per company once it changed a setting (none = the defaults of
  *   src/api/contract/data-storage.ts): `retention_days` (null = keep content forever) and the default data
- *   storage level of new agents.
+ *   storage level of new agents. The retention job leases the row while it removes the company's expired
+ *   content (`retention_status` idle | running, `retention_worker` until `retention_lease_until`, `attempts`
+ *   the passes taken, the compare-and-set of the job library's takeLease).
  * - `audit_log`: append-only (no route updates or deletes a row): who (account id and email, kept even when
  *   the account goes), what (`action`), on what (`target`), when and from where (`ip`). Read newest first per
  *   company, filtered by actor, action and time.
@@ -21,6 +23,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('retention_days', 'integer')
     .addColumn('default_data_storage', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('retention_status', 'text', (c) => c.notNull().defaultTo('idle'))
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('retention_worker', 'text')
+    .addColumn('retention_lease_until', 'text')
     .execute();
 
   await db.schema
