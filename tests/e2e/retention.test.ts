@@ -106,10 +106,12 @@ describe('data retention', () => {
     await dialog.waitFor();
     // Cancel first: nothing happens
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
     await expect.poll(() => page.getByText(SPOKEN).count()).toBe(1);
     await page.getByRole('button', { name: 'Delete content' }).click();
     await dialog.getByRole('button', { name: 'Delete content' }).click();
     await page.getByRole('status').filter({ hasText: 'The content of this call was deleted on' }).waitFor();
+    await dialog.waitFor({ state: 'hidden' });
     expect(await page.getByText(SPOKEN).count()).toBe(0);
     await page.getByText('The transcript was deleted.').waitFor();
     expect(await page.getByRole('button', { name: 'Delete content' }).count()).toBe(0);
