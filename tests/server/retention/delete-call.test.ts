@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { recordingsDir } from '../../../server/modules/calls/detail.js';
+import { createAnalysisWorker } from '../../../server/modules/calls/index.js';
 import { signUp } from '../auth-helpers.js';
 import { describeEachDb, type TestApp, useTestApp } from '../helpers.js';
 import { holdsPii, seedCallWithContent, traces } from './seed-content.js';
@@ -102,5 +103,25 @@ describeEachDb('DELETE /call/{id}', (kind) => {
     const refused = await call(t(), 'DELETE', `/call/${live}`, { token: a.token });
     expect(refused.status).toBe(409);
     expect(holdsPii(await traces(t(), a.companyId, live))).toBe(true);
+  });
+
+  it('an analysis not made yet is never made from the deleted call', async () => {
+    const a = await signUp(t());
+    const id = await seedCallWithContent(t(), a.companyId, new Date(t().clock.now().getTime() - 60_000));
+    const db = t().deps.db.db;
+    await db
+      .updateTable('call_analyses')
+      .set({ status: 'pending', result: null, next_attempt_at: t().clock.now().toISOString() })
+      .where('call_id', '=', id)
+      .execute();
+    expect((await call(t(), 'DELETE', `/call/${id}`, { token: a.token })).status).toBe(200);
+    const row = await db
+      .selectFrom('call_analyses')
+      .select(['status', 'result'])
+      .where('call_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'failed', result: null });
+    // nothing left for the worker to claim
+    expect(await createAnalysisWorker(t().deps).runOnce()).toBe(false);
   });
 });
