@@ -10,11 +10,12 @@
  */
 import type { Hono } from 'hono';
 import { agentRoutes, createSampleAgent } from './modules/agents/index.js';
-import { accountRoutes, authRoutes, startSweeper } from './modules/auth/index.js';
+import { auditRoutes } from './modules/audit/index.js';
+import { accountRoutes, authRoutes, requireAuth, startSweeper } from './modules/auth/index.js';
 import { batchCallRoutes, recipientUploads, startBatchDispatcher } from './modules/batches/index.js';
 import { billingRoutes } from './modules/billing/index.js';
 import { callRoutes, createAnalysisWorker, queueAnalysis } from './modules/calls/index.js';
-import { companyRoutes, createDemoWorkspace, demoEnabled } from './modules/company/index.js';
+import { companyRoutes, createDemoWorkspace, demoEnabled, startRetentionJob } from './modules/company/index.js';
 import { contactRoutes } from './modules/contact/index.js';
 import { chatRoutes, recoverOwnCalls, startCallSweeper, webCallRoutes } from './modules/conversations/index.js';
 import { filesRoutes, photoUploads } from './modules/files/index.js';
@@ -85,6 +86,7 @@ export function mountModules(api: Hono<AppEnv>, deps: AppDeps): void {
   api.route('/contact', contactRoutes(deps));
   api.route('/files', filesRoutes(deps));
   api.route('/company', companyRoutes(deps));
+  api.route('/audit-log', auditRoutes(deps, requireAuth(deps)));
   // the spec's unused GET /provider/voices answers like GET /voices (mounted before /provider)
   api.route('/provider/voices', voiceRoutes(deps));
   api.route('/provider', providerRoutes(deps));
@@ -159,6 +161,7 @@ export async function afterStart(
   knowledgeWorker.start();
   const uploadSweeper = startUploadSweeper(deps);
   const expirySweeper = startSweeper(deps);
+  const retentionJob = startRetentionJob(deps);
   // the calls this server's previous process died with are stored before it takes new ones (same id);
   // the carriers are asked about the phone calls that were in flight meanwhile, in the background
   const startedAt = deps.clock.now();
@@ -181,6 +184,7 @@ export async function afterStart(
         knowledgeWorker.stop(),
         uploadSweeper.stop(),
         expirySweeper.stop(),
+        retentionJob.stop(),
         callSweeper.stop(),
         webhookWorker.stop(),
         analysisWorker.stop(),

@@ -22,6 +22,7 @@ import { Route as DashboardBillingRouteImport } from './routes/dashboard/billing
 import { Route as DashboardCallHistoryRouteImport } from './routes/dashboard/call-history'
 import { Route as DashboardPhoneNumbersRouteImport } from './routes/dashboard/phone-numbers'
 import { Route as DashboardProvidersRouteImport } from './routes/dashboard/providers'
+import { Route as DashboardSettingsRouteImport } from './routes/dashboard/settings'
 import { Route as DashboardAgentsAgentIdRouteImport } from './routes/dashboard/agents/$agentId'
 import { Route as DashboardAgentsSinglePromptRouteImport } from './routes/dashboard/agents/single-prompt'
 import { Route as DashboardCallHistoryCallIdRouteImport } from './routes/dashboard/call-history_.$callId'
@@ -92,6 +93,11 @@ const DashboardProvidersRoute = DashboardProvidersRouteImport.update({
   path: '/providers',
   getParentRoute: () => DashboardRouteRoute,
 } as any)
+const DashboardSettingsRoute = DashboardSettingsRouteImport.update({
+  id: '/settings',
+  path: '/settings',
+  getParentRoute: () => DashboardRouteRoute,
+} as any)
 const DashboardAgentsAgentIdRoute = DashboardAgentsAgentIdRouteImport.update({
   id: '/agents/$agentId',
   path: '/agents/$agentId',
@@ -129,6 +135,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/call-history': typeof DashboardCallHistoryRoute
   '/dashboard/phone-numbers': typeof DashboardPhoneNumbersRoute
   '/dashboard/providers': typeof DashboardProvidersRoute
+  '/dashboard/settings': typeof DashboardSettingsRoute
   '/dashboard/': typeof DashboardIndexRoute
   '/dashboard/agents/$agentId': typeof DashboardAgentsAgentIdRoute
   '/dashboard/agents/single-prompt': typeof DashboardAgentsSinglePromptRoute
@@ -147,6 +154,7 @@ export interface FileRoutesByTo {
   '/dashboard/call-history': typeof DashboardCallHistoryRoute
   '/dashboard/phone-numbers': typeof DashboardPhoneNumbersRoute
   '/dashboard/providers': typeof DashboardProvidersRoute
+  '/dashboard/settings': typeof DashboardSettingsRoute
   '/dashboard': typeof DashboardIndexRoute
   '/dashboard/agents/$agentId': typeof DashboardAgentsAgentIdRoute
   '/dashboard/agents/single-prompt': typeof DashboardAgentsSinglePromptRoute
@@ -167,6 +175,7 @@ export interface FileRoutesById {
   '/dashboard/call-history': typeof DashboardCallHistoryRoute
   '/dashboard/phone-numbers': typeof DashboardPhoneNumbersRoute
   '/dashboard/providers': typeof DashboardProvidersRoute
+  '/dashboard/settings': typeof DashboardSettingsRoute
   '/dashboard/': typeof DashboardIndexRoute
   '/dashboard/agents/$agentId': typeof DashboardAgentsAgentIdRoute
   '/dashboard/agents/single-prompt': typeof DashboardAgentsSinglePromptRoute
@@ -188,6 +197,7 @@ export interface FileRouteTypes {
     | '/dashboard/call-history'
     | '/dashboard/phone-numbers'
     | '/dashboard/providers'
+    | '/dashboard/settings'
     | '/dashboard/'
     | '/dashboard/agents/$agentId'
     | '/dashboard/agents/single-prompt'
@@ -206,6 +216,7 @@ export interface FileRouteTypes {
     | '/dashboard/call-history'
     | '/dashboard/phone-numbers'
     | '/dashboard/providers'
+    | '/dashboard/settings'
     | '/dashboard'
     | '/dashboard/agents/$agentId'
     | '/dashboard/agents/single-prompt'
@@ -225,6 +236,7 @@ export interface FileRouteTypes {
     | '/dashboard/call-history'
     | '/dashboard/phone-numbers'
     | '/dashboard/providers'
+    | '/dashboard/settings'
     | '/dashboard/'
     | '/dashboard/agents/$agentId'
     | '/dashboard/agents/single-prompt'
@@ -334,6 +346,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardProvidersRouteImport
       parentRoute: typeof DashboardRouteRoute
     }
+    '/dashboard/settings': {
+      id: '/dashboard/settings'
+      path: '/settings'
+      fullPath: '/dashboard/settings'
+      preLoaderRoute: typeof DashboardSettingsRouteImport
+      parentRoute: typeof DashboardRouteRoute
+    }
     '/dashboard/agents/$agentId': {
       id: '/dashboard/agents/$agentId'
       path: '/agents/$agentId'
@@ -372,6 +391,7 @@ interface DashboardRouteRouteChildren {
   DashboardCallHistoryRoute: typeof DashboardCallHistoryRoute
   DashboardPhoneNumbersRoute: typeof DashboardPhoneNumbersRoute
   DashboardProvidersRoute: typeof DashboardProvidersRoute
+  DashboardSettingsRoute: typeof DashboardSettingsRoute
   DashboardIndexRoute: typeof DashboardIndexRoute
   DashboardAgentsAgentIdRoute: typeof DashboardAgentsAgentIdRoute
   DashboardAgentsSinglePromptRoute: typeof DashboardAgentsSinglePromptRoute
@@ -386,6 +406,7 @@ const DashboardRouteRouteChildren: DashboardRouteRouteChildren = {
   DashboardCallHistoryRoute: DashboardCallHistoryRoute,
   DashboardPhoneNumbersRoute: DashboardPhoneNumbersRoute,
   DashboardProvidersRoute: DashboardProvidersRoute,
+  DashboardSettingsRoute: DashboardSettingsRoute,
   DashboardIndexRoute: DashboardIndexRoute,
   DashboardAgentsAgentIdRoute: DashboardAgentsAgentIdRoute,
   DashboardAgentsSinglePromptRoute: DashboardAgentsSinglePromptRoute,

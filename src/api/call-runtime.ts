@@ -123,6 +123,9 @@ export function callRuntimeApi(client: ApiClient) {
     /** GET /call/{id} */
     callDetail: (callId: string, options?: CallOptions) =>
       client.get(CALL_RUNTIME_PATHS.callDetail(callId), CallDetailResponseSchema, options),
+    /** DELETE /call/{id}: removes the call's content; answers the call as it now is */
+    deleteCallContent: (callId: string, options?: CallOptions) =>
+      client.delete(CALL_RUNTIME_PATHS.callDetail(callId), CallDetailResponseSchema, options),
   };
 }
 

@@ -21,6 +21,7 @@ import { runLater } from '../../platform/jobs/later.js';
 import { beginUpload } from '../../platform/uploads/pending-uploads.js';
 import { PhotoError, reencodePhoto } from '../../platform/uploads/photos.js';
 import { fileUrl, newUploadName, removeUpload, sniffImageType, storeUpload } from '../../platform/uploads/uploads.js';
+import { record } from '../audit/index.js';
 import {
   accountByEmail,
   accountById,
@@ -187,7 +188,18 @@ export function accountRoutes(deps: AppDeps) {
       account?.password_hash ?? (await dummyHash()),
       body.password,
     );
-    if (!account || !valid) throw new HttpError(401, M.invalidCredentials);
+    if (!account || !valid) {
+      // an unknown email belongs to no company: only a known account's failures have a log to go to
+      if (account)
+        await record(deps, {
+          companyId: account.company_id,
+          actor: { id: account.id, email },
+          action: 'auth.sign_in_failed',
+          target: email,
+          ip,
+        });
+      throw new HttpError(401, M.invalidCredentials);
+    }
     await clear(db, LIMITS.login, subject);
     let passwordHash = account.password_hash;
     if (needsRehash(passwordHash)) {
@@ -196,6 +208,13 @@ export function accountRoutes(deps: AppDeps) {
     }
     const session = await startSession(deps, { accountId: account.id, companyId: account.company_id }, sessionMeta(c, deps));
     rememberDevice(deps, c, { id: account.id, password_hash: passwordHash });
+    await record(deps, {
+      companyId: account.company_id,
+      actor: { id: account.id, email },
+      action: 'auth.sign_in',
+      target: email,
+      ip,
+    });
     const answer: LoginResponse = { success: true, msg: M.loginSuccess, ...session };
     return c.json(answer);
   });

@@ -10,10 +10,12 @@ import { checkExportToken, csvHeaders, EXPORT_LINK_EXPIRED, exportToken } from '
 import { HttpError, ok } from '../../platform/http/http.js';
 import { listQuery } from '../../platform/http/list-query.js';
 import type { AppEnv } from '../../platform/http/types.js';
-import { requireAuth } from '../auth/index.js';
+import { record } from '../audit/index.js';
+import { clientIp, requireAuth } from '../auth/index.js';
 import { CALL_EXPORT, exportCalls } from './call.export.js';
 import { listCalls, sessionRecording } from './call.repo.js';
 import { callAnalytics } from './call-analytics.repo.js';
+import { deleteCallContent } from './content.js';
 import { callDetail, checkRecordingToken, recordingsDir, recordingToken } from './detail.js';
 
 /**
@@ -93,14 +95,36 @@ export function callRoutes(deps: AppDeps) {
     return ok(c, { data: { calls, pagination: { totalCalls, page: q.page, limit: q.limit } } });
   });
 
-  r.get('/:id', async (c) => {
-    const { companyId } = c.get('auth');
+  const detailOf = (companyId: string, callId: string) => {
     const nowMs = deps.clock.now().getTime();
-    const data = await callDetail(db, companyId, c.req.param('id'), (id) => {
+    return callDetail(db, companyId, callId, (id) => {
       const token = recordingToken(deps.secrets.jwtKey, id, companyId, nowMs);
       return `/api/v1/call/${id}/recording?token=${encodeURIComponent(token)}`;
     });
-    return ok(c, { data });
+  };
+
+  r.get('/:id', async (c) => {
+    return ok(c, { data: await detailOf(c.get('auth').companyId, c.req.param('id')) });
+  });
+
+  /** Removes the call's content now (the row and its metadata stay); answers the call as it now is. Idempotent. */
+  r.delete('/:id', async (c) => {
+    const { companyId, accountId } = c.get('auth');
+    const id = c.req.param('id');
+    if (!isId(id)) throw new HttpError(404, CALL_RUNTIME_MESSAGES.callNotFound);
+    const outcome = await deleteCallContent(deps, companyId, id);
+    if (outcome === 'not_found') throw new HttpError(404, CALL_RUNTIME_MESSAGES.callNotFound);
+    if (outcome === 'live') throw new HttpError(409, CALL_RUNTIME_MESSAGES.callStillLive);
+    if (outcome === 'deleted') {
+      await record(deps, {
+        companyId,
+        actor: { id: accountId },
+        action: 'call.content_deleted',
+        target: id,
+        ip: clientIp(c, deps),
+      });
+    }
+    return ok(c, { msg: CALL_RUNTIME_MESSAGES.callContentDeleted, data: await detailOf(companyId, id) });
   });
 
   return r;

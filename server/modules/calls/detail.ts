@@ -97,5 +97,6 @@ export async function callDetail(
     recording_url: session?.recording ? recordingUrl(id) : null,
     dynamic_variables: session ? parseJson<Record<string, string>>(session.dynamic_variables, {}) : {},
     analysis: analysis ? analysisOf(analysis) : null,
+    content_deleted_at: session?.content_deleted_at ?? call?.content_deleted_at ?? null,
   };
 }

@@ -6,4 +6,5 @@
 export { createAnalysisWorker, queueAnalysis } from './analysis.js';
 export { type CallRow, insertCalls, recountCalls, storedCallCount, withCallIndexesDeferred } from './call.repo.js';
 export { callRoutes } from './call.routes.js';
+export { deleteCallContent, removeContentBefore } from './content.js';
 export { callDetail, recordingsDir, recordingToken } from './detail.js';

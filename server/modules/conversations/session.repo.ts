@@ -74,6 +74,7 @@ export async function createCallSession(db: Kysely<DB>, s: NewCallSession): Prom
     provider_call_id: s.providerCallId ?? null,
     provider_status: null,
     answered_by: null,
+    content_deleted_at: null,
   };
   await db.insertInto('call_sessions').values(row).execute();
   return row;

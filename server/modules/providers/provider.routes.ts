@@ -10,7 +10,7 @@ import {
   providerInfo,
   UpdateProviderBodySchema,
 } from '@contract/provider.js';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { newId } from '../../platform/crypto/ids.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { JSON_BODY_MAX, limitBody } from '../../platform/http/body-limit.js';
@@ -20,7 +20,8 @@ import { idempotent } from '../../platform/http/idempotency.js';
 import type { AppEnv } from '../../platform/http/types.js';
 import { toolUrlsOf } from '../../voice/tools/tool-urls.js';
 import { checkToolProvider, isCheckedToolProvider } from '../../voice/tools/verify.js';
-import { requireAuth } from '../auth/index.js';
+import { record } from '../audit/index.js';
+import { clientIp, requireAuth } from '../auth/index.js';
 import {
   connectionById,
   connectionByProvider,
@@ -44,6 +45,15 @@ function known(name: string, status: 400 | 404): ProviderInfo {
 export function providerRoutes(deps: AppDeps) {
   const r = new Hono<AppEnv>();
   r.use('*', requireAuth(deps));
+  // the provider's name only: never a key's value
+  const audit = (c: Context<AppEnv>, action: 'provider.connected' | 'provider.changed' | 'provider.removed', name: string) =>
+    record(deps, {
+      companyId: c.get('auth').companyId,
+      actor: { id: c.get('auth').accountId },
+      action,
+      target: name,
+      ip: clientIp(c, deps),
+    });
 
   r.get('/', async (c) => {
     const { name } = query(c, ProviderStatusQuerySchema);
@@ -88,6 +98,7 @@ export function providerRoutes(deps: AppDeps) {
       throw e;
     }
     deps.logger.info('provider connected', { companyId, provider: info.name });
+    await audit(c, 'provider.connected', info.name);
     return ok(c, { msg: PROVIDER_MESSAGES.connected(info.label), provider: listItem(info, row) }, 201);
   });
 
@@ -96,6 +107,7 @@ export function providerRoutes(deps: AppDeps) {
     const { companyId } = c.get('auth');
     if (!(await deleteConnection(deps, companyId, info.name))) throw notFound(PROVIDER_MESSAGES.notConnected(info.label));
     deps.logger.info('provider disconnected', { companyId, provider: info.name });
+    await audit(c, 'provider.removed', info.name);
     return ok(c, { msg: PROVIDER_MESSAGES.disconnected(info.label) });
   });
 
@@ -127,6 +139,7 @@ export function providerRoutes(deps: AppDeps) {
     const updated = { ...row, secrets, updated_at: deps.clock.now().toISOString() };
     await updateConnectionSecrets(deps, companyId, row.id, secrets, updated.updated_at);
     deps.logger.info('provider updated', { companyId, provider: info.name });
+    await audit(c, 'provider.changed', info.name);
     return ok(c, { msg: PROVIDER_MESSAGES.updated(info.label), provider: listItem(info, updated) });
   });
 

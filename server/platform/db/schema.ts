@@ -242,6 +242,8 @@ export interface CallsTable {
   call_successful: number;
   /** the median latency of the call's agent turns in ms, null without one (migration 016) */
   latency_ms: number | null;
+  /** when the call's content was deleted (migration 025); null = still there */
+  content_deleted_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**
@@ -392,6 +394,8 @@ export interface CallSessionsTable {
   provider_status: string | null;
   /** answering-machine detection's answer (human, machine_end_beep, ...) */
   answered_by: string | null;
+  /** when the call's content was deleted (migration 025); null = still there */
+  content_deleted_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DB {
@@ -425,6 +429,33 @@ export interface DB {
   company_webhooks: CompanyWebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   call_analyses: CallAnalysesTable;
+  company_settings: CompanySettingsTable;
+  audit_log: AuditLogTable;
+}
+
+/** A company's settings (migration 025); no row = the defaults. `retention_days` null = keep. */
+export interface CompanySettingsTable {
+  company_id: string;
+  retention_days: number | null;
+  default_data_storage: string;
+  updated_at: string;
+  /** the retention job's lease of the company: 'idle' | 'running' */
+  retention_status: ColumnType<string, string | undefined, string>;
+  attempts: ColumnType<number, number | undefined, number>;
+  retention_worker: ColumnType<string | null, string | null | undefined, string | null>;
+  retention_lease_until: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The audit log (migration 025): append-only. */
+export interface AuditLogTable {
+  id: string;
+  company_id: string;
+  time: string;
+  actor_id: string | null;
+  actor_email: string;
+  action: string;
+  target: string;
+  ip: string;
 }
 
 /** Nonces of carrier signatures seen (migration 017): a second request with one is a replay. */

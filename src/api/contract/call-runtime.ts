@@ -52,6 +52,8 @@ export const CALL_RUNTIME_MESSAGES = {
   chatEnded: 'This chat has ended. Start a new one to go on.',
   chatBusy: 'The agent is still answering the previous message.',
   callNotFound: 'Call not found',
+  callContentDeleted: 'The call content was deleted.',
+  callStillLive: 'The call is still going on: delete its content once it has ended.',
   messageRequired: 'Type a message first',
   messageTooLong: `A message can have at most ${CHAT_MESSAGE_MAX} characters`,
   previewTextTooLong: `The text to speak can have at most ${PREVIEW_TEXT_MAX} characters`,
@@ -271,6 +273,8 @@ export const CallDetailSchema = v.object({
   dynamic_variables: v.record(v.string(), v.string()),
   /** null: no analysis for this call (chats, imported calls) */
   analysis: v.optional(v.nullable(CallAnalysisSchema), null),
+  /** ISO-8601: when the call's content (transcript, recording, analysis text) was deleted; null = still there */
+  content_deleted_at: v.optional(v.nullable(v.string()), null),
 });
 export type CallDetail = v.InferOutput<typeof CallDetailSchema>;
 

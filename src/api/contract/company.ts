@@ -20,6 +20,7 @@ export const COMPANY_MESSAGES = {
   updated: 'Company updated.',
   deleted: 'Company deleted.',
   notFound: 'Company not found',
+  settingsSaved: 'Settings saved.',
 } as const;
 
 export const CompanySchema = v.object({

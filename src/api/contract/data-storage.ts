@@ -51,3 +51,10 @@ export const CompanySettingsPatchSchema = v.pipe(
   v.partial(CompanySettingsSchema),
   v.check((p) => p.retention_days !== undefined || p.default_data_storage !== undefined, 'Nothing to update'),
 );
+
+/** The answer of GET and PUT /company/settings. */
+export const CompanySettingsResponseSchema = v.object({
+  success: v.literal(true),
+  msg: v.optional(v.string()),
+  data: CompanySettingsSchema,
+});

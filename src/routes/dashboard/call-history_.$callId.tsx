@@ -4,6 +4,7 @@ import { callRuntime } from '../../api/call-runtime';
 import { CALL_TYPE_LABELS, disconnectionReasonLabel, formatCallDuration } from '../../api/contract/call';
 import type { CallAnalysis, CallDetail, Sentiment, TranscriptTurn, TurnLatency } from '../../api/contract/call-runtime';
 import { ApiError } from '../../api/errors';
+import { AlertDialog } from '../../ui/alert-dialog/alert-dialog';
 import { Button } from '../../ui/button/button';
 import { AlertIcon, ArrowLeftIcon, HistoryIcon } from '../../ui/icons';
 import { noSearch } from '../-lib/search';
@@ -38,7 +39,7 @@ function CallDetailPage() {
         </Button>
       </div>
       {query.data ? (
-        <Detail call={query.data.data} />
+        <Detail call={query.data.data} onContentDeleted={query.reload} />
       ) : notFound ? (
         <EmptyState
           icon={HistoryIcon}
@@ -77,7 +78,63 @@ const TITLES: Record<CallDetail['type'], string> = {
   chat: CALL_TYPE_LABELS.chat,
 };
 
-function Detail({ call }: { call: CallDetail }) {
+/**
+ * 'Delete content': asks first, then removes the call's transcript, recording and analysis text for good
+ * (DELETE /call/{id}); the call's row and its numbers stay. A failure keeps the dialog open with the reason.
+ */
+function DeleteContent({ call, onDeleted }: { call: CallDetail; onDeleted: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const live = call.status === 'registered' || call.status === 'ongoing';
+  if (call.content_deleted_at) return null;
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await callRuntime.deleteCallContent(call._id, { notify: false });
+      setOpen(false);
+      onDeleted();
+    } catch (e) {
+      setError(e instanceof ApiError && e.serverMessage ? e.serverMessage : 'The content could not be deleted. Try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button
+        variant="secondary"
+        onClick={() => setOpen(true)}
+        disabled={live}
+        title={live ? 'The call is still going on: its content can be deleted once it has ended.' : undefined}
+      >
+        Delete content
+      </Button>
+      <AlertDialog
+        open={open}
+        onClose={() => {
+          setOpen(false);
+          setError(null);
+        }}
+        onConfirm={() => void confirm()}
+        title="Delete this call's content?"
+        description="The transcript, function calls, recording and analysis text are removed for good, here and in exports and webhooks. The call's time, duration, numbers, status and cost stay."
+        confirmLabel="Delete content"
+        confirming={busy}
+        confirmingLabel="Deleting..."
+      >
+        {error ? (
+          <p role="alert" className={s.muted}>
+            {error}
+          </p>
+        ) : null}
+      </AlertDialog>
+    </>
+  );
+}
+
+function Detail({ call, onContentDeleted }: { call: CallDetail; onContentDeleted: () => void }) {
   const audio = useRef<HTMLAudioElement>(null);
   const [playingMs, setPlayingMs] = useState<number | null>(null);
   const current = playingMs === null ? -1 : turnAt(call.transcript, playingMs);
@@ -94,7 +151,14 @@ function Detail({ call }: { call: CallDetail }) {
           {TITLES[call.type]} with {call.agent_name || 'an agent'}
         </h1>
         <CallStatusBadge status={call.status} />
+        <DeleteContent call={call} onDeleted={onContentDeleted} />
       </header>
+      {call.content_deleted_at ? (
+        <p role="status" className={s.muted}>
+          The content of this call was deleted on {formatDateTime(call.content_deleted_at)}. Its time, duration, numbers, status
+          and cost are kept.
+        </p>
+      ) : null}
       <div className={s.grid}>
         <div className={s.page}>
           <section className={s.card} aria-labelledby="recording-title">
@@ -114,7 +178,11 @@ function Detail({ call }: { call: CallDetail }) {
                 onSeeked={(e) => setPlayingMs(e.currentTarget.currentTime * 1000)}
               />
             ) : (
-              <p className={s.muted}>This call has no recording{call.type === 'chat' ? ' (a chat has no audio)' : ''}.</p>
+              <p className={s.muted}>
+                {call.content_deleted_at
+                  ? 'The recording was deleted.'
+                  : `This call has no recording${call.type === 'chat' ? ' (a chat has no audio)' : ''}.`}
+              </p>
             )}
           </section>
           <section className={s.card} aria-labelledby="transcript-title">
@@ -122,7 +190,9 @@ function Detail({ call }: { call: CallDetail }) {
               Transcript
             </h2>
             {call.transcript.length === 0 ? (
-              <p className={s.muted}>Nothing was said in this call.</p>
+              <p className={s.muted}>
+                {call.content_deleted_at ? 'The transcript was deleted.' : 'Nothing was said in this call.'}
+              </p>
             ) : (
               <ol className={s.turns} aria-label="Transcript">
                 {call.transcript.map((turn, i) => (

@@ -52,6 +52,9 @@ export const ROUTES: Record<string, RouteClass> = {
   'GET /api/v1/company': { kind: 'list' },
   'POST /api/v1/company': { kind: 'create', body: 'company' },
   'DELETE /api/v1/company/:id': { kind: 'byId', body: 'password' },
+  'GET /api/v1/company/settings': { kind: 'list' },
+  'GET /api/v1/audit-log': { kind: 'list' },
+  'PUT /api/v1/company/settings': { kind: 'self', reason: "changes the caller's own company settings (company from the token)" },
 
   'GET /api/v1/provider/voices': { kind: 'list' },
   'GET /api/v1/voices': { kind: 'list' },
@@ -166,6 +169,7 @@ export const ROUTES: Record<string, RouteClass> = {
     reason: "XML a live Plivo call is transferred to: refused with 403 unless signed with the call's company's Auth Token",
   },
   'GET /api/v1/call/:id': { kind: 'byId' },
+  'DELETE /api/v1/call/:id': { kind: 'byId' },
   'GET /api/v1/call/:id/recording': {
     kind: 'public',
     reason:

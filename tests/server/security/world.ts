@@ -88,6 +88,8 @@ export async function buildTenant(t: TestApp, label: string): Promise<Tenant> {
   const { token, companyId } = user;
   const me = await ok(t, 'GET', '/account/me', { token });
   await ok(t, 'POST', '/company', { token, body: { name: `Company ${marker}` } });
+  // its settings row (retention, default data storage)
+  await ok(t, 'PUT', '/company/settings', { token, body: { retention_days: 365, default_data_storage: 'everything' } });
 
   const agent = await ok(t, 'POST', '/agent', { token, body: agentPayload(`Agent ${marker}`) });
   const agents = await ok(t, 'GET', '/agent', { token });

@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { account } from '../../../api/account';
@@ -57,6 +58,7 @@ export function UserMenu({ onLogout, initial }: UserMenuProps) {
         </div>
       ) : null}
       {details ? <MenuSeparator /> : null}
+      <MenuItem render={<Link to="/dashboard/settings" />}>Settings</MenuItem>
       <MenuItem onClick={onLogout}>
         <LogOutIcon size={16} />
         Log out
