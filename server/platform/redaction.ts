@@ -80,6 +80,7 @@ const ADDRESS_RE = new RegExp(
   'gi',
 );
 
+const ISO_TIME = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g;
 const SSN_WRITTEN = /\b\d{3}[- ]\d{2}[- ]\d{4}\b/g;
 const SSN_CONTEXT = /\b(?:social(?:\s+security)?|ssn|s\s*s\s*n)\b/i;
 const CARD_CONTEXT = /\b(?:card|visa|mastercard|amex|credit|debit)\b/i;
@@ -321,7 +322,10 @@ export function redactText(input: string, options: RedactOptions = {}): string {
   text = replaceAll(text, ADDRESS_RE, '[ADDRESS]');
   text = replaceAll(text, SSN_WRITTEN, '[SSN]');
   const spans: Span[] = [];
+  // written timestamps ('2026-11-22T10:00:00Z') are times, not phone numbers
+  const stamps = [...text.matchAll(ISO_TIME)].map((m) => [m.index, m.index + m[0].length] as const);
   for (const run of numberRuns(text)) {
+    if (stamps.some(([a, b]) => run.start < b && run.end > a)) continue;
     const n = run.digits.length;
     const before = text.slice(Math.max(0, run.start - 60), run.start);
     let marker: PiiMarker | undefined;

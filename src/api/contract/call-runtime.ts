@@ -271,6 +271,12 @@ export const CallDetailSchema = v.object({
   dynamic_variables: v.record(v.string(), v.string()),
   /** null: no analysis for this call (chats, imported calls) */
   analysis: v.optional(v.nullable(CallAnalysisSchema), null),
+  /**
+   * Why the call shows less than was said, from the agent's data storage when the call ran: null (kept as
+   * heard), 'everything_but_pii' (personal data replaced by markers, no recording kept) or 'metadata_only'
+   * (no transcript, recording, analysis text, function arguments or results were kept).
+   */
+  content_withheld: v.optional(v.nullable(v.picklist(['everything_but_pii', 'metadata_only'])), null),
 });
 export type CallDetail = v.InferOutput<typeof CallDetailSchema>;
 

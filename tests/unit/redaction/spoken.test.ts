@@ -45,6 +45,7 @@ const KEPT = [
   'press one for billing',
   'my appointment is on March third',
   'this is about my prescription',
+  'at 2026-11-22T10:00:00.000Z',
 ];
 
 describe('redactText over spoken forms', () => {
