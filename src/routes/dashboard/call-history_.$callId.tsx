@@ -77,6 +77,20 @@ const TITLES: Record<CallDetail['type'], string> = {
   chat: CALL_TYPE_LABELS.chat,
 };
 
+/** Why a call shows less than was said: the agent's data storage when the call ran. */
+const WITHHELD: Record<NonNullable<CallDetail['content_withheld']>, { transcript: string; recording: string }> = {
+  metadata_only: {
+    transcript:
+      "No transcript, recording, analysis text or function calls were kept: the agent's data storage was Metadata only when this call ran.",
+    recording: "No recording was kept: the agent's data storage was Metadata only.",
+  },
+  everything_but_pii: {
+    transcript:
+      "Personal data (phone numbers, emails, birth dates, SSNs, card numbers, addresses, names) was replaced by markers such as [PHONE]: the agent's data storage was Everything but personal data.",
+    recording: "No recording was kept: the agent's data storage was Everything but personal data.",
+  },
+};
+
 function Detail({ call }: { call: CallDetail }) {
   const audio = useRef<HTMLAudioElement>(null);
   const [playingMs, setPlayingMs] = useState<number | null>(null);
@@ -114,15 +128,26 @@ function Detail({ call }: { call: CallDetail }) {
                 onSeeked={(e) => setPlayingMs(e.currentTarget.currentTime * 1000)}
               />
             ) : (
-              <p className={s.muted}>This call has no recording{call.type === 'chat' ? ' (a chat has no audio)' : ''}.</p>
+              <p className={s.muted}>
+                {call.type !== 'chat' && call.content_withheld
+                  ? WITHHELD[call.content_withheld].recording
+                  : `This call has no recording${call.type === 'chat' ? ' (a chat has no audio)' : ''}.`}
+              </p>
             )}
           </section>
           <section className={s.card} aria-labelledby="transcript-title">
             <h2 id="transcript-title" className={s.cardTitle}>
               Transcript
             </h2>
+            {call.content_withheld ? (
+              <p className={s.muted} role="note">
+                {WITHHELD[call.content_withheld].transcript}
+              </p>
+            ) : null}
             {call.transcript.length === 0 ? (
-              <p className={s.muted}>Nothing was said in this call.</p>
+              call.content_withheld === 'metadata_only' ? null : (
+                <p className={s.muted}>Nothing was said in this call.</p>
+              )
             ) : (
               <ol className={s.turns} aria-label="Transcript">
                 {call.transcript.map((turn, i) => (
