@@ -23,6 +23,12 @@ const AGENT = 'Thank you Ruth, I have five five five, one two three, four five s
 /** what must not be kept anywhere below 'everything' */
 // (short digit runs like '4567' are left out: ids and hashes may hold them)
 const NEEDLES = ['Okafor', 'okafor', 'five five five', 'gmail', 'forty-two', 'Ruth', '123 4567', '1234567'];
+/**
+ * What only the caller said (not the company's own dynamic variables, which the call's row holds while the
+ * call is live and SQLite's write-ahead log may keep until its pages are overwritten): searched for in the
+ * database's bytes on disk.
+ */
+const SPOKEN = ['five five five', 'gmail', 'forty-two', '123 4567', 'dot okafor'];
 
 async function everyRow(db: Kysely<DB>, kind: string): Promise<string> {
   const names =
@@ -38,6 +44,17 @@ async function everyRow(db: Kysely<DB>, kind: string): Promise<string> {
     out.push(`${name}: ${JSON.stringify(rows.rows)}`);
   }
   return out.join('\n');
+}
+
+/** SQLite: the database file and its write-ahead log as bytes (what a disk search would find); '' on PostgreSQL. */
+async function databaseFiles(db: Kysely<DB>, kind: string): Promise<string> {
+  if (kind !== 'sqlite') return '';
+  const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(db);
+  const file = rows[0]?.file ?? '';
+  return [file, `${file}-wal`]
+    .filter((f) => f && fs.existsSync(f))
+    .map((f) => fs.readFileSync(f).toString('latin1'))
+    .join('\n');
 }
 
 function filesUnder(dir: string): string[] {
@@ -137,6 +154,7 @@ describeEachDb('data storage levels', (kind) => {
       callId,
       detail,
       tables: await everyRow(db, kind),
+      dbFiles: await databaseFiles(db, kind),
       recordings: filesUnder(path.join(s.t.dataDir, 'recordings')),
       webhooks: receiver.accepted.map((r) => r.body).join('\n'),
       events: receiver.accepted.map((r) => (JSON.parse(r.body) as { event: string }).event).sort(),
@@ -146,8 +164,8 @@ describeEachDb('data storage levels', (kind) => {
     };
   }
 
-  const leaks = (where: Record<string, string>) =>
-    Object.entries(where).flatMap(([place, text]) => NEEDLES.filter((n) => text.includes(n)).map((n) => `${n} in ${place}`));
+  const leaks = (where: Record<string, string>, needles = NEEDLES) =>
+    Object.entries(where).flatMap(([place, text]) => needles.filter((n) => text.includes(n)).map((n) => `${n} in ${place}`));
 
   it('everything: the call is kept as heard, with its recording (the searches find what they look for)', async () => {
     const c = await callAt('everything');
@@ -158,6 +176,7 @@ describeEachDb('data storage levels', (kind) => {
     expect(leaks({ tables: c.tables, webhooks: c.webhooks, csv: c.csv })).toEqual(
       expect.arrayContaining(['Okafor in tables', 'gmail in tables', 'Okafor in webhooks', 'okafor in csv']),
     );
+    if (kind === 'sqlite') expect(leaks({ dbFiles: c.dbFiles }, SPOKEN)).toContain('gmail in dbFiles');
   });
 
   it('everything but personal data: markers everywhere, no recording, the model still heard everything', async () => {
@@ -176,6 +195,7 @@ describeEachDb('data storage levels', (kind) => {
     expect(c.recordings).toEqual([]);
     expect(c.events).toEqual(['call_analyzed', 'call_ended', 'call_started']);
     expect(leaks({ tables: c.tables, webhooks: c.webhooks, logs: c.logs, csv: c.csv })).toEqual([]);
+    expect(leaks({ dbFiles: c.dbFiles }, SPOKEN)).toEqual([]);
   });
 
   it('metadata only: no transcript, recording, analysis text or function calls kept or sent; the call row stays', async () => {
@@ -195,6 +215,7 @@ describeEachDb('data storage levels', (kind) => {
     expect(c.recordings).toEqual([]);
     expect(c.events).toEqual(['call_analyzed', 'call_ended', 'call_started']);
     expect(leaks({ tables: c.tables, webhooks: c.webhooks, logs: c.logs, csv: c.csv })).toEqual([]);
+    expect(leaks({ dbFiles: c.dbFiles }, SPOKEN)).toEqual([]);
   });
 
   it('recordCalls off keeps no recording at everything; the recording notice is spoken before the welcome message', async () => {
