@@ -16,7 +16,7 @@
 import { storageLevelOf } from '@contract/agent/editor.js';
 import type { CallAnalysis, TranscriptTurn } from '@contract/call-runtime.js';
 import type { DataStorage } from '@contract/data-storage.js';
-import { namesFromVariables, redactText, redactValue } from './redaction.js';
+import { namesFromVariables, namesIn, redactText, redactValue } from './redaction.js';
 
 export interface ContentPolicy {
   level: DataStorage;
@@ -48,24 +48,56 @@ export function contentPolicy(agent: unknown, variables: unknown): ContentPolicy
   return { level, record: level === 'everything' && editor?.recordCalls !== false, names };
 }
 
-/** The transcript as the policy keeps it. */
+/**
+ * A call's transcript as the policy keeps it, for a transcript that grows turn by turn: each turn is redacted
+ * once (a live call saves its whole transcript after every turn), with the names the call has given so far
+ * (its variables', and any a turn introduces: 'my name is ...' then 'thanks, Ruth'); a new name redoes them.
+ */
+export function transcriptKeeper(policy: ContentPolicy): (turns: readonly TranscriptTurn[]) => TranscriptTurn[] {
+  if (policy.level === 'everything') return (turns) => [...turns];
+  if (policy.level === 'metadata_only') return () => [];
+  const names = new Set(policy.names);
+  const scanned = new Set<string>();
+  const cache = new Map<string, Pick<TranscriptTurn, 'text' | 'tool_calls'>>();
+  const redactTurn = (t: TranscriptTurn) => {
+    const opts = { names: [...names] };
+    return {
+      text: redactText(t.text, opts),
+      ...(t.tool_calls
+        ? {
+            tool_calls: t.tool_calls.map((c) => ({
+              ...c,
+              arguments: redactValue(c.arguments, opts) as Record<string, unknown>,
+              ...(c.result !== undefined ? { result: redactText(c.result, opts) } : {}),
+            })),
+          }
+        : {}),
+    };
+  };
+  return (turns) => {
+    const before = names.size;
+    for (const t of turns) {
+      if (scanned.has(t.text)) continue;
+      scanned.add(t.text);
+      for (const n of namesIn(t.text)) names.add(n);
+    }
+    if (names.size !== before) cache.clear();
+    return turns.map((t) => {
+      const key = t.tool_calls ? `${t.text}\u0000${JSON.stringify(t.tool_calls)}` : t.text;
+      let kept = cache.get(key);
+      if (!kept) {
+        kept = redactTurn(t);
+        cache.set(key, kept);
+      }
+      const { tool_calls: _drop, ...rest } = t;
+      return { ...rest, ...kept };
+    });
+  };
+}
+
+/** The transcript as the policy keeps it (names given anywhere in the call are replaced everywhere). */
 export function keptTranscript(turns: readonly TranscriptTurn[], policy: ContentPolicy): TranscriptTurn[] {
-  if (policy.level === 'everything') return [...turns];
-  if (policy.level === 'metadata_only') return [];
-  const opts = { names: policy.names };
-  return turns.map((t) => ({
-    ...t,
-    text: redactText(t.text, opts),
-    ...(t.tool_calls
-      ? {
-          tool_calls: t.tool_calls.map((c) => ({
-            ...c,
-            arguments: redactValue(c.arguments, opts) as Record<string, unknown>,
-            ...(c.result !== undefined ? { result: redactText(c.result, opts) } : {}),
-          })),
-        }
-      : {}),
-  }));
+  return transcriptKeeper(policy)(turns);
 }
 
 /** The dynamic variables as the policy keeps them (their keys, and values redacted or dropped). */

@@ -25,7 +25,7 @@ import { providerLabel } from '@contract/provider.js';
 import { modelPurpose, providerPurpose } from '@contract/provider-keys.js';
 import type WebSocket from 'ws';
 import type { CallEndReason } from '../../../src/machines/callSession.machine.js';
-import { contentPolicy, keptTranscript } from '../../platform/call-content.js';
+import { contentPolicy, transcriptKeeper } from '../../platform/call-content.js';
 import { isId } from '../../platform/crypto/ids.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/http.js';
@@ -532,6 +532,7 @@ export function runLineCall(
     const { plan } = planned;
     // what the agent's storage level keeps: no recording is even written when it keeps none
     const policy = contentPolicy(row.agent, row.dynamic_variables);
+    const keep = transcriptKeeper(policy);
     const recorder = policy.record
       ? await CallRecording.open(path.join(dir, recordingName), transport.format ?? BROWSER_AUDIO)
       : undefined;
@@ -552,7 +553,7 @@ export function runLineCall(
       onTurn: (conv) => {
         if (options.phone) conv.usage.telephony_minutes = minutesOnLine();
         void saveProgress(deps.db.db, row.company_id, row.id, {
-          transcript: keptTranscript(conv.transcript, policy),
+          transcript: keep(conv.transcript),
           latency: conv.latency,
           usage: conv.usage,
           cost: conv.cost().total,

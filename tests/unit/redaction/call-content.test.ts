@@ -5,6 +5,7 @@ import {
   keptAnalysis,
   keptTranscript,
   keptVariables,
+  transcriptKeeper,
 } from '../../../server/platform/call-content';
 
 const turns = [
@@ -55,5 +56,21 @@ describe('what a call keeps', () => {
     const all = contentPolicy({ editor: { dataStorage: 'everything' } }, {});
     expect(keptTranscript(turns, all)).toEqual(turns);
     expect(contentWithheld(all)).toBeNull();
+  });
+
+  it('a name the caller gives is replaced in every turn, also as the transcript grows turn by turn', () => {
+    const keep = transcriptKeeper(contentPolicy({ editor: { dataStorage: 'everything_but_pii' } }, {}));
+    const t1 = [{ role: 'agent' as const, text: 'Is that Ruth?', start_ms: 0, end_ms: 1 }];
+    expect(keep(t1).map((t) => t.text)).toEqual(['Is that Ruth?']);
+    const t2 = [
+      ...t1,
+      { role: 'user' as const, text: 'Hi, my name is Ruth.', start_ms: 2, end_ms: 3 },
+      { role: 'agent' as const, text: 'Thanks Ruth.', start_ms: 4, end_ms: 5 },
+    ];
+    expect(keep(t2).map((t) => t.text)).toEqual(['Is that [NAME]?', 'Hi, my name is [NAME].', 'Thanks [NAME].']);
+    const t3 = [{ role: 'agent' as const, text: 'Ruth, is it?', start_ms: 0, end_ms: 1 }, t2[1]!];
+    expect(keptTranscript(t3, contentPolicy({ editor: { dataStorage: 'everything_but_pii' } }, {}))[0]?.text).toBe(
+      '[NAME], is it?',
+    );
   });
 });
