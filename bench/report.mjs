@@ -614,6 +614,32 @@ export function renderReport(results) {
     );
   }
 
+  if (s.redaction) {
+    const r = s.redaction;
+    const pct = (x) => (x === null ? '—' : `${(x * 100).toFixed(1)} %`);
+    block('## Redaction: personal data in call text (the “Everything but personal data” level)');
+    out.push(
+      `${r.what}. Per line and marker, true positives are the smaller of the labels and the markers of that type; precision = TP / markers produced, recall = TP / labels. ${fmt(r.leaked_values)} of ${fmt(r.labelled)} labelled values survived word for word; ${fmt(r.clean_lines_changed)} of ${fmt(r.clean_lines)} lines without personal data were changed; ${fmt(r.exact_lines)} of ${fmt(r.lines)} lines came out exactly as labelled. A ${fmt(r.long_text_chars)}-character text (the most one text is scanned for) takes ${ms(r.long_text_ms_median)} (median of 10).`,
+    );
+    out.push('');
+    out.push(
+      table(
+        ['Marker', 'Labels', 'Produced', 'Precision', 'Recall'],
+        [
+          ...Object.entries(r.per_marker).map(([t, c]) => [
+            `[${t}]`,
+            fmt(c.expected),
+            fmt(c.produced),
+            pct(c.precision),
+            pct(c.recall),
+          ]),
+          ['All', fmt(r.overall.expected), fmt(r.overall.produced), pct(r.overall.precision), pct(r.overall.recall)],
+        ],
+      ),
+    );
+    out.push('');
+  }
+
   if (s.phoneCalls) {
     const pc = s.phoneCalls;
     block('## Phone calls: Parley’s overhead on the fake Twilio media stream');

@@ -54,6 +54,10 @@ function fullForm(kb: KnowledgeBase): AgentEditorForm {
     maxCallDuration: 0.5,
     pauseBeforeSpeaking: 2.2,
     sensitiveDataStorage: false,
+    dataStorage: 'metadata_only',
+    redactRecordings: true,
+    recordingNotice: 'This call may be recorded.',
+    recordCalls: false,
     inboundCallWebhook: 'https://hooks.example.com/in',
     agentLevelWebhook: '',
     functions: [

@@ -77,6 +77,10 @@ const FULL_EDITOR: AgentEditorInput = {
   maxCallDuration: 1.5,
   pauseBeforeSpeaking: 1.2,
   sensitiveDataStorage: false,
+  dataStorage: 'metadata_only',
+  redactRecordings: true,
+  recordingNotice: 'This call may be recorded.',
+  recordCalls: false,
   inboundCallWebhook: 'https://hooks.example.com/inbound',
   agentLevelWebhook: 'https://hooks.example.com/agent?x=1',
   functions: [

@@ -1,5 +1,6 @@
 import { AGENT_EDITOR_DEFAULTS } from '@contract/agent/defaults.js';
 import { agentDialogFields } from '@contract/agent/dialog.js';
+import { withStorageLevel } from '@contract/agent/editor.js';
 import type { AgentListQuery, AgentSort } from '@contract/agent/query.js';
 import type { Agent, AgentListItem } from '@contract/agent/responses.js';
 import type { AgentDoc, AgentSavePayload } from '@contract/agent/save.js';
@@ -33,7 +34,9 @@ function projection(doc: AgentDoc) {
 function parseDoc(text: string): AgentDoc {
   const doc = JSON.parse(text) as AgentDoc;
   // fields added to the editor later get their defaults on read
-  return { ...doc, editor: { ...AGENT_EDITOR_DEFAULTS, ...doc.editor } };
+  // a document saved before the storage levels has only the old switch: its level is read from it
+  const stored: { dataStorage?: unknown } = doc.editor ?? {};
+  return { ...doc, editor: withStorageLevel({ ...AGENT_EDITOR_DEFAULTS, ...doc.editor, dataStorage: stored.dataStorage }) };
 }
 
 /** A list row: the agent without prompt, message and editor. */

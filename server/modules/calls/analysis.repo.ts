@@ -26,11 +26,11 @@ export async function insertAnalysis(db: Kysely<DB>, call: { companyId: string; 
     .execute();
 }
 
-/** The agent snapshot and transcript of the call analysed. */
+/** The agent snapshot, transcript and dynamic variables of the call analysed. */
 export function analysedCall(db: Kysely<DB>, companyId: string, callId: string) {
   return db
     .selectFrom('call_sessions')
-    .select(['agent', 'transcript'])
+    .select(['agent', 'transcript', 'dynamic_variables'])
     .where('company_id', '=', companyId)
     .where('id', '=', callId)
     .executeTakeFirst();

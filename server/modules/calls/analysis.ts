@@ -21,6 +21,7 @@ import type { AnalysisField } from '@contract/agent/records.js';
 import type { AgentDoc } from '@contract/agent/save.js';
 import { type CallAnalysis, SENTIMENTS, type TranscriptTurn } from '@contract/call-runtime.js';
 import { modelPurpose } from '@contract/provider-keys.js';
+import { contentPolicy, keptAnalysis } from '../../platform/call-content.js';
 import { parseJson } from '../../platform/db/json.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { defineLeasedJob, type JobRow } from '../../platform/jobs/leased-job.js';
@@ -217,6 +218,9 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
     if (!session) throw new Error('The call is gone');
     // the stored agent, validated (an invalid one fails the attempt, naming the fields)
     const agent = parseAgentDoc(session.agent);
+    // a call kept as metadata only has no text to analyse, and its analysis keeps none
+    const policy = contentPolicy(session.agent, session.dynamic_variables);
+    if (policy.level === 'metadata_only') return { summary: null, sentiment: null, successful: null, custom: {} };
     const transcript = parseJson<TranscriptTurn[]>(session.transcript, []);
     // the providers come with the call engine, as the engine's own do (server/main.ts composes them)
     const providers = callRuntimeOf(deps)?.providers;
@@ -245,7 +249,8 @@ export function createAnalysisWorker(deps: AppDeps, opts: AnalysisWorkerOptions 
       if (e.type === 'delta') text += e.text;
       if (text.length > 64_000) throw new AnalysisFormatError('The analysis was too long');
     }
-    return parseAnalysis(text, agent.editor.postCallAnalysisFields ?? []);
+    const analysis = parseAnalysis(text, agent.editor.postCallAnalysisFields ?? []);
+    return keptAnalysis(analysis, policy) ?? { summary: null, sentiment: null, successful: null, custom: {} };
   }
 
   /**

@@ -5,6 +5,7 @@
  * RECORDING_URL_TTL_S, bound to the call and its company, so an <audio> element can play it without the
  * bearer token and nobody else can.
  */
+
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
 import {
@@ -19,6 +20,7 @@ import {
 import type { CallStatus, CallType } from '@contract/call-values.js';
 import { storedUsageCost } from '@contract/pricing.js';
 import type { Kysely } from 'kysely';
+import { contentPolicy, contentWithheld, keptTranscript, keptVariables } from '../../platform/call-content.js';
 import { isId } from '../../platform/crypto/ids.js';
 import { parseJson } from '../../platform/db/json.js';
 import type { DB } from '../../platform/db/schema.js';
@@ -74,6 +76,8 @@ export async function callDetail(
   const usage = session ? parseJson<CallUsage | null>(session.usage, null) : null;
   const hasUsage = usage !== null && typeof usage.llm_model === 'string';
   const cost = hasUsage ? storedUsageCost(usage) : { ...NO_COST, total: call ? Number(call.cost) : 0 };
+  // an ongoing call's row holds what the call needs (its variables); what is shown is what the level keeps
+  const policy = contentPolicy(session?.agent ?? '{}', session?.dynamic_variables ?? '{}');
   const start = session?.started_at ?? call?.time ?? null;
   const end = session?.ended_at ?? null;
   return {
@@ -90,13 +94,14 @@ export async function callDetail(
     disconnection_reason: session?.disconnection_reason || call?.disconnection_reason || '',
     error_message: session?.error_message ?? null,
     call_successful: call ? Number(call.call_successful) === 1 : false,
-    transcript: session ? parseJson<TranscriptTurn[]>(session.transcript, []) : [],
+    transcript: session ? keptTranscript(parseJson<TranscriptTurn[]>(session.transcript, []), policy) : [],
     latency: session ? parseJson<TurnLatency[]>(session.latency, []) : [],
     usage: hasUsage ? usage : null,
     cost: hasUsage ? cost : { ...NO_COST, total: call ? Number(call.cost) : 0 },
     recording_url: session?.recording ? recordingUrl(id) : null,
-    dynamic_variables: session ? parseJson<Record<string, string>>(session.dynamic_variables, {}) : {},
+    dynamic_variables: session ? keptVariables(parseJson<Record<string, string>>(session.dynamic_variables, {}), policy) : {},
     analysis: analysis ? analysisOf(analysis) : null,
     content_deleted_at: session?.content_deleted_at ?? call?.content_deleted_at ?? null,
+    content_withheld: session ? contentWithheld(policy) : null,
   };
 }

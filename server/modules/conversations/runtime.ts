@@ -25,6 +25,7 @@ import { providerLabel } from '@contract/provider.js';
 import { modelPurpose, providerPurpose } from '@contract/provider-keys.js';
 import type WebSocket from 'ws';
 import type { CallEndReason } from '../../../src/machines/callSession.machine.js';
+import { contentPolicy, transcriptKeeper } from '../../platform/call-content.js';
 import { isId } from '../../platform/crypto/ids.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/http.js';
@@ -529,8 +530,13 @@ export function runLineCall(
     }
     if (!planned) return;
     const { plan } = planned;
-    const recorder = await CallRecording.open(path.join(dir, recordingName), transport.format ?? BROWSER_AUDIO);
-    transport.agentPlayout.onFrameSent = (frame, at) => recorder.agent(frame, at);
+    // what the agent's storage level keeps: no recording is even written when it keeps none
+    const policy = contentPolicy(row.agent, row.dynamic_variables);
+    const keep = transcriptKeeper(policy);
+    const recorder = policy.record
+      ? await CallRecording.open(path.join(dir, recordingName), transport.format ?? BROWSER_AUDIO)
+      : undefined;
+    if (recorder) transport.agentPlayout.onFrameSent = (frame, at) => recorder.agent(frame, at);
     const c = new Conversation({
       deps,
       providers: rt.providers,
@@ -543,11 +549,11 @@ export function runLineCall(
       call: toolCallInfo(row, variables),
       ...(row.provider ? { carrier: row.provider } : {}),
       line: transport,
-      recorder,
+      ...(recorder ? { recorder } : {}),
       onTurn: (conv) => {
         if (options.phone) conv.usage.telephony_minutes = minutesOnLine();
         void saveProgress(deps.db.db, row.company_id, row.id, {
-          transcript: conv.transcript,
+          transcript: keep(conv.transcript),
           latency: conv.latency,
           usage: conv.usage,
           cost: conv.cost().total,
@@ -560,7 +566,7 @@ export function runLineCall(
     c.start();
     const end = await c.ended;
     rt.live.delete(row.id);
-    const recording = await recorder.close().catch((e) => {
+    const recording = await recorder?.close().catch((e) => {
       deps.logger.warn('call recording failed', { callId: row.id, reason: e instanceof Error ? e.message : String(e) });
       return undefined;
     });

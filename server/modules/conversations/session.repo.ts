@@ -8,6 +8,7 @@ import type { AgentDoc } from '@contract/agent/save.js';
 import type { CallUsage, TranscriptTurn, TurnLatency } from '@contract/call-runtime.js';
 import type { CallStatus, CallType } from '@contract/call-values.js';
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { contentPolicy, keptTranscript, keptVariables } from '../../platform/call-content.js';
 import { newId } from '../../platform/crypto/ids.js';
 import { parseJson } from '../../platform/db/json.js';
 import type { CallSessionsTable, DB } from '../../platform/db/schema.js';
@@ -257,8 +258,15 @@ export interface CallEnd {
   endedAt: Date;
 }
 
-/** Ends a conversation once: its row, and its summary appended to `calls`. False if it had already ended. */
+/**
+ * Ends a conversation once: its row, and its summary appended to `calls`. False if it had already ended.
+ * The content is stored as the agent's storage level keeps it (server/platform/call-content.ts), whoever
+ * ends the call (the engine, a chat, the sweep, the carrier, a recovery).
+ */
 export async function finishCallSession(db: Kysely<DB>, row: CallSessionRow, end: CallEnd): Promise<boolean> {
+  const policy = contentPolicy(row.agent, row.dynamic_variables);
+  const transcript = keptTranscript(end.transcript, policy);
+  const variables = keptVariables(parseJson<Record<string, string>>(row.dynamic_variables, {}), policy);
   return db.transaction().execute(async (trx) => {
     const endedAt = end.endedAt.toISOString();
     const res = await trx
@@ -268,11 +276,12 @@ export async function finishCallSession(db: Kysely<DB>, row: CallSessionRow, end
         ended_at: endedAt,
         disconnection_reason: end.reason,
         error_message: end.errorMessage,
-        transcript: JSON.stringify(end.transcript),
+        transcript: JSON.stringify(transcript),
+        dynamic_variables: JSON.stringify(variables),
         latency: JSON.stringify(end.latency),
         usage: JSON.stringify(end.usage),
         cost: end.cost,
-        recording: end.recording,
+        recording: policy.record ? end.recording : null,
         token_hash: null,
         updated_at: endedAt,
       })

@@ -132,7 +132,10 @@ export function compileCallPlan(
   const tts = agent.settings.tts.options;
   const voice = mode === 'voice';
   const speechToSpeech = voice && pipeline.mode === 'realtime';
-  const greeting = voice ? fillVariables(agent.message, variables).trim() : '';
+  // the recording notice is spoken first, before the welcome message (or alone when there is none)
+  const greeting = voice
+    ? [e.recordingNotice?.trim() ?? '', fillVariables(agent.message, variables).trim()].filter(Boolean).join(' ')
+    : '';
   return {
     mode,
     pipeline,

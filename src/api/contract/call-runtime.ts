@@ -275,6 +275,12 @@ export const CallDetailSchema = v.object({
   analysis: v.optional(v.nullable(CallAnalysisSchema), null),
   /** ISO-8601: when the call's content (transcript, recording, analysis text) was deleted; null = still there */
   content_deleted_at: v.optional(v.nullable(v.string()), null),
+  /**
+   * Why the call shows less than was said, from the agent's data storage when the call ran: null (kept as
+   * heard), 'everything_but_pii' (personal data replaced by markers, no recording kept) or 'metadata_only'
+   * (no transcript, recording, analysis text, function arguments or results were kept).
+   */
+  content_withheld: v.optional(v.nullable(v.picklist(['everything_but_pii', 'metadata_only'])), null),
 });
 export type CallDetail = v.InferOutput<typeof CallDetailSchema>;
 

@@ -134,6 +134,20 @@ function DeleteContent({ call, onDeleted }: { call: CallDetail; onDeleted: () =>
   );
 }
 
+/** Why a call shows less than was said: the agent's data storage when the call ran. */
+const WITHHELD: Record<NonNullable<CallDetail['content_withheld']>, { transcript: string; recording: string }> = {
+  metadata_only: {
+    transcript:
+      "No transcript, recording, analysis text or function calls were kept: the agent's data storage was Metadata only when this call ran.",
+    recording: "No recording was kept: the agent's data storage was Metadata only.",
+  },
+  everything_but_pii: {
+    transcript:
+      "Personal data (phone numbers, emails, birth dates, SSNs, card numbers, addresses, names) was replaced by markers such as [PHONE]: the agent's data storage was Everything but personal data.",
+    recording: "No recording was kept: the agent's data storage was Everything but personal data.",
+  },
+};
+
 function Detail({ call, onContentDeleted }: { call: CallDetail; onContentDeleted: () => void }) {
   const audio = useRef<HTMLAudioElement>(null);
   const [playingMs, setPlayingMs] = useState<number | null>(null);
@@ -181,7 +195,9 @@ function Detail({ call, onContentDeleted }: { call: CallDetail; onContentDeleted
               <p className={s.muted}>
                 {call.content_deleted_at
                   ? 'The recording was deleted.'
-                  : `This call has no recording${call.type === 'chat' ? ' (a chat has no audio)' : ''}.`}
+                  : call.type !== 'chat' && call.content_withheld
+                    ? WITHHELD[call.content_withheld].recording
+                    : `This call has no recording${call.type === 'chat' ? ' (a chat has no audio)' : ''}.`}
               </p>
             )}
           </section>
@@ -189,10 +205,17 @@ function Detail({ call, onContentDeleted }: { call: CallDetail; onContentDeleted
             <h2 id="transcript-title" className={s.cardTitle}>
               Transcript
             </h2>
-            {call.transcript.length === 0 ? (
-              <p className={s.muted}>
-                {call.content_deleted_at ? 'The transcript was deleted.' : 'Nothing was said in this call.'}
+            {call.content_withheld ? (
+              <p className={s.muted} role="note">
+                {WITHHELD[call.content_withheld].transcript}
               </p>
+            ) : null}
+            {call.transcript.length === 0 ? (
+              call.content_withheld === 'metadata_only' && !call.content_deleted_at ? null : (
+                <p className={s.muted}>
+                  {call.content_deleted_at ? 'The transcript was deleted.' : 'Nothing was said in this call.'}
+                </p>
+              )
             ) : (
               <ol className={s.turns} aria-label="Transcript">
                 {call.transcript.map((turn, i) => (

@@ -1,6 +1,7 @@
 /**
  * The agent's defaults: the Update Agent dialog's, the editor's, and the saved payload's fixed values.
  */
+import type { DataStorage } from '../data-storage';
 import { DEFAULT_LANGUAGE, DEFAULT_VOICE_MODEL } from '../models';
 import type { AgentFunction, AnalysisField, KnowledgeBaseSelection, Pronunciation, VoicemailAction } from './records';
 
@@ -55,6 +56,10 @@ export const AGENT_EDITOR_DEFAULTS = {
   maxCallDuration: 1,
   pauseBeforeSpeaking: 0,
   sensitiveDataStorage: true,
+  dataStorage: 'everything' as DataStorage,
+  redactRecordings: false,
+  recordingNotice: '',
+  recordCalls: true,
   inboundCallWebhook: '',
   agentLevelWebhook: '',
   functions: [] as AgentFunction[],

@@ -16,7 +16,8 @@
  * | backchannel_frequency           | editor.backchannelFrequency                                      |
  * | interruption_sensitivity        | editor.interruption                                              |
  * | ambient_sound_volume            | editor.ambientSoundVolume (volume of editor.backgroundSound)     |
- * | opt_out_sensitive_data_storage  | NOT editor.sensitiveDataStorage                                  |
+ * | opt_out_sensitive_data_storage  | editor.dataStorage === 'metadata_only' (true writes it; false writes |
+ * |                                 | 'everything' only over 'metadata_only'); the old switch mirrors it |
  * | normalize_for_speech            | editor.speechNormalization                                       |
  * | end_call_after_silence_ms       | editor.endCallOnSilence (minutes) x 60,000                       |
  * | enable_voicemail_detection      | editor.voicemailDetection                                        |
@@ -25,6 +26,7 @@
  */
 import * as v from 'valibot';
 import { AGENT_DIALOG_DEFAULTS } from './defaults';
+import { storageLevelOf } from './editor';
 import { LanguageSchema, positiveMs, range, requiredText, VoiceModelSchema } from './fields';
 import { AGENT_MESSAGES } from './messages';
 import { type AgentDoc, saveEntries } from './save';
@@ -102,7 +104,7 @@ export function agentDialogFields(doc: AgentDoc): AgentDialogFields {
     backchannel_frequency: e.backchannelFrequency,
     interruption_sensitivity: e.interruption,
     ambient_sound_volume: e.ambientSoundVolume,
-    opt_out_sensitive_data_storage: !e.sensitiveDataStorage,
+    opt_out_sensitive_data_storage: storageLevelOf(e) === 'metadata_only',
     normalize_for_speech: e.speechNormalization,
     end_call_after_silence_ms: Math.round(e.endCallOnSilence * MIN),
     enable_voicemail_detection: e.voicemailDetection,
@@ -125,7 +127,11 @@ export function applyDialogPatch(doc: AgentDoc, p: Partial<AgentDialogFields>): 
   if (p.backchannel_frequency !== undefined) e.backchannelFrequency = p.backchannel_frequency;
   if (p.interruption_sensitivity !== undefined) e.interruption = p.interruption_sensitivity;
   if (p.ambient_sound_volume !== undefined) e.ambientSoundVolume = p.ambient_sound_volume;
-  if (p.opt_out_sensitive_data_storage !== undefined) e.sensitiveDataStorage = !p.opt_out_sensitive_data_storage;
+  if (p.opt_out_sensitive_data_storage !== undefined) {
+    const level = storageLevelOf(e);
+    e.dataStorage = p.opt_out_sensitive_data_storage ? 'metadata_only' : level === 'metadata_only' ? 'everything' : level;
+    e.sensitiveDataStorage = e.dataStorage !== 'metadata_only';
+  }
   if (p.normalize_for_speech !== undefined) e.speechNormalization = p.normalize_for_speech;
   if (p.end_call_after_silence_ms !== undefined) e.endCallOnSilence = p.end_call_after_silence_ms / MIN;
   if (p.enable_voicemail_detection !== undefined) e.voicemailDetection = p.enable_voicemail_detection;

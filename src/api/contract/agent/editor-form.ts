@@ -2,6 +2,7 @@
  * The agent editor's form (client) and its save payload: form -> payload, loaded agent -> form.
  */
 import * as v from 'valibot';
+import { DataStorageSchema } from '../data-storage';
 import { DEFAULT_LANGUAGE, DEFAULT_LLM_MODEL } from '../models';
 import { AGENT_EDITOR_DEFAULTS, AGENT_FIXED_SETTINGS } from './defaults';
 import { editorEntries } from './editor';
@@ -13,6 +14,7 @@ import type { AgentSavePayload } from './save';
 /** The agent editor's form (the specification's 'Agent editor form'), with its messages and bounds. */
 export const AgentEditorFormSchema = v.object({
   ...editorEntries({ speed: range(0.5, 2), temperature: range(0, 1) }),
+  dataStorage: v.optional(DataStorageSchema, AGENT_EDITOR_DEFAULTS.dataStorage),
   agentName: requiredText(AGENT_MESSAGES.agentNameRequired),
   llmModel: LlmModelSchema,
   /** display name of the chosen voice */

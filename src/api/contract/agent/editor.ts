@@ -6,6 +6,7 @@
  * rejected by a later editor save; the editor FORM (`AgentEditorFormSchema`) keeps section 5's bounds.
  */
 import * as v from 'valibot';
+import { type DataStorage, DataStorageSchema } from '../data-storage';
 import { AGENT_EDITOR_DEFAULTS } from './defaults';
 import { nonNegative, range, text, urlOrEmpty, VoiceModelSchema } from './fields';
 import { AGENT_MESSAGES, DAY_MS } from './messages';
@@ -75,7 +76,16 @@ export const editorEntries = (voice: { speed: v.GenericSchema<number>; temperatu
   maxCallDuration: v.optional(nonNegative(24), D.maxCallDuration),
   /** seconds */
   pauseBeforeSpeaking: v.optional(nonNegative(3600), D.pauseBeforeSpeaking),
+  /** the old switch (false = keep nothing but metadata); still accepted, mirrored from dataStorage on output */
   sensitiveDataStorage: v.optional(v.boolean(), D.sensitiveDataStorage),
+  /** what a call keeps; when absent, read from sensitiveDataStorage (see storageLevelOf) */
+  dataStorage: v.optional(DataStorageSchema),
+  /** at 'everything_but_pii': keep the recording with the personal data silenced (otherwise none is kept) */
+  redactRecordings: v.optional(v.boolean(), D.redactRecordings),
+  /** spoken before the welcome message on web and phone calls; '' = none */
+  recordingNotice: v.optional(text(500), D.recordingNotice),
+  /** false: no recording is made */
+  recordCalls: v.optional(v.boolean(), D.recordCalls),
   inboundCallWebhook: v.optional(urlOrEmpty, D.inboundCallWebhook),
   agentLevelWebhook: v.optional(urlOrEmpty, D.agentLevelWebhook),
   functions: v.optional(AgentFunctionsSchema, () => []),
@@ -101,7 +111,24 @@ export const editorEntries = (voice: { speed: v.GenericSchema<number>; temperatu
   ),
 });
 
+/**
+ * The storage level of an editor object as stored or sent: `dataStorage` when it is one, else the old
+ * `sensitiveDataStorage` switch (false reads as 'metadata_only', anything else as 'everything').
+ */
+export function storageLevelOf(e: { dataStorage?: unknown; sensitiveDataStorage?: unknown } | null | undefined): DataStorage {
+  if (v.is(DataStorageSchema, e?.dataStorage)) return e.dataStorage;
+  return e?.sensitiveDataStorage === false ? 'metadata_only' : 'everything';
+}
+
+/** An editor object with its level settled and the old switch mirroring it. */
+export function withStorageLevel<E extends { dataStorage?: unknown; sensitiveDataStorage?: unknown }>(
+  e: E,
+): E & { dataStorage: DataStorage; sensitiveDataStorage: boolean } {
+  const dataStorage = storageLevelOf(e);
+  return { ...e, dataStorage, sensitiveDataStorage: dataStorage !== 'metadata_only' };
+}
+
 /** The `editor` object as stored: every field optional on input, filled with AGENT_EDITOR_DEFAULTS on output. */
-export const AgentEditorSchema = v.object(editorEntries(VOICE_STORED));
+export const AgentEditorSchema = v.pipe(v.object(editorEntries(VOICE_STORED)), v.transform(withStorageLevel));
 export type AgentEditor = v.InferOutput<typeof AgentEditorSchema>;
 export type AgentEditorInput = v.InferInput<typeof AgentEditorSchema>;

@@ -12,6 +12,7 @@ import {
   type PronunciationType,
   type VoicemailAction,
 } from '../../../../api/contract/agent/records';
+import { DATA_STORAGE_LABELS, DATA_STORAGE_LEVELS, type DataStorage } from '../../../../api/contract/data-storage';
 import { Button } from '../../../../ui/button/button';
 import { Dialog } from '../../../../ui/dialog/dialog';
 import { ChevronDownIcon, ChevronUpIcon, PlusIcon } from '../../../../ui/icons';
@@ -553,17 +554,66 @@ function AnalysisFields() {
   );
 }
 
+const DATA_STORAGE_DESCRIPTIONS: Record<DataStorage, string> = {
+  everything: 'Transcripts, recordings, analysis and function calls as they were said.',
+  everything_but_pii:
+    'Phone numbers, emails, birth dates, SSNs, card numbers, addresses and names replaced by markers such as [PHONE]. No recording is kept.',
+  metadata_only: 'Time, duration, numbers, status, reason, cost and latency only. Nothing that was said is kept or sent.',
+};
+const DATA_STORAGE_OPTIONS = DATA_STORAGE_LEVELS.map((value) => ({
+  value,
+  label: DATA_STORAGE_LABELS[value],
+  description: DATA_STORAGE_DESCRIPTIONS[value],
+}));
+
 export const SecuritySection = memo(function SecuritySection() {
-  const [store, setStore] = useField('sensitiveDataStorage');
+  const [level, setLevel] = useField('dataStorage');
+  const [, setSensitive] = useField('sensitiveDataStorage');
+  const [redact, setRedact] = useField('redactRecordings');
+  const [record, setRecord] = useField('recordCalls');
+  const [notice, setNotice] = useField('recordingNotice');
+  const noticeError = useFieldError('recordingNotice');
   return (
     <Section title="Security">
+      <div {...fieldAttr('dataStorage')}>
+        <Select
+          label="Data storage"
+          value={level}
+          onChange={(next) => {
+            setLevel(next);
+            // the old switch is kept in step: it is what older clients read
+            setSensitive(next !== 'metadata_only');
+          }}
+          options={DATA_STORAGE_OPTIONS}
+          hint="What Parley keeps of each call. The agent hears everything either way."
+        />
+      </div>
+      {level === 'everything_but_pii' ? (
+        <Switch
+          label="Redact recordings"
+          description="Keep recordings with the personal data silenced. Until word times are available no recording is kept at this level."
+          labelFirst
+          checked={redact}
+          onCheckedChange={setRedact}
+        />
+      ) : null}
       <Switch
-        label="Store Sensitive Data"
-        description="Keep transcripts and recordings that may hold personal data. Turn off to opt out."
+        label="Record calls"
+        description="Keep a recording of each call (at Everything)."
         labelFirst
-        checked={store}
-        onCheckedChange={setStore}
+        checked={record}
+        onCheckedChange={setRecord}
       />
+      <div {...fieldAttr('recordingNotice')}>
+        <TextField
+          label="Recording notice"
+          value={notice}
+          placeholder="This call may be recorded."
+          hint="Spoken before the welcome message on web and phone calls. Empty: none."
+          error={noticeError}
+          onChange={(e) => setNotice(e.target.value)}
+        />
+      </div>
     </Section>
   );
 });
