@@ -1,9 +1,10 @@
 import { AgentUpdateBodySchema, applyDialogPatch } from '@contract/agent/dialog.js';
+import { agentFlowProblems, flowProblemsMessage } from '@contract/agent/flow.js';
 import { SECRET_MASK } from '@contract/agent/functions.js';
 import { MCP_TOOLS_MESSAGES, McpToolsBodySchema } from '@contract/agent/mcp-tools.js';
 import { AGENT_MESSAGES } from '@contract/agent/messages.js';
 import { AgentListQuerySchema } from '@contract/agent/query.js';
-import { type AgentDoc, AgentSavePayloadSchema } from '@contract/agent/save.js';
+import { type AgentDoc, type AgentSavePayload, AgentSavePayloadSchema } from '@contract/agent/save.js';
 import { Hono } from 'hono';
 import { isId } from '../../platform/crypto/ids.js';
 import type { AppDeps } from '../../platform/deps.js';
@@ -87,6 +88,26 @@ async function checkFunctions(deps: AppDeps, doc: AgentDoc): Promise<void> {
   }
 }
 
+/**
+ * A conversation-flow agent's flow checked against the agent's own functions and variables: every problem
+ * answers 400 at once, each naming its node (and edge) in `problems`.
+ */
+function checkFlow(doc: AgentDoc): void {
+  const problems = agentFlowProblems(doc);
+  if (problems.length === 0) return;
+  const message = flowProblemsMessage(problems);
+  throw new HttpError(400, message, { errors: { flow: message }, problems });
+}
+
+/**
+ * A full save (PUT) without `kind` keeps the stored kind and, for a flow agent, the stored flow unless it
+ * sends one: a client that knows nothing of flows never turns a flow agent into a single-prompt one.
+ */
+function keepKind(given: AgentSavePayload, next: AgentDoc, stored: AgentDoc): AgentDoc {
+  if (given.kind !== undefined || stored.kind !== 'conversation_flow') return next;
+  return { ...next, kind: stored.kind, flow: given.flow ?? stored.flow };
+}
+
 /** How long 'Load tools' waits for an MCP server (initialize and the whole list). */
 const LOAD_TOOLS_MS = 10_000;
 /** 'Load tools' reaches out to a URL the company chose: at most this many a minute per company. */
@@ -114,6 +135,7 @@ export function agentRoutes(deps: AppDeps) {
     const { companyId, accountId } = c.get('auth');
     // the agent and the stored answer of its Idempotency-Key commit together (docs/reliability.md)
     const given = await ownKnowledgeBases(db, companyId, docOf(payload));
+    checkFlow(given);
     await checkAgentWebhooks(deps, given);
     await checkFunctions(deps, given);
     const doc = sealFunctionHeaders(deps, companyId, given);
@@ -138,8 +160,13 @@ export function agentRoutes(deps: AppDeps) {
       const full = await ownKnowledgeBases(db, companyId, docOf(fields));
       await checkAgentWebhooks(deps, full);
       await checkFunctions(deps, full);
+      if (fields.kind !== undefined) checkFlow(full);
       // masked header values keep what the stored document has
-      change = (stored) => sealFunctionHeaders(deps, companyId, full, stored);
+      change = (stored) => {
+        const next = keepKind(fields, sealFunctionHeaders(deps, companyId, full, stored), stored);
+        checkFlow(next);
+        return next;
+      };
     } else change = (doc) => applyDialogPatch(doc, fields);
     const result = await updateAgent(db, companyId, id, change, {
       expectedVersion: version,

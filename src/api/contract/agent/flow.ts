@@ -64,6 +64,7 @@ export const FLOW_MESSAGES = {
   conditionRequired: 'The edge needs a condition',
   promptRequired: 'Describe the condition',
   expressionRequired: 'Write the expression',
+  flowRequired: 'A conversation flow agent needs a flow',
   // the graph's problems (validateFlow)
   noStart: 'The flow has no start node',
   unknownStart: (id: string) => `The start node ${id} is not in the flow`,
@@ -338,4 +339,22 @@ export function flowProblemsMessage(problems: readonly FlowProblem[]): string {
     return `${where}: ${p.message}`;
   });
   return `The flow is not valid: ${lines.join('; ')}`;
+}
+
+/**
+ * The problems of an agent document's flow: none for a single-prompt agent; for a conversation-flow agent,
+ * a missing flow or every problem validateFlow finds against the agent's own functions and dynamic variables.
+ */
+export function agentFlowProblems(doc: {
+  kind?: AgentKind | undefined;
+  flow?: Flow | undefined;
+  editor: { functions?: readonly { name: string }[]; dynamicVariables?: readonly { name: string }[] };
+}): FlowProblem[] {
+  if (doc.kind !== 'conversation_flow') return [];
+  if (!doc.flow) return [{ node_id: '', message: FLOW_MESSAGES.flowRequired }];
+  return validateFlow(
+    doc.flow,
+    doc.editor.functions ?? [],
+    (doc.editor.dynamicVariables ?? []).map((d) => d.name),
+  );
 }
