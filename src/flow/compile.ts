@@ -21,7 +21,7 @@
  * | expression           | eventless, guard `flow.expression` | on `flow.done`, guard `flow.expression`        |
  * | result               | (not allowed)                    | on `flow.done`, guard `flow.result` (`event.ok`)  |
  * | always               | eventless, no guard              | on `flow.done`, no guard                          |
- * | else                 | eventless, no guard, last        | (not allowed)                                     |
+ * | else                 | eventless, no guard, after guards | (not allowed)                                     |
  *
  * `flow.done` says the node's own work is finished (the engine sends it once the static text was said, the
  * variables extracted, the function answered with `ok`, the digits pressed); guarded transitions come
@@ -175,18 +175,14 @@ export function compileFlow(flow: Flow) {
           break;
         case 'always':
         case 'else':
-          // unguarded edges come after every guarded one; else last of all
-          (split ? eventless : unguarded).push({ ...t, order: c.type === 'else' ? 1 : 0 });
+          (split ? eventless : unguarded).push(t);
           break;
       }
     }
-    const last = unguarded.sort((a, b) => a.order - b.order).map(({ order: _, ...t }) => t);
-    if (node.type === 'logic_split') {
-      const [guarded, free] = [eventless.filter((t) => t.guard), eventless.filter((t) => !t.guard)];
-      free.sort((a, b) => a.order - b.order);
-      return { description: node.name, always: [...guarded, ...free.map(({ order: _, ...t }) => t)] };
-    }
-    const done = [...onDone, ...last];
+    // guarded transitions first, then the unguarded ones (always, else), each in edge order
+    if (node.type === 'logic_split')
+      return { description: node.name, always: [...eventless.filter((t) => t.guard), ...eventless.filter((t) => !t.guard)] };
+    const done = [...onDone, ...unguarded];
     if (node.global && globalReturns(node.global))
       done.push({
         target: `#${FLOW_MACHINE_ID}.${FLOW_NODES_STATE}.${FLOW_HISTORY_STATE}`,
