@@ -10,6 +10,7 @@ import {
   flowProblemsMessage,
   validateFlow,
 } from '../../../src/api/contract/agent/flow';
+import { AgentListItemSchema } from '../../../src/api/contract/agent/responses';
 import { sampleFlow } from './sample';
 
 const FUNCTIONS = [{ name: 'book_appointment_cal' }];
@@ -228,5 +229,18 @@ describe('validateFlow (the graph)', () => {
         { node_id: 'n', edge_id: 'e', message: 'C' },
       ]),
     ).toBe('The flow is not valid: flow: A; node n: B; node n, edge e: C');
+  });
+});
+
+describe('agent answers', () => {
+  it('reads an answer without kind as a single-prompt agent, and refuses an unknown kind', () => {
+    const answer = { _id: 'a1', name: 'A', company: 'c', account: 'u', version: 1, createdAt: '', updatedAt: '' };
+    const item = (extra: Record<string, unknown>) =>
+      v.safeParse(v.pick(AgentListItemSchema, ['_id', 'name', 'kind']), { ...answer, ...extra });
+    const plain = item({});
+    expect(plain.success && plain.output.kind).toBe('single_prompt');
+    const flow = item({ kind: 'conversation_flow' });
+    expect(flow.success && flow.output.kind).toBe('conversation_flow');
+    expect(item({ kind: 'multi_prompt' }).success).toBe(false);
   });
 });

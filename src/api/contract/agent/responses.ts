@@ -37,8 +37,8 @@ export const AgentSchema = v.object({
   message: v.string(),
   settings: AgentSettingsSchema,
   editor: AgentEditorSchema,
-  /** `single_prompt` or `conversation_flow` */
-  kind: AgentKindSchema,
+  /** `single_prompt` or `conversation_flow` (an answer without it is a single-prompt agent) */
+  kind: v.optional(AgentKindSchema, 'single_prompt'),
   /** a conversation_flow agent's flow */
   flow: v.optional(FlowSchema),
   ...AgentDialogViewEntries,
