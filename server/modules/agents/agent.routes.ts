@@ -40,25 +40,38 @@ const agentId = (id: string) => {
  * keeps its name and sources (the caller's own copy), but an id of the server's form that is not the
  * company's (another company's, or a deleted one) is dropped, so an agent never points at another
  * company's knowledge. Every such id is dropped alike, so the answer tells nothing about other companies.
- * Ids of another form can name no knowledge base at all and are kept as the client sent them.
+ * Ids of another form can name no knowledge base at all and are kept as the client sent them. A flow's
+ * conversation nodes' `knowledge_base_ids` are kept to the company's the same way.
  */
 async function ownKnowledgeBases(db: AppDeps['db']['db'], companyId: string, doc: AgentDoc): Promise<AgentDoc> {
   const selected = doc.editor.selectedKnowledgeBases;
+  const nodeIds = (doc.flow?.nodes ?? []).flatMap((n) => (n.type === 'conversation' ? (n.knowledge_base_ids ?? []) : []));
   const wanted = [
-    ...new Set(selected.flatMap((k) => (k.knowledge_base_id && isId(k.knowledge_base_id) ? [k.knowledge_base_id] : []))),
+    ...new Set([...selected.flatMap((k) => (k.knowledge_base_id ? [k.knowledge_base_id] : [])), ...nodeIds].filter(isId)),
   ];
   if (wanted.length === 0) return doc;
-  const own = await ownKnowledgeBaseIds(db, companyId, wanted);
+  const own = new Set<string>();
+  // a flow may name many: asked in chunks, under both databases' bound-parameter limits
+  for (let i = 0; i < wanted.length; i += 500)
+    for (const id of await ownKnowledgeBaseIds(db, companyId, wanted.slice(i, i + 500))) own.add(id);
   if (own.size === wanted.length) return doc;
+  const foreign = (id: string | undefined) => id !== undefined && isId(id) && !own.has(id);
   const unlink = ({ knowledge_base_id: _, ...rest }: (typeof selected)[number]) => rest;
+  const flow = doc.flow && {
+    ...doc.flow,
+    nodes: doc.flow.nodes.map((n) =>
+      n.type === 'conversation' && n.knowledge_base_ids?.some(foreign)
+        ? { ...n, knowledge_base_ids: n.knowledge_base_ids.filter((id) => !foreign(id)) }
+        : n,
+    ),
+  };
   return {
     ...doc,
     editor: {
       ...doc.editor,
-      selectedKnowledgeBases: selected.map((k) =>
-        k.knowledge_base_id && isId(k.knowledge_base_id) && !own.has(k.knowledge_base_id) ? unlink(k) : k,
-      ),
+      selectedKnowledgeBases: selected.map((k) => (foreign(k.knowledge_base_id) ? unlink(k) : k)),
     },
+    ...(flow ? { flow } : {}),
   };
 }
 
@@ -102,10 +115,14 @@ function checkFlow(doc: AgentDoc): void {
 /**
  * A full save (PUT) without `kind` keeps the stored kind and, for a flow agent, the stored flow unless it
  * sends one: a client that knows nothing of flows never turns a flow agent into a single-prompt one.
+ * `next` carries the flow the save sent (checked like the rest of the document), if any.
  */
 function keepKind(given: AgentSavePayload, next: AgentDoc, stored: AgentDoc): AgentDoc {
-  if (given.kind !== undefined || stored.kind !== 'conversation_flow') return next;
-  return { ...next, kind: stored.kind, flow: given.flow ?? stored.flow };
+  if (given.kind !== undefined) return next;
+  const { flow, ...rest } = next;
+  if (stored.kind !== 'conversation_flow') return rest;
+  const kept = flow ?? stored.flow;
+  return { ...rest, kind: stored.kind, ...(kept ? { flow: kept } : {}) };
 }
 
 /** How long 'Load tools' waits for an MCP server (initialize and the whole list). */
@@ -157,7 +174,9 @@ export function agentRoutes(deps: AppDeps) {
     // the full save payload replaces the document; a dialog patch is applied onto it
     let change: (doc: AgentDoc) => AgentDoc;
     if ('settings' in fields) {
-      const full = await ownKnowledgeBases(db, companyId, docOf(fields));
+      // without a kind, a flow sent along is kept for keepKind to decide on
+      const sent = fields.kind === undefined && fields.flow ? { ...docOf(fields), flow: fields.flow } : docOf(fields);
+      const full = await ownKnowledgeBases(db, companyId, sent);
       await checkAgentWebhooks(deps, full);
       await checkFunctions(deps, full);
       if (fields.kind !== undefined) checkFlow(full);

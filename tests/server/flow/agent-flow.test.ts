@@ -142,4 +142,32 @@ describeEachDb('conversation flow agents', (db) => {
     expect((await call(t(), 'GET', `/agent/${id}`, { token: b.token })).status).toBe(404);
     expect((await call(t(), 'PUT', `/agent/${id}`, { token: b.token, body: payload('Taken', sampleFlow()) })).status).toBe(404);
   });
+
+  it("keeps a conversation node's knowledge bases to the company's own", async () => {
+    const a = await signUp(t());
+    const b = await signUp(t());
+    const kbOf = async (token: string, name: string) => {
+      const upload = new FormData();
+      upload.set('knowledge_base_name', name);
+      upload.append('knowledge_base_texts', JSON.stringify({ title: 'Hours', text: 'Open all night.' }));
+      const res = await call(t(), 'POST', '/knowledge-base', { token, body: upload });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data.knowledge_base.knowledge_base_id as string;
+    };
+    const mine = await kbOf(a.token, 'Mine');
+    const theirs = await kbOf(b.token, 'Theirs');
+    const flow = sampleFlow();
+    const greet = flow.nodes[0] as { knowledge_base_ids?: string[] };
+    greet.knowledge_base_ids = [mine, theirs, 'faq-draft'];
+    const created = await call(t(), 'POST', '/agent', { token: a.token, body: payload('Scoped', flow) });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data.agent.flow.nodes[0].knowledge_base_ids).toEqual([mine, 'faq-draft']);
+
+    // a save that sends a flow without a kind is scoped the same way
+    const id = created.body.data.agent._id;
+    const put = await call(t(), 'PUT', `/agent/${id}`, { token: a.token, body: { ...payload('Scoped'), flow } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body.data.agent.kind).toBe('conversation_flow');
+    expect(put.body.data.agent.flow.nodes[0].knowledge_base_ids).toEqual([mine, 'faq-draft']);
+  });
 });
