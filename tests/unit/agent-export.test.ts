@@ -9,8 +9,10 @@ import {
   agentExportOf,
   parseAgentImport,
 } from '../../src/api/contract/agent/export';
+import { FLOW_MESSAGES, FlowSchema } from '../../src/api/contract/agent/flow';
 import type { Agent } from '../../src/api/contract/agent/responses';
 import { AgentSavePayloadSchema } from '../../src/api/contract/agent/save';
+import { sampleFlow } from './flow/sample';
 
 const payload = v.parse(
   AgentSavePayloadSchema,
@@ -26,6 +28,7 @@ const payload = v.parse(
 const agent: Agent = {
   _id: 'a1',
   ...payload,
+  kind: 'single_prompt',
   ...agentDialogFields(payload),
   company: 'c1',
   account: 'u1',
@@ -53,6 +56,29 @@ describe('agent export file', () => {
       ok: true,
       payload: { name: 'Night Nurse', prompt: 'Be kind.', message: 'Hello!', settings: payload.settings, editor: payload.editor },
     });
+  });
+
+  it("carries a conversation-flow agent's kind and flow both ways", () => {
+    const flow = v.parse(FlowSchema, sampleFlow());
+    const functions = [{ id: 1, type: 'book_appointment_cal', name: 'book_appointment_cal', event_type_id: 1, timezone: 'UTC' }];
+    const editor = v.parse(AgentSavePayloadSchema, { ...payload, editor: { ...payload.editor, functions } }).editor;
+    const flowAgent: Agent = { ...agent, editor, kind: 'conversation_flow', flow };
+    const file = agentExportOf(flowAgent);
+    expect(file.agent.kind).toBe('conversation_flow');
+    expect(file.agent.flow).toEqual(flow);
+    const back = parseAgentImport(JSON.stringify(file));
+    expect(back.ok && back.payload.kind).toBe('conversation_flow');
+    expect(back.ok && back.payload.flow).toEqual(flow);
+    // a single-prompt agent's file has neither
+    expect(agentExportOf({ ...agent, flow }).agent).not.toHaveProperty('flow');
+    // a flow that names a function the file does not have is refused, naming the node
+    const broken = parseAgentImport(JSON.stringify({ ...file, agent: { ...file.agent, editor: payload.editor } }));
+    expect(broken).toEqual({
+      ok: false,
+      message: expect.stringContaining('node book: The agent has no function named book_appointment_cal'),
+    });
+    const noFlow = parseAgentImport(JSON.stringify({ ...payload, kind: 'conversation_flow' }));
+    expect(noFlow).toEqual({ ok: false, message: expect.stringContaining(FLOW_MESSAGES.flowRequired) });
   });
 
   it('imports a bare save payload and drops a company/account in it', () => {

@@ -14,8 +14,10 @@ type AgentRow = Selectable<AgentsTable>;
 
 /** The stored document of a save payload: company/account are dropped (ownership comes from the token). */
 export function docOf(payload: AgentSavePayload): AgentDoc {
-  const { name, prompt, message, settings, editor } = payload;
-  return { name, prompt, message, settings, editor };
+  const { name, prompt, message, settings, editor, kind, flow } = payload;
+  const doc: AgentDoc = { name, prompt, message, settings, editor };
+  // a single-prompt agent keeps no flow
+  return kind === 'conversation_flow' ? { ...doc, kind, ...(flow ? { flow } : {}) } : doc;
 }
 
 /** The columns the list filters and sorts on, projected from the document. */
@@ -39,9 +41,9 @@ function parseDoc(text: string): AgentDoc {
   return { ...doc, editor: withStorageLevel({ ...AGENT_EDITOR_DEFAULTS, ...doc.editor, dataStorage: stored.dataStorage }) };
 }
 
-/** A list row: the agent without prompt, message and editor. */
+/** A list row: the agent without prompt, message, editor and flow. */
 export function rowToListItem(row: AgentRow): AgentListItem {
-  const { prompt: _p, message: _m, editor: _e, ...item } = rowToAgent(row);
+  const { prompt: _p, message: _m, editor: _e, flow: _f, ...item } = rowToAgent(row);
   return item;
 }
 
@@ -54,6 +56,9 @@ export function rowToAgent(row: AgentRow): Agent {
     message: doc.message,
     settings: doc.settings,
     editor: doc.editor,
+    // documents stored before flows have no kind: they are single-prompt agents
+    kind: doc.kind ?? 'single_prompt',
+    ...(doc.kind === 'conversation_flow' && doc.flow ? { flow: doc.flow } : {}),
     ...agentDialogFields(doc),
     company: row.company_id,
     account: row.account_id ?? '',

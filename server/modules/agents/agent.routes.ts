@@ -1,9 +1,10 @@
 import { AgentUpdateBodySchema, applyDialogPatch } from '@contract/agent/dialog.js';
+import { agentFlowProblems, flowProblemsMessage } from '@contract/agent/flow.js';
 import { SECRET_MASK } from '@contract/agent/functions.js';
 import { MCP_TOOLS_MESSAGES, McpToolsBodySchema } from '@contract/agent/mcp-tools.js';
 import { AGENT_MESSAGES } from '@contract/agent/messages.js';
 import { AgentListQuerySchema } from '@contract/agent/query.js';
-import { type AgentDoc, AgentSavePayloadSchema } from '@contract/agent/save.js';
+import { type AgentDoc, type AgentSavePayload, AgentSavePayloadSchema } from '@contract/agent/save.js';
 import { Hono } from 'hono';
 import { isId } from '../../platform/crypto/ids.js';
 import type { AppDeps } from '../../platform/deps.js';
@@ -39,25 +40,38 @@ const agentId = (id: string) => {
  * keeps its name and sources (the caller's own copy), but an id of the server's form that is not the
  * company's (another company's, or a deleted one) is dropped, so an agent never points at another
  * company's knowledge. Every such id is dropped alike, so the answer tells nothing about other companies.
- * Ids of another form can name no knowledge base at all and are kept as the client sent them.
+ * Ids of another form can name no knowledge base at all and are kept as the client sent them. A flow's
+ * conversation nodes' `knowledge_base_ids` are kept to the company's the same way.
  */
 async function ownKnowledgeBases(db: AppDeps['db']['db'], companyId: string, doc: AgentDoc): Promise<AgentDoc> {
   const selected = doc.editor.selectedKnowledgeBases;
+  const nodeIds = (doc.flow?.nodes ?? []).flatMap((n) => (n.type === 'conversation' ? (n.knowledge_base_ids ?? []) : []));
   const wanted = [
-    ...new Set(selected.flatMap((k) => (k.knowledge_base_id && isId(k.knowledge_base_id) ? [k.knowledge_base_id] : []))),
+    ...new Set([...selected.flatMap((k) => (k.knowledge_base_id ? [k.knowledge_base_id] : [])), ...nodeIds].filter(isId)),
   ];
   if (wanted.length === 0) return doc;
-  const own = await ownKnowledgeBaseIds(db, companyId, wanted);
+  const own = new Set<string>();
+  // a flow may name many: asked in chunks, under both databases' bound-parameter limits
+  for (let i = 0; i < wanted.length; i += 500)
+    for (const id of await ownKnowledgeBaseIds(db, companyId, wanted.slice(i, i + 500))) own.add(id);
   if (own.size === wanted.length) return doc;
+  const foreign = (id: string | undefined) => id !== undefined && isId(id) && !own.has(id);
   const unlink = ({ knowledge_base_id: _, ...rest }: (typeof selected)[number]) => rest;
+  const flow = doc.flow && {
+    ...doc.flow,
+    nodes: doc.flow.nodes.map((n) =>
+      n.type === 'conversation' && n.knowledge_base_ids?.some(foreign)
+        ? { ...n, knowledge_base_ids: n.knowledge_base_ids.filter((id) => !foreign(id)) }
+        : n,
+    ),
+  };
   return {
     ...doc,
     editor: {
       ...doc.editor,
-      selectedKnowledgeBases: selected.map((k) =>
-        k.knowledge_base_id && isId(k.knowledge_base_id) && !own.has(k.knowledge_base_id) ? unlink(k) : k,
-      ),
+      selectedKnowledgeBases: selected.map((k) => (foreign(k.knowledge_base_id) ? unlink(k) : k)),
     },
+    ...(flow ? { flow } : {}),
   };
 }
 
@@ -87,6 +101,30 @@ async function checkFunctions(deps: AppDeps, doc: AgentDoc): Promise<void> {
   }
 }
 
+/**
+ * A conversation-flow agent's flow checked against the agent's own functions and variables: every problem
+ * answers 400 at once, each naming its node (and edge) in `problems`.
+ */
+function checkFlow(doc: AgentDoc): void {
+  const problems = agentFlowProblems(doc);
+  if (problems.length === 0) return;
+  const message = flowProblemsMessage(problems);
+  throw new HttpError(400, message, { errors: { flow: message }, problems });
+}
+
+/**
+ * A full save (PUT) without `kind` keeps the stored kind and, for a flow agent, the stored flow unless it
+ * sends one: a client that knows nothing of flows never turns a flow agent into a single-prompt one.
+ * `next` carries the flow the save sent (checked like the rest of the document), if any.
+ */
+function keepKind(given: AgentSavePayload, next: AgentDoc, stored: AgentDoc): AgentDoc {
+  if (given.kind !== undefined) return next;
+  const { flow, ...rest } = next;
+  if (stored.kind !== 'conversation_flow') return rest;
+  const kept = flow ?? stored.flow;
+  return { ...rest, kind: stored.kind, ...(kept ? { flow: kept } : {}) };
+}
+
 /** How long 'Load tools' waits for an MCP server (initialize and the whole list). */
 const LOAD_TOOLS_MS = 10_000;
 /** 'Load tools' reaches out to a URL the company chose: at most this many a minute per company. */
@@ -114,6 +152,7 @@ export function agentRoutes(deps: AppDeps) {
     const { companyId, accountId } = c.get('auth');
     // the agent and the stored answer of its Idempotency-Key commit together (docs/reliability.md)
     const given = await ownKnowledgeBases(db, companyId, docOf(payload));
+    checkFlow(given);
     await checkAgentWebhooks(deps, given);
     await checkFunctions(deps, given);
     const doc = sealFunctionHeaders(deps, companyId, given);
@@ -135,11 +174,18 @@ export function agentRoutes(deps: AppDeps) {
     // the full save payload replaces the document; a dialog patch is applied onto it
     let change: (doc: AgentDoc) => AgentDoc;
     if ('settings' in fields) {
-      const full = await ownKnowledgeBases(db, companyId, docOf(fields));
+      // without a kind, a flow sent along is kept for keepKind to decide on
+      const sent = fields.kind === undefined && fields.flow ? { ...docOf(fields), flow: fields.flow } : docOf(fields);
+      const full = await ownKnowledgeBases(db, companyId, sent);
       await checkAgentWebhooks(deps, full);
       await checkFunctions(deps, full);
+      if (fields.kind !== undefined) checkFlow(full);
       // masked header values keep what the stored document has
-      change = (stored) => sealFunctionHeaders(deps, companyId, full, stored);
+      change = (stored) => {
+        const next = keepKind(fields, sealFunctionHeaders(deps, companyId, full, stored), stored);
+        checkFlow(next);
+        return next;
+      };
     } else change = (doc) => applyDialogPatch(doc, fields);
     const result = await updateAgent(db, companyId, id, change, {
       expectedVersion: version,

@@ -74,7 +74,7 @@ export type AgentDialogPatch = v.InferOutput<typeof AgentDialogPatchSchema>;
 export const AgentSaveUpdateSchema = v.object({ ...saveEntries, version: v.optional(VersionSchema) });
 export type AgentSaveUpdate = v.InferOutput<typeof AgentSaveUpdateSchema>;
 
-const SAVE_ONLY_KEYS = ['name', 'prompt', 'message', 'settings', 'editor'];
+const SAVE_ONLY_KEYS = ['name', 'prompt', 'message', 'settings', 'editor', 'kind', 'flow'];
 /** True when a PUT body is the editor's full save payload (it has a save-only key) rather than a dialog patch. */
 export const isSavePayloadShape = (input: unknown): boolean =>
   typeof input === 'object' && input !== null && SAVE_ONLY_KEYS.some((k) => k in input);

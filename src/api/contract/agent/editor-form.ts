@@ -89,6 +89,11 @@ export function agentToEditorForm(agent: Pick<Agent, 'name' | 'prompt' | 'messag
 }
 
 /** The save payload of a loaded agent (what 'Export' downloads and 'Import' posts back). */
-export function agentToSavePayload(agent: Pick<Agent, 'name' | 'prompt' | 'message' | 'settings' | 'editor'>): AgentSavePayload {
-  return { name: agent.name, prompt: agent.prompt, message: agent.message, settings: agent.settings, editor: agent.editor };
+export function agentToSavePayload(
+  agent: Pick<Agent, 'name' | 'prompt' | 'message' | 'settings' | 'editor'> & Partial<Pick<Agent, 'kind' | 'flow'>>,
+): AgentSavePayload {
+  const { name, prompt, message, settings, editor, kind, flow } = agent;
+  const payload: AgentSavePayload = { name, prompt, message, settings, editor };
+  if (kind === 'conversation_flow') return { ...payload, kind, ...(flow ? { flow } : {}) };
+  return payload;
 }

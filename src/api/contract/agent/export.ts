@@ -11,6 +11,9 @@
  *     "agent": { "name": "...", "prompt": "...", "message": "...", "settings": {...}, "editor": {...} }
  *   }
  *
+ * A conversation-flow agent's file also carries `"kind": "conversation_flow"` and its `"flow"`; Import checks
+ * the flow against the file's own functions (validateFlow) and names its first problem.
+ *
  * Import takes such a file, or a bare save payload (`{ name, prompt, message, settings, editor }`),
  * validates it with the contract's AgentSavePayloadSchema (ranges and messages of the specification)
  * and creates a NEW agent from it (POST /agent); ownership always comes from the importer's token.
@@ -18,6 +21,7 @@
 import * as v from 'valibot';
 import { parseJson } from '../json';
 import { agentToSavePayload } from './editor-form';
+import { agentFlowProblems, flowProblemsMessage } from './flow';
 import type { Agent } from './responses';
 import { type AgentSavePayload, AgentSavePayloadSchema } from './save';
 
@@ -98,5 +102,7 @@ export function parseAgentImport(text: string): AgentImportResult {
   }
   // the owner of an imported agent is whoever imports it
   const { company: _c, account: _a, ...payload } = parsed.output;
+  const problems = agentFlowProblems(payload);
+  if (problems.length > 0) return { ok: false, message: AGENT_IMPORT_MESSAGES.invalid('flow', flowProblemsMessage(problems)) };
   return { ok: true, payload };
 }

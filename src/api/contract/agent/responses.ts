@@ -3,6 +3,7 @@
  */
 import * as v from 'valibot';
 import { AgentEditorSchema } from './editor';
+import { AgentKindSchema, FlowSchema } from './flow';
 import { AgentSettingsSchema } from './save';
 
 const AgentDialogViewEntries = {
@@ -36,6 +37,10 @@ export const AgentSchema = v.object({
   message: v.string(),
   settings: AgentSettingsSchema,
   editor: AgentEditorSchema,
+  /** `single_prompt` or `conversation_flow` (an answer without it is a single-prompt agent) */
+  kind: v.optional(AgentKindSchema, 'single_prompt'),
+  /** a conversation_flow agent's flow */
+  flow: v.optional(FlowSchema),
   ...AgentDialogViewEntries,
   company: v.string(),
   account: v.string(),
@@ -49,10 +54,10 @@ export const AgentSchema = v.object({
 export type Agent = v.InferOutput<typeof AgentSchema>;
 
 /**
- * A row of GET /agent: the agent without its long texts (prompt, message) and editor object, which
- * GET /agent/{id} answers. Everything the table and the Update Agent dialog show is here.
+ * A row of GET /agent: the agent without its long texts (prompt, message), editor object and flow, which
+ * GET /agent/{id} answers. Everything the table and the Update Agent dialog show is here, the kind included.
  */
-export const AgentListItemSchema = v.omit(AgentSchema, ['prompt', 'message', 'editor']);
+export const AgentListItemSchema = v.omit(AgentSchema, ['prompt', 'message', 'editor', 'flow']);
 export type AgentListItem = v.InferOutput<typeof AgentListItemSchema>;
 
 /** GET /agent */

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { AGENT_FIXED_SETTINGS } from './defaults';
 import { AgentEditorSchema, VOICE_STORED } from './editor';
 import { LanguageSchema, LlmModelSchema, range, requiredText, text, VoiceModelSchema } from './fields';
+import { AgentKindSchema, FlowSchema } from './flow';
 import { AGENT_MESSAGE_MAX, AGENT_MESSAGES, AGENT_PROMPT_MAX } from './messages';
 
 export const AgentSettingsSchema = v.object({
@@ -46,6 +47,10 @@ export const saveEntries = {
   message: v.optional(text(AGENT_MESSAGE_MAX), ''),
   settings: AgentSettingsSchema,
   editor: v.optional(AgentEditorSchema, {}),
+  /** `single_prompt` (missing = single_prompt) or `conversation_flow` */
+  kind: v.optional(AgentKindSchema),
+  /** a conversation_flow agent's flow (src/api/contract/agent/flow.ts); checked by validateFlow on save */
+  flow: v.optional(FlowSchema),
 };
 
 /** POST /agent (and PUT /agent/{id} with the full payload). */
