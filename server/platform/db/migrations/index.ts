@@ -22,7 +22,7 @@ import * as m020 from './020_job_vocabulary.js';
 import * as m021 from './021_batch_failure_reason.js';
 import * as m022 from './022_function_names.js';
 import * as m023 from './023_imported_numbers.js';
-import * as m025 from './025_retention_audit.js';
+import * as m024 from './024_retention_audit.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -53,5 +53,5 @@ export const migrations: Record<string, Migration> = {
   '021_batch_failure_reason': m021,
   '022_function_names': m022,
   '023_imported_numbers': m023,
-  '025_retention_audit': m025,
+  '024_retention_audit': m024,
 };
