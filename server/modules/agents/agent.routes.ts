@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { isId } from '../../platform/crypto/ids.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { limitBody } from '../../platform/http/body-limit.js';
-import { HttpError, jsonBody, ok } from '../../platform/http/http.js';
+import { HttpError, jsonBody, ok, parseWith, readJson } from '../../platform/http/http.js';
 import { idempotent } from '../../platform/http/idempotency.js';
 import { listQuery } from '../../platform/http/list-query.js';
 import { enforce, type Limit } from '../../platform/http/ratelimit.js';
@@ -20,6 +20,7 @@ import { listMcpTools, openMcpSession } from '../../voice/tools/mcp/index.js';
 import { toolKindOf } from '../../voice/tools/registry.js';
 import { ToolError } from '../../voice/tools/types.js';
 import { requireAuth } from '../auth/index.js';
+import { companyDefaultDataStorage } from '../company/index.js';
 import { ownKnowledgeBaseIds } from '../knowledge/index.js';
 import { checkWebhookUrl } from '../webhooks/index.js';
 import { deleteAgent, docOf, findAgent, insertAgent, listAgents, updateAgent } from './agent.repo.js';
@@ -131,6 +132,12 @@ const LOAD_TOOLS_MS = 10_000;
 export const LOAD_TOOLS_LIMIT: Limit = { name: 'mcp-tools:company', max: 30, windowMs: 60_000 };
 
 /** /agent: the company's agents (list, read, create, update, delete). Company and account come from the token. */
+/** Whether a create request chose the agent's data-storage level itself (the level, or the old switch). */
+const hasDataStorage = (raw: unknown): boolean => {
+  const editor = typeof raw === 'object' && raw !== null ? (raw as { editor?: unknown }).editor : undefined;
+  return typeof editor === 'object' && editor !== null && ('dataStorage' in editor || 'sensitiveDataStorage' in editor);
+};
+
 export function agentRoutes(deps: AppDeps) {
   const db = deps.db.db;
   const r = new Hono<AppEnv>();
@@ -148,8 +155,11 @@ export function agentRoutes(deps: AppDeps) {
   });
 
   r.post('/', idempotent(deps), async (c) => {
-    const payload = await jsonBody(c, AgentSavePayloadSchema);
+    const raw = await readJson(c);
+    const payload = parseWith(AgentSavePayloadSchema, raw);
     const { companyId, accountId } = c.get('auth');
+    // an agent created without a data-storage level gets the company's default (Settings > Company)
+    if (!hasDataStorage(raw)) payload.editor = { ...payload.editor, dataStorage: await companyDefaultDataStorage(db, companyId) };
     // the agent and the stored answer of its Idempotency-Key commit together (docs/reliability.md)
     const given = await ownKnowledgeBases(db, companyId, docOf(payload));
     checkFlow(given);

@@ -7,5 +7,6 @@ export { seededRng } from './call-generator.js';
 export { loadCompany } from './company.repo.js';
 export { companyRoutes } from './company.routes.js';
 export { retentionPass, startRetentionJob } from './retention.js';
+export { companyDefaultDataStorage } from './settings.repo.js';
 export { addPoolNumbers, BULK_CALLS, createDemoWorkspace, demoEnabled, ensureWorkspace, seedCalls } from './workspace.js';
 export { accountOfEmail, holdsAnyNumber } from './workspace.repo.js';

@@ -16,6 +16,11 @@ export async function loadCompanySettings(db: Kysely<DB>, companyId: string): Pr
   };
 }
 
+/** The data-storage level new agents of the company get when their creator does not choose one. */
+export async function companyDefaultDataStorage(db: Kysely<DB>, companyId: string): Promise<DataStorage> {
+  return (await loadCompanySettings(db, companyId)).default_data_storage;
+}
+
 /** Writes the whole settings of the company (an upsert: the first change creates its row). */
 export async function saveCompanySettings(db: Kysely<DB>, companyId: string, s: CompanySettings, now: string): Promise<void> {
   await db

@@ -36,6 +36,26 @@ describeEachDb('company settings', (kind) => {
     expect(keep.body.data.retention_days).toBeNull();
   });
 
+  it("a new agent gets the company's default data storage unless its creator chose one", async () => {
+    const a = await signUp(t());
+    await call(t(), 'PUT', '/company/settings', { token: a.token, body: { default_data_storage: 'everything_but_pii' } });
+    const list = await call(t(), 'GET', '/agent', { token: a.token });
+    const sample = (await call(t(), 'GET', `/agent/${list.body.data.agents[0]._id}`, { token: a.token })).body.data.agent;
+    const { editor } = sample;
+    const { dataStorage: _level, sensitiveDataStorage: _old, ...unchosen } = editor;
+    const create = async (ed: Record<string, unknown>) => {
+      const res = await call(t(), 'POST', '/agent', {
+        token: a.token,
+        body: { name: 'New', prompt: sample.prompt, message: sample.message, settings: sample.settings, editor: ed },
+      });
+      expect(res.status).toBe(201);
+      return res.body.data.agent.editor.dataStorage;
+    };
+    expect(await create(unchosen)).toBe('everything_but_pii');
+    expect(await create({ ...unchosen, dataStorage: 'everything' })).toBe('everything');
+    expect(await create({ ...unchosen, dataStorage: 'metadata_only' })).toBe('metadata_only');
+  });
+
   it('refuses invalid settings with 400 and changes nothing', async () => {
     const a = await signUp(t());
     await call(t(), 'PUT', '/company/settings', { token: a.token, body: { retention_days: 90 } });
