@@ -30,15 +30,9 @@ export interface KeyCheckRequest {
   body?: string;
 }
 
-/** A refusal found before asking the provider (an identifier of the wrong shape). */
-export interface KeyCheckEarlyRefusal {
-  field: string;
-  reason: string;
-}
-
 export interface KeyCheck {
-  /** the request with the credentials, by field name; or a refusal without asking */
-  request(value: (field: string) => string): KeyCheckRequest | KeyCheckEarlyRefusal;
+  /** the request with the credentials, by field name */
+  request(value: (field: string) => string): KeyCheckRequest;
   /** the field a 401 or 403 belongs to (the key) */
   field: string;
   /**
@@ -64,8 +58,6 @@ export interface KeyCheckTarget {
   values: Readonly<Record<string, string>>;
   timeoutMs?: number;
 }
-
-const isEarly = (r: KeyCheckRequest | KeyCheckEarlyRefusal): r is KeyCheckEarlyRefusal => 'reason' in r;
 
 /**
  * The reason a provider gives in a refusal, from the shapes their documents give: OpenAI and Anthropic
@@ -101,7 +93,6 @@ function cleanReason(reason: string, values: Readonly<Record<string, string>>): 
 /** Asks the provider whether it takes the credentials. Never throws for the provider's sake. */
 export async function runKeyCheck(check: KeyCheck, target: KeyCheckTarget): Promise<KeyCheckOutcome> {
   const request = check.request((field) => target.values[field] ?? '');
-  if (isEarly(request)) return { kind: 'refused', status: 0, field: request.field, reason: request.reason };
   const signal = AbortSignal.timeout(target.timeoutMs ?? KEY_CHECK_TIMEOUT_MS);
   let status: number;
   let text: string;

@@ -36,14 +36,11 @@ export const TOOL_KEY_CHECKS: Record<CheckedToolProvider, KeyCheck> = {
   },
   whatsapp: {
     field: 'Access Token',
-    request: (v) =>
-      /^\d{1,32}$/.test(v('Phone Number ID'))
-        ? {
-            method: 'GET',
-            path: `/${WHATSAPP_GRAPH_VERSION}/${v('Phone Number ID')}`,
-            headers: { authorization: `Bearer ${v('Access Token')}` },
-          }
-        : { field: 'Phone Number ID', reason: 'A Phone Number ID is digits only.' },
+    request: (v) => ({
+      method: 'GET',
+      path: `/${WHATSAPP_GRAPH_VERSION}/${encodeURIComponent(v('Phone Number ID'))}`,
+      headers: { authorization: `Bearer ${v('Access Token')}` },
+    }),
     refusedField: (status, body) => (status === 400 && graphCode(body) === 100 ? 'Phone Number ID' : undefined),
   },
 };
