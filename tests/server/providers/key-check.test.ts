@@ -183,8 +183,8 @@ async function call(t: TestApp, method: string, url: string, init: { body?: unkn
 
 /** Points the provider `name` at `url` (its API base, as the env variables do). */
 function pointAt(t: TestApp, c: Pick<Case, 'name' | 'urls'>, url: string) {
-  if (c.urls === 'telephony') t.deps.config.telephonyUrls = { [c.name]: url };
-  else t.deps.config.providerUrls = { ...defaultProviderUrls(), [c.name]: url };
+  if (c.urls === 'telephony') t.deps.config.telephonyUrls = { ...t.deps.config.telephonyUrls, [c.name]: url };
+  else t.deps.config.providerUrls = { ...t.deps.config.providerUrls, [c.name]: url };
 }
 
 /** An address where nothing listens (a port just closed). */

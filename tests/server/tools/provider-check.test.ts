@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { providerAccess } from '../../../server/modules/providers/call-keys.js';
-import { defaultProviderUrls } from '../../../server/voice/providers/registry.js';
 import { checkAvailabilityCalendly } from '../../../server/voice/tools/calendly/index.js';
 import { CalcomFake } from '../../fakes/calcom.js';
 import { CalendlyFake } from '../../fakes/calendly.js';
@@ -24,7 +23,12 @@ describeEachDb('providers: the check of the Cal.com, Calendly and Perplexity car
     cal = await new CalcomFake('cal_live_good').start();
     calendly = await new CalendlyFake('pat-good').start();
     pplx = await new PerplexityFake('pplx-good').start();
-    t().deps.config.providerUrls = { ...defaultProviderUrls(), calcom: cal.url, calendly: calendly.url, perplexity: pplx.url };
+    t().deps.config.providerUrls = {
+      ...t().deps.config.providerUrls,
+      calcom: cal.url,
+      calendly: calendly.url,
+      perplexity: pplx.url,
+    };
   });
   afterEach(async () => {
     await Promise.all([cal.close(), calendly.close(), pplx.close()]);
