@@ -15,6 +15,7 @@ import { createLogger } from './platform/log/logger.js';
 import { openFilesLimit, openFilesProblem } from './platform/log/open-files.js';
 import { outboxMailer, smtpMailer } from './platform/mail.js';
 import { createProviderRegistry } from './voice/providers/registry.js';
+import { SMALLEST_API_URL } from './voice/providers/smallest/key-check.js';
 import { toolUrlsOf, toolUrlVariables } from './voice/tools/tool-urls.js';
 
 const startedAt = performance.now();
@@ -24,7 +25,7 @@ const providers = createProviderRegistry();
 
 let env: ReturnType<typeof parseEnv>;
 try {
-  env = parseEnv(process.env, [...providers.urlVariables().map((u) => u.env), ...toolUrlVariables()]);
+  env = parseEnv(process.env, [...providers.urlVariables().map((u) => u.env), ...toolUrlVariables(), SMALLEST_API_URL.env]);
 } catch (e) {
   if (e instanceof EnvError) {
     process.stderr.write(`${e.message}\n`);
@@ -73,6 +74,8 @@ const deps = composeDeps({
     providerUrls: {
       ...providers.urlsOf(env.apiBases),
       ...toolUrlsOf({ ...env.apiBases, WHATSAPP_API_URL: env.WHATSAPP_API_URL }),
+      // Smallest's cards are tried against it (server/modules/providers/key-check.ts); no call runs on it yet
+      smallest: env.apiBases[SMALLEST_API_URL.env] ?? SMALLEST_API_URL.default,
     },
     telephonyUrls: { twilio: env.TWILIO_API_URL, plivo: env.PLIVO_API_URL },
     allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS === 'true',

@@ -17,7 +17,9 @@
  * Carriers import the platform and the voice floors only: the module reads the company's credentials
  * (Providers) and hands them in (`account`).
  */
+
 import type { HttpClient } from '../platform/deps.js';
+import type { KeyCheck } from '../platform/net/key-check.js';
 import type { WarmTransferEnd } from '../voice/lines/types.js';
 
 /** A call's end as the carrier reports it, for a call no agent talked in. */
@@ -264,6 +266,11 @@ export interface Carrier<Account = unknown> {
   apiUrl: string;
   /** the credential fields of its Providers connection, by name */
   credentialFields: readonly string[];
+  /**
+   * Its cheapest authenticated request, tried when a company connects or updates its card (Connect and
+   * Update refuse credentials the carrier refuses: server/platform/net/key-check.ts).
+   */
+  keyCheck: KeyCheck;
   /** the account from the company's credentials (by field name), or undefined when one is missing */
   account(field: (name: string) => string | undefined): Account | undefined;
   hooks: CarrierHooks;

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import {
   fieldFlags,
@@ -8,7 +8,7 @@ import {
   type ProviderFieldsResponse,
   type ProviderSaveResponse,
 } from '../api/contract/provider';
-import { serverMessageOf } from '../api/errors';
+import { isApiError, serverMessageOf } from '../api/errors';
 import { providers } from '../api/providers';
 import { notify, type ToastMessage } from './notify';
 
@@ -28,6 +28,8 @@ export const PROVIDER_TOASTS = {
   connectFailed: (msg?: string) => failure(msg || PROVIDER_MESSAGES.connectFailed),
   updateFailed: (msg?: string) => failure(msg || PROVIDER_MESSAGES.updateFailed),
   disconnectFailed: (msg?: string) => failure(msg || PROVIDER_MESSAGES.disconnectFailed),
+  /** saved, but the provider could not be asked whether it takes the key (the server's warning) */
+  savedUnchecked: (warning: string): ToastMessage => ({ title: 'Warning', description: warning }),
 } as const;
 
 export interface ProviderConnectionInput {
@@ -60,6 +62,11 @@ export interface ProviderConnectionContext {
   values: Record<string, string>;
   /** the Idempotency-Key of the save being attempted (a retried Connect never connects twice) */
   attempt: ActionKey | undefined;
+  /**
+   * What is wrong with a field, shown under it: 'A value is required' for an empty required field, or the
+   * provider's reason for a key it refused (the server's `errors`); cleared when the field changes.
+   */
+  fieldErrors: Record<string, string>;
 }
 
 export type ProviderConnectionEvent =
@@ -85,7 +92,14 @@ export interface SaveInput {
 export const missingFields = (c: Pick<ProviderConnectionContext, 'fields' | 'values'>): string[] =>
   c.fields.filter((f) => !f.optional && (c.values[f.name] ?? '').trim() === '').map((f) => f.name);
 
-const forgetForm = { fields: [], values: {}, attempt: undefined } satisfies Partial<ProviderConnectionContext>;
+const forgetForm = { fields: [], values: {}, attempt: undefined, fieldErrors: {} } satisfies Partial<ProviderConnectionContext>;
+
+/** The errors of the named fields of `error` (a refused key: the provider's reason under its field). */
+const fieldErrorsOf = (error: unknown, fields: readonly CredentialField[]): Record<string, string> => {
+  if (!isApiError(error)) return {};
+  const known = new Set(fields.map((f) => f.name));
+  return Object.fromEntries(Object.entries(error.fieldErrors).filter(([name]) => known.has(name)));
+};
 
 /** What one Save sends: a retry of the same values reuses the attempt's Idempotency-Key. */
 const saveRequestOf = (context: ProviderConnectionContext) => ({
@@ -133,7 +147,19 @@ export const providerConnectionMachine = setup({
     })),
     setValue: assign({
       values: ({ context }, params: { name: string; value: string }) => ({ ...context.values, [params.name]: params.value }),
+      fieldErrors: ({ context }, params: { name: string; value: string }) => {
+        const { [params.name]: _, ...rest } = context.fieldErrors;
+        return rest;
+      },
     }),
+    markMissing: assign({
+      fieldErrors: ({ context }) =>
+        Object.fromEntries(missingFields(context).map((name) => [name, PROVIDER_MESSAGES.valueRequired])),
+    }),
+    showFieldErrors: assign({
+      fieldErrors: ({ context }, params: { error: unknown }) => fieldErrorsOf(params.error, context.fields),
+    }),
+    clearFieldErrors: assign({ fieldErrors: {} }),
     keyAttempt: assign({ attempt: ({ context }) => actionKey(context.attempt, saveRequestOf(context)) }),
     markConnected: assign({ connected: true, connectionId: (_, params: { connectionId: string }) => params.connectionId }),
     markDisconnected: assign({ connected: false, connectionId: null }),
@@ -249,18 +275,19 @@ export const providerConnectionMachine = setup({
         {
           guard: 'hasMissingFields',
           target: 'editing',
-          description: "Empty fields: the toast 'Missing information' names them; nothing is sent.",
-          actions: { type: 'notify', params: ({ context }) => PROVIDER_TOASTS.missing(missingFields(context)) },
+          description: "Empty fields: the toast 'Missing information' names them, each says so under it; nothing is sent.",
+          actions: [{ type: 'notify', params: ({ context }) => PROVIDER_TOASTS.missing(missingFields(context)) }, 'markMissing'],
         },
         {
           target: 'saving',
           description: 'A retry of the same values reuses the Idempotency-Key of the first attempt.',
-          actions: 'keyAttempt',
+          actions: ['keyAttempt', 'clearFieldErrors'],
         },
       ],
     },
     saving: {
-      description: 'POST /provider/values (connect) or PUT /provider/{id} (update); an untouched mask keeps the stored secret.',
+      description:
+        "POST /provider/values (connect) or PUT /provider/{id} (update), the button reads 'Checking…': the server tries the key with the provider first; an untouched mask keeps the stored secret.",
       tags: ['open', 'busy'],
       invoke: {
         id: 'saveConnection',
@@ -270,14 +297,27 @@ export const providerConnectionMachine = setup({
           {
             guard: 'isUpdate',
             target: 'idle.connected',
-            description: "Updated: 'Success' toast; the dialog closes and the credentials are forgotten.",
-            actions: [{ type: 'notify', params: ({ context }) => PROVIDER_TOASTS.updated(context.label) }, 'forgetForm'],
+            description:
+              "Updated: 'Success' toast (and a warning toast when the provider could not be asked); the dialog closes and the credentials are forgotten.",
+            actions: [
+              { type: 'notify', params: ({ context }) => PROVIDER_TOASTS.updated(context.label) },
+              enqueueActions(({ event, enqueue }) => {
+                if (event.output.warning)
+                  enqueue({ type: 'notify', params: PROVIDER_TOASTS.savedUnchecked(event.output.warning) });
+              }),
+              'forgetForm',
+            ],
           },
           {
             target: 'idle.connected',
-            description: "Connected: 'Success' toast; the card shows Connected; the credentials are forgotten.",
+            description:
+              "Connected: 'Success' toast (and a warning toast when the provider could not be asked); the card shows Connected; the credentials are forgotten.",
             actions: [
               { type: 'notify', params: ({ context }) => PROVIDER_TOASTS.connected(context.label) },
+              enqueueActions(({ event, enqueue }) => {
+                if (event.output.warning)
+                  enqueue({ type: 'notify', params: PROVIDER_TOASTS.savedUnchecked(event.output.warning) });
+              }),
               { type: 'markConnected', params: ({ event }) => ({ connectionId: event.output.provider._id }) },
               'forgetForm',
             ],
@@ -285,15 +325,21 @@ export const providerConnectionMachine = setup({
         ],
         onError: [
           {
-            description: 'The dialog and its input stay.',
+            description: "The dialog and its input stay; a key the provider refused shows the provider's reason under its field.",
             guard: 'isUpdate',
             target: 'editing',
-            actions: { type: 'notify', params: ({ event }) => PROVIDER_TOASTS.updateFailed(serverMessageOf(event.error)) },
+            actions: [
+              { type: 'notify', params: ({ event }) => PROVIDER_TOASTS.updateFailed(serverMessageOf(event.error)) },
+              { type: 'showFieldErrors', params: ({ event }) => ({ error: event.error }) },
+            ],
           },
           {
-            description: 'The dialog and its input stay.',
+            description: "The dialog and its input stay; a key the provider refused shows the provider's reason under its field.",
             target: 'editing',
-            actions: { type: 'notify', params: ({ event }) => PROVIDER_TOASTS.connectFailed(serverMessageOf(event.error)) },
+            actions: [
+              { type: 'notify', params: ({ event }) => PROVIDER_TOASTS.connectFailed(serverMessageOf(event.error)) },
+              { type: 'showFieldErrors', params: ({ event }) => ({ error: event.error }) },
+            ],
           },
         ],
       },

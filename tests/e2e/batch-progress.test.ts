@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
 import { type E2eRecipientOutcome, seedBatchOutcomes } from './seed-db.js';
 import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
@@ -167,9 +167,10 @@ describe('a dialling batch in Chromium', () => {
     expect(await warning.count()).toBe(0);
     const connected = await apiCall(b.baseUrl, user, 'POST', '/provider/values', {
       name: 'twilio',
+      // the fake Twilio's account: Connect tries the key with Twilio (TWILIO_API_URL) first
       keys: [
-        { name: 'Account SID', value: 'AC5f2b7e11d04c4a9e8f3b6c2d1e0a9b87' },
-        { name: 'Auth Token', value: 'tw-auth-7d1c9e5b3a2f4e6d8c0b1a2f3e4d5c6b' },
+        { name: 'Account SID', value: inject('fakeKeys').twilio.accountSid },
+        { name: 'Auth Token', value: inject('fakeKeys').twilio.authToken },
       ],
     });
     expect(connected.status, JSON.stringify(connected.body)).toBe(201);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
 import { type ApiUser, apiCall, createNumberViaApi, signedInPage, signUpViaApi } from './session.js';
 
@@ -159,9 +159,10 @@ describe('batch calls in Chromium', () => {
     expect(draft.body.data.batches).toMatchObject([{ status: 'draft' }]);
     const connected = await apiCall(b.baseUrl, user, 'POST', '/provider/values', {
       name: 'twilio',
+      // the fake Twilio's account: Connect tries the key with Twilio (TWILIO_API_URL) first
       keys: [
-        { name: 'Account SID', value: `AC${'0'.repeat(32)}` },
-        { name: 'Auth Token', value: 'e2e-auth-token' },
+        { name: 'Account SID', value: inject('fakeKeys').twilio.accountSid },
+        { name: 'Auth Token', value: inject('fakeKeys').twilio.authToken },
       ],
     });
     expect(connected.status).toBe(201);

@@ -1,15 +1,18 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { maskValue } from '../../src/api/contract/provider.js';
 import { expectOnlyLocalRequests, openBrowser, type TestBrowser } from './browser.js';
 import { type ApiUser, apiCall, signedInPage, signUpViaApi } from './session.js';
 
 /** Planted credentials: they go to the server in request bodies and must never come back in a response. */
-const SID = 'AC5f2b7e11d04c4a9e8f3b6c2d1e0a9b87';
-const TOKEN = 'tw-auth-7d1c9e5b3a2f4e6d8c0b1a2f3e4d5c6b';
+// Connect tries keys with the provider (the run's fakes: TWILIO_API_URL, ANTHROPIC_BASE_URL), so Twilio's and
+// Anthropic's are the fakes' own (set in beforeAll); NEW_TOKEN is one the fake Twilio refuses
+let SID = '';
+let TOKEN = '';
 const NEW_TOKEN = 'tw-auth-rotated-0a1b2c3d4e5f60718293a4b5';
-const ANTHROPIC_KEY = 'sk-ant-api03-e2e-4f5a6b7c8d9e0f1a2b3c';
+let ANTHROPIC_KEY = '';
 const OPENAI_KEY = 'sk-proj-e2e-9a8b7c6d5e4f3a2b1c0d';
-const PLAIN = [SID, TOKEN, NEW_TOKEN, ANTHROPIC_KEY, OPENAI_KEY];
+const plain = () => [SID, TOKEN, NEW_TOKEN, ANTHROPIC_KEY, OPENAI_KEY];
 
 let b: TestBrowser;
 let page: Page;
@@ -20,6 +23,8 @@ const bodies: { url: string; text: string }[] = [];
 const sent: { method: string; path: string; body: string }[] = [];
 
 beforeAll(async () => {
+  ({ accountSid: SID, authToken: TOKEN } = inject('fakeKeys').twilio);
+  ANTHROPIC_KEY = inject('fakeKeys').anthropic;
   b = await openBrowser();
   user = await signUpViaApi(b.baseUrl, 'Pat Providers');
   page = await signedInPage(b, user);
@@ -116,14 +121,23 @@ describe('providers screen in Chromium', () => {
     await card(page, 'Twilio').getByRole('button', { name: 'Edit' }).waitFor();
   });
 
-  it('Edit shows masks, never the stored values; an untouched mask keeps its secret on update', async () => {
+  it('Edit shows masks, never the stored values; a token Twilio refuses is not saved; an untouched mask keeps its secret', async () => {
     await card(page, 'Twilio').getByRole('button', { name: 'Edit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Update Twilio' });
     const sid = dialog.getByLabel('Account SID', { exact: true });
     const token = dialog.getByLabel('Auth Token', { exact: true });
-    await poll(() => sid.inputValue()).toBe('AC5…9b87');
-    expect(await token.inputValue()).toBe('tw-…5c6b');
+    await poll(() => sid.inputValue()).toBe(maskValue(SID));
+    expect(await token.inputValue()).toBe(maskValue(TOKEN));
+    // a token the (fake) Twilio refuses: its reason in the toast and under the field, the dialog stays
     await token.fill(NEW_TOKEN);
+    await dialog.getByRole('button', { name: 'Update' }).click();
+    await notification(
+      page,
+      'Twilio refused the key: Twilio refused the Account SID and Auth Token (20003 Authenticate).',
+    ).waitFor();
+    expect(await token.getAttribute('aria-invalid')).toBe('true');
+    // the token Twilio takes, with the SID's mask left as it is
+    await token.fill(TOKEN);
     await dialog.getByRole('button', { name: 'Update' }).click();
     await notification(page, 'Twilio has been updated.').waitFor();
     await dialog.waitFor({ state: 'detached' });
@@ -134,7 +148,7 @@ describe('providers screen in Chromium', () => {
       'GET',
       '/provider/fields?name=twilio',
     );
-    expect(fields.body.keys.map((k) => k.value)).toEqual(['AC5…9b87', 'tw-…a4b5']);
+    expect(fields.body.keys.map((k) => k.value)).toEqual([maskValue(SID), maskValue(TOKEN)]);
   });
 
   it('disconnects after a confirmation: the card offers "Connect" again', async () => {
@@ -255,7 +269,7 @@ describe('providers screen in Chromium', () => {
     expect(written.join('\n')).toContain(NEW_TOKEN);
     // ...and never came back
     expect(bodies.length).toBeGreaterThan(10);
-    expect(bodies.filter((r) => PLAIN.some((secret) => r.text.includes(secret))).map((r) => r.url)).toEqual([]);
+    expect(bodies.filter((r) => plain().some((secret) => r.text.includes(secret))).map((r) => r.url)).toEqual([]);
   });
 
   it('search narrows the grid after the debounce and goes back to page 1; no match shows the empty state', async () => {

@@ -19,6 +19,9 @@
  *   401 authentication_error, 400 invalid_request_error, 404 not_found_error, 429 rate_limit_error,
  *   529 overloaded_error); the `x-api-key` and `anthropic-version` headers
  *   (https://docs.anthropic.com/en/api/versioning).
+ * - List Models: https://docs.anthropic.com/en/api/models-list (GET /v1/models, `x-api-key` and
+ *   `anthropic-version`; answers {data: [{type: 'model', id, display_name, created_at}], has_more, first_id,
+ *   last_id}): the Providers page's key check.
  * - Retired models answer 404 not_found_error (https://docs.claude.com/en/docs/about-claude/model-deprecations;
  *   claude-3-5-sonnet-* retired 2025-10-28, claude-3-haiku-20240307 on 2026-04-20): `models` lists what this
  *   fake serves.
@@ -260,6 +263,20 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   const models = options.models ? new Set(options.models) : undefined;
   const requests: AnthropicRequestRecord[] = [];
   const server = await listen(async (req, res) => {
+    if (req.method === 'GET' && new URL(req.url ?? '/', 'http://fake').pathname === '/v1/models') {
+      // List Models: the same key and version checks as the Messages API
+      if (!req.headers['x-api-key']) return sendJson(res, 401, errorBody('authentication_error', 'x-api-key header is required'));
+      if (req.headers['x-api-key'] !== apiKey) return sendJson(res, 401, errorBody('authentication_error', 'invalid x-api-key'));
+      if (!req.headers['anthropic-version'])
+        return sendJson(res, 400, errorBody('invalid_request_error', 'anthropic-version: header is required'));
+      const data = [...(models ?? ['claude-sonnet-4-5'])].map((id) => ({
+        type: 'model',
+        id,
+        display_name: id,
+        created_at: '2025-09-29T00:00:00Z',
+      }));
+      return sendJson(res, 200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
+    }
     if (req.method !== 'POST' || req.url !== '/v1/messages') return sendJson(res, 404, errorBody('not_found_error', 'Not Found'));
     const { record, body } = await receive(req);
     requests.push(record);

@@ -10,6 +10,8 @@
  *   encoded: VoiceUrl, VoiceMethod GET|POST, StatusCallback, StatusCallbackMethod, VoiceApplicationSid, ...);
  *   an unknown Sid answers 404 with code 20404; a VoiceUrl that is not an absolute URL answers 400 (21502).
  * - HTTP Basic auth with the Account SID and Auth Token, else 401 with code 20003.
+ * - `GET /2010-04-01/Accounts/{AccountSid}.json` (https://www.twilio.com/docs/iam/api/account): the account, the
+ *   Providers page's key check (404 code 20404 for another account).
  *
  * Plivo, Phone Number API (https://www.plivo.com/docs/numbers/api/account-phone-number) and Application API
  * (https://www.plivo.com/docs/voice/api/application):
@@ -20,6 +22,8 @@
  * - `POST …/Application/` (JSON app_name, answer_url required, answer_method, hangup_url, hangup_method)
  *   answers 201 `{api_id, app_id, message: 'created'}`; `DELETE …/Application/{app_id}/` answers 204.
  * - HTTP Basic auth with the Auth ID and Auth Token, else 401.
+ * - `GET /v1/Account/{auth_id}/` (https://www.plivo.com/docs/account/api/account#retrieve-account-details):
+ *   the account, the Providers page's key check.
  *
  * Each fake checks what the carrier checks (auth, required fields, methods, URL shapes) and records every
  * request; a request it does not know is answered 404 and recorded in `violations`.
@@ -168,6 +172,11 @@ export class TwilioNumbersFake {
       return sendJson(res, this.failWith, { code: 20500, message: 'Internal Server Error', status: this.failWith });
     if (!basicOk(req, this.accountSid, this.authToken))
       return sendJson(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
+    if (req.method === 'GET' && /^\/2010-04-01\/Accounts\/[^/]+\.json$/.test(url.pathname)) {
+      if (url.pathname !== `/2010-04-01/Accounts/${this.accountSid}.json`)
+        return sendJson(res, 404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+      return sendJson(res, 200, { sid: this.accountSid, friendly_name: 'Fake account', status: 'active' });
+    }
     this.incoming.serve(req, res, url, body);
   }
 }
@@ -232,6 +241,8 @@ export class PlivoNumbersFake {
     if (!basicOk(req, this.authId, this.authToken))
       return sendJson(res, 401, { api_id: apiId, error: 'Could not verify your access level for that URL.' });
     const base = `/v1/Account/${this.authId}`;
+    if (req.method === 'GET' && url.pathname === `${base}/`)
+      return sendJson(res, 200, { api_id: apiId, auth_id: this.authId, account_type: 'standard', name: 'Fake account' });
     let body: Record<string, string> = {};
     if (text) {
       if (!String(req.headers['content-type']).startsWith('application/json'))

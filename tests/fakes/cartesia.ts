@@ -7,6 +7,8 @@
  * - https://docs.cartesia.ai/use-the-api/api-conventions and /get-started/authenticate-your-client-applications:
  *   the key as `X-API-Key`, `Authorization: Bearer` or `?api_key=`; the version as `Cartesia-Version` or
  *   `?cartesia_version=` (the query wins), one of the dated versions
+ * - https://docs.cartesia.ai/api-reference/voices/list: GET /voices with the same key and version headers,
+ *   answering {data: [voice], has_more} (the Providers page's key check)
  * - https://docs.cartesia.ai/build-with-cartesia/capability-guides/stream-inputs-using-continuations (contexts)
  * - https://docs.cartesia.ai/build-with-cartesia/capability-guides/volume-speed-emotion (speed 0.6-1.5,
  *   volume 0.5-2.0), /api-reference/tts/bytes (encodings pcm_f32le/pcm_s16le/pcm_mulaw/pcm_alaw; sample
@@ -20,7 +22,7 @@
  * what the context has not sent. pcm_f32le and pcm_alaw are refused as not implemented.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { FakeProvider, refuseUpgrade, type StreamRecord } from './server.js';
@@ -125,6 +127,30 @@ export class CartesiaFake extends FakeProvider<CartesiaRecord> {
     const fake = new CartesiaFake();
     await fake.listen();
     return fake;
+  }
+
+  /** GET /voices (List Voices): the key and the version as the socket checks them, then one voice. */
+  protected override request(req: IncomingMessage, res: ServerResponse): void {
+    const json = (status: number, body: unknown): void => {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    const url = new URL(req.url ?? '/', 'http://fake');
+    if (req.method !== 'GET' || url.pathname !== '/voices') {
+      json(404, { error: 'Not found' });
+      return;
+    }
+    const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+    const apiKey = (req.headers['x-api-key'] as string | undefined) ?? bearer ?? null;
+    if (apiKey !== this.key) {
+      json(401, { error: 'Invalid API key' });
+      return;
+    }
+    const version = (req.headers['cartesia-version'] as string | undefined) ?? null;
+    if (version === null || !VERSIONS.has(version)) {
+      json(400, { error: `Invalid Cartesia-Version: ${version ?? '(missing)'}` });
+      return;
+    }
+    json(200, { data: [{ id: 'fake-voice-1', name: 'Fake', language: 'en', is_public: true }], has_more: false });
   }
 
   protected async upgrade(req: IncomingMessage, socket: Duplex, accept: () => Promise<WebSocket>) {

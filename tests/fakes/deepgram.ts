@@ -9,6 +9,10 @@
  * - https://developers.deepgram.com/docs/stt-troubleshooting-websocket-data-and-net-errors (401/400 on the
  *   upgrade, close frames 1008 DATA-0000 / 1011 NET-0000 / NET-0001)
  *
+ * - https://developers.deepgram.com/reference/manage/projects/list (GET /v1/projects with `Authorization:
+ *   Token <key>`, answers {projects: [{project_id, name}]}; a wrong key the same 401 INVALID_AUTH body as the
+ *   socket's upgrade): the Providers page's key check.
+ *
  * It checks what Deepgram checks: `Authorization: Token <key>` (401 otherwise, before anything else), the
  * encoding and sample rate (400: an unknown encoding, raw audio without sample_rate), the model and the
  * Nova-2 language list, keywords vs keyterm for the model, utterance_end_ms without interim_results. It
@@ -23,7 +27,7 @@
  * be slow to accept (`connectDelayMs`).
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { rmsLevel } from '../../server/voice/audio/level.js';
@@ -119,6 +123,26 @@ export class DeepgramFake extends FakeProvider<ListenRecord> {
     const fake = new DeepgramFake();
     await fake.listen();
     return fake;
+  }
+
+  /** the projects the key sees, served at GET /v1/projects */
+  projects = [{ project_id: 'fake-project-1', name: 'Fake project' }];
+
+  /** GET /v1/projects (List Projects): `Authorization: Token <key>` (401 INVALID_AUTH otherwise), then the projects. */
+  protected override request(req: IncomingMessage, res: ServerResponse): void {
+    const json = (status: number, body: unknown): void => {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    const requestId = randomUUID();
+    if (req.method !== 'GET' || new URL(req.url ?? '/', 'http://fake').pathname !== '/v1/projects') {
+      json(404, { err_code: 'NOT_FOUND', err_msg: 'Not found', request_id: requestId });
+      return;
+    }
+    if (req.headers.authorization !== `Token ${this.key}`) {
+      json(401, { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.', request_id: requestId });
+      return;
+    }
+    json(200, { projects: this.projects });
   }
 
   protected async upgrade(req: IncomingMessage, socket: Duplex, accept: () => Promise<WebSocket>) {

@@ -94,16 +94,22 @@ export class ElevenLabsFake extends FakeProvider<StreamInputRecord> {
     return fake;
   }
 
-  /** GET /v1/voices (https://elevenlabs.io/docs/api-reference/voices/search): the key, then the account's voices. */
+  /**
+   * GET /v1/voices (https://elevenlabs.io/docs/api-reference/voices/search) and GET /v1/user
+   * (https://elevenlabs.io/docs/api-reference/user/get, the Providers page's key check): the key, then the
+   * account's voices or user.
+   */
   protected override request(req: IncomingMessage, res: ServerResponse): void {
     const json = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
-    if (req.method !== 'GET' || new URL(req.url ?? '/', 'http://fake').pathname !== '/v1/voices') {
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    if (req.method !== 'GET' || (path !== '/v1/voices' && path !== '/v1/user')) {
       json(404, { detail: { status: 'not_found', message: 'Not found' } });
     } else if (req.headers['xi-api-key'] !== this.key) {
       json(401, { detail: { status: 'invalid_api_key', message: 'Invalid API key' } });
-    } else json(200, { voices: this.voices });
+    } else if (path === '/v1/user') json(200, { user_id: 'fake-user-1', subscription: { tier: 'free' }, is_new_user: false });
+    else json(200, { voices: this.voices });
   }
 
   protected async upgrade(req: IncomingMessage, socket: Duplex, accept: () => Promise<WebSocket>) {

@@ -7,6 +7,9 @@
  *   https://platform.openai.com/docs/api-reference/chat-streaming (the `stream_options.include_usage` chunk:
  *   empty `choices`, then `data: [DONE]`); error answers: https://platform.openai.com/docs/guides/error-codes
  *   (`{"error": {message, type, param, code}}`; 401 invalid_api_key, 429, 404 model_not_found).
+ * - List models: https://platform.openai.com/docs/api-reference/models/list (GET /v1/models with the Bearer
+ *   key; {object: 'list', data: [{id, object: 'model', created, owned_by}]}; the same 401 as chat): the
+ *   Providers page's key check.
  * - Structured Outputs: https://platform.openai.com/docs/guides/structured-outputs and the `response_format`
  *   parameter of https://platform.openai.com/docs/api-reference/chat/create (`{type: 'json_schema', json_schema:
  *   {name, description?, schema, strict?}}`, name ^[a-zA-Z0-9_-]{1,64}$; in strict mode every object needs
@@ -1020,25 +1023,21 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const chatRequests: ChatRequestRecord[] = [];
   const realtimeSessions: RealtimeSessionRecord[] = [];
 
-  const server = await listen(async (req, res) => {
-    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-      sendJson(res, 404, openAiError(`Invalid URL (${req.method} ${req.url})`));
-      return;
-    }
-    const auth = req.headers.authorization;
-    const { record, body } = await receive(req);
-    chatRequests.push(record);
-    if (!auth?.startsWith('Bearer '))
-      return sendJson(
+  /** The 401 of a missing or wrong Bearer key, sent; false when the key is right. */
+  const refusedKey = (auth: string | undefined, res: Parameters<Parameters<typeof listen>[0]>[1]): boolean => {
+    if (!auth?.startsWith('Bearer ')) {
+      sendJson(
         res,
         401,
         openAiError(
           "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
         ),
       );
+      return true;
+    }
     if (auth !== `Bearer ${apiKey}`) {
       const given = auth.slice(7);
-      return sendJson(
+      sendJson(
         res,
         401,
         openAiError(
@@ -1048,7 +1047,30 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
           'invalid_api_key',
         ),
       );
+      return true;
     }
+    return false;
+  };
+
+  const server = await listen(async (req, res) => {
+    if (req.method === 'GET' && new URL(req.url ?? '/', 'http://fake').pathname === '/v1/models') {
+      if (refusedKey(req.headers.authorization, res)) return;
+      const data = [...(models ?? ['gpt-4o', 'gpt-4o-mini'])].map((id) => ({
+        id,
+        object: 'model',
+        created: 1715367049,
+        owned_by: 'system',
+      }));
+      return sendJson(res, 200, { object: 'list', data });
+    }
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+      sendJson(res, 404, openAiError(`Invalid URL (${req.method} ${req.url})`));
+      return;
+    }
+    const auth = req.headers.authorization;
+    const { record, body } = await receive(req);
+    chatRequests.push(record);
+    if (refusedKey(auth, res)) return;
     const problem = checkChat(body, models);
     if (problem) return sendJson(res, problem.status, problem.body);
     const reply =

@@ -21,6 +21,9 @@
  *   and https://www.plivo.com/docs/voice/audio-streaming/overview-doc ("Plivo establishes a WebSocket
  *   connection to your specified URL, validating signatures"). The fake signs the upgrade as a GET of the
  *   stream URL without parameters, with a fresh nonce.
+ * - Account, https://www.plivo.com/docs/account/api/account#retrieve-account-details: `GET /v1/Account/{auth_id}/`
+ *   with the same Basic auth (401 otherwise), answering {api_id, account_type, auth_id, cash_credits, name,
+ *   resource_uri}: the Providers page's key check.
  * - Message API, https://www.plivo.com/docs/messaging/api/message/send-a-message and the responses of
  *   https://www.plivo.com/docs/messaging/api/response: `POST /v1/Account/{auth_id}/Message/` (JSON, the
  *   same Basic auth, 401 otherwise) with src (a number of the account: `numbers`), dst (one or more numbers
@@ -307,6 +310,19 @@ export class PlivoFake {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    const account = /^\/v1\/Account\/([^/]+)\/$/.exec(url.pathname);
+    if (account && req.method === 'GET') {
+      // Retrieve account details: the same Basic auth on the account's own path
+      if (!this.authorized(req, account[1])) return this.refuse(res, 401, 'Authentication failed');
+      return sendJson(res, 200, {
+        api_id: randomUUID(),
+        account_type: 'standard',
+        auth_id: this.authId,
+        cash_credits: '10.00000',
+        name: 'Fake Plivo account',
+        resource_uri: `/v1/Account/${this.authId}/`,
+      });
+    }
     const msg = /^\/v1\/Account\/([^/]+)\/Message\/$/.exec(url.pathname);
     if (msg) {
       if (!this.authorized(req, msg[1])) return this.refuse(res, 401, 'Authentication failed');

@@ -9,6 +9,9 @@
  *   `status` queued | ringing | in-progress | completed | busy | no-answer | failed | canceled, `start_time`
  *   and `end_time` as RFC 2822 dates or null, `duration` in seconds as a string, null until the call ended;
  *   an unknown Sid answers 404 with code 20404). Answers the call resource as JSON (sid, status, ...).
+ * - Accounts, https://www.twilio.com/docs/iam/api/account: `GET /2010-04-01/Accounts/{Sid}.json` (the
+ *   Providers page's key check) with the Basic auth: 401 code 20003 'Authenticate' for credentials that do not
+ *   go together, 404 code 20404 for an account they may not read, else the account (sid, friendly_name, status).
  * - Message resource, https://www.twilio.com/docs/messaging/api/message-resource: `POST
  *   /2010-04-01/Accounts/{AccountSid}/Messages.json` (form-encoded, the same Basic auth) with To, From (a
  *   number of the account: `numbers`) and Body; answers 201 with the message (sid SM…, status queued).
@@ -460,6 +463,20 @@ export class TwilioFake {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    const account = /^\/2010-04-01\/Accounts\/([^/]+)\.json$/.exec(url.pathname);
+    if (account && req.method === 'GET') {
+      // Fetch an Account: the credentials first (401 20003), then the account they may read (404 20404)
+      if (!this.authorized(req, this.accountSid)) return this.refuse(res, 401, 20003, 'Authenticate');
+      if (account[1] !== this.accountSid) return this.refuse(res, 404, 20404, 'The requested resource was not found');
+      return sendJson(res, 200, {
+        sid: this.accountSid,
+        owner_account_sid: this.accountSid,
+        friendly_name: 'Fake Twilio account',
+        status: 'active',
+        type: 'Full',
+        uri: `/2010-04-01/Accounts/${this.accountSid}.json`,
+      });
+    }
     if (/^\/2010-04-01\/Accounts\/[^/]+\/IncomingPhoneNumbers/.test(url.pathname)) {
       const sid = /^\/2010-04-01\/Accounts\/([^/]+)\//.exec(url.pathname)?.[1];
       if (!this.authorized(req, sid)) return this.refuse(res, 401, 20003, 'Authenticate');

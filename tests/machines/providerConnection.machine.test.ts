@@ -70,11 +70,23 @@ describeModel('providerConnection', providerConnectionMachine, {
     'xstate.done.actor.loadFields': (snap) => [
       { type: 'xstate.done.actor.loadFields', output: snap.context.connected ? maskedFields : emptyFields },
     ],
-    'xstate.done.actor.saveConnection': [{ type: 'xstate.done.actor.saveConnection', output: savedResponse }],
+    'xstate.done.actor.saveConnection': [
+      { type: 'xstate.done.actor.saveConnection', output: savedResponse },
+      { type: 'xstate.done.actor.saveConnection', output: { ...savedResponse, warning: 'Could not reach Twilio.' } },
+    ],
     'xstate.error.actor.saveConnection': [
       {
         type: 'xstate.error.actor.saveConnection',
         error: new ApiError({ kind: 'http', status: 400, serverMessage: 'Auth Token: A value is required' }),
+      },
+      {
+        type: 'xstate.error.actor.saveConnection',
+        error: new ApiError({
+          kind: 'http',
+          status: 400,
+          serverMessage: 'Twilio refused the key: Authenticate',
+          fieldErrors: { 'Auth Token': 'Authenticate' },
+        }),
       },
     ],
     'xstate.done.actor.disconnect': [
@@ -132,6 +144,51 @@ describe('providerConnection behaviour', () => {
     actor.send({ type: 'form.submit' });
     expect(toasts[1]?.description).toBe('Please fill in the following fields: Account SID, Auth Token');
     expect(saves).toEqual([]);
+    // each empty field says so under it; typing in one clears its error
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({
+      'Account SID': 'A value is required',
+      'Auth Token': 'A value is required',
+    });
+    actor.send({ type: 'field.change', name: 'Auth Token', value: 'tok' });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ 'Account SID': 'A value is required' });
+  });
+
+  it("a key the provider refuses: the spec's toast with the server msg, and the provider's reason under its field", async () => {
+    const refusal = new ApiError({
+      kind: 'http',
+      status: 400,
+      serverMessage: 'Twilio refused the key: Twilio refused the Account SID and Auth Token (20003 Authenticate).',
+      fieldErrors: { 'Auth Token': 'Twilio refused the Account SID and Auth Token (20003 Authenticate).', Other: 'x' },
+    });
+    const { actor, toasts } = flow(notConnected, { save: () => Promise.reject(refusal) });
+    actor.send({ type: 'dialog.open' });
+    await settled(actor);
+    actor.send({ type: 'field.change', name: 'Account SID', value: 'AC1' });
+    actor.send({ type: 'field.change', name: 'Auth Token', value: 'wrong' });
+    actor.send({ type: 'form.submit' });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    await settled(actor);
+    expect(toasts).toEqual([{ title: 'Error', description: refusal.serverMessage, variant: 'destructive' }]);
+    expect(actor.getSnapshot().hasTag('editing')).toBe(true);
+    // only the dialog's own fields; the input stays
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ 'Auth Token': refusal.fieldErrors['Auth Token'] });
+    expect(actor.getSnapshot().context.values).toEqual({ 'Account SID': 'AC1', 'Auth Token': 'wrong' });
+  });
+
+  it('saved while the provider could not be asked: the success toast, then the warning', async () => {
+    const warning = 'Could not reach Twilio to check the key; saved anyway.';
+    const { actor, toasts } = flow(notConnected, { save: async () => ({ ...savedResponse, warning }) });
+    actor.send({ type: 'dialog.open' });
+    await settled(actor);
+    actor.send({ type: 'field.change', name: 'Account SID', value: 'AC1' });
+    actor.send({ type: 'field.change', name: 'Auth Token', value: 'tok' });
+    actor.send({ type: 'form.submit' });
+    await settled(actor);
+    expect(toasts).toEqual([
+      { title: 'Success', description: 'Twilio has been successfully connected.' },
+      { title: 'Warning', description: warning },
+    ]);
+    expect(actor.getSnapshot().matches({ idle: 'connected' })).toBe(true);
   });
 
   it("an optional field (OpenAI's Base URL) is never 'Missing information' and is sent empty", async () => {

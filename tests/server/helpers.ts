@@ -15,6 +15,19 @@ import type { AppDeps, Clock, Mailer, MailMessage } from '../../server/platform/
 import type { AppEnv } from '../../server/platform/http/types.js';
 import { createLogger } from '../../server/platform/log/logger.js';
 import { createProviderRegistry, defaultProviderUrls } from '../../server/voice/providers/registry.js';
+import { toolUrlsOf } from '../../server/voice/tools/tool-urls.js';
+
+/**
+ * Where a test app sends provider and carrier requests unless the test points them at its fakes: a local port
+ * where nothing listens. Connect tries every key with its provider (server/modules/providers/key-check.ts), so
+ * without this a test's made-up keys would go to the real APIs whenever the machine has internet access (and
+ * be refused there); here the provider is unreachable and the card is saved with a warning.
+ */
+export const OFFLINE_URL = 'http://127.0.0.1:9';
+const offlineProviderUrls = (): Record<string, string> =>
+  Object.fromEntries(
+    [...Object.keys(defaultProviderUrls()), ...Object.keys(toolUrlsOf()), 'smallest'].map((id) => [id, OFFLINE_URL]),
+  );
 
 /** The database kinds this run covers: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
@@ -80,7 +93,12 @@ export async function buildTestApp(kind: DbKind, overrides: Partial<BaseDeps> = 
     clock,
     mailer,
     secrets: { jwtKey: randomBytes(32), masterKey: randomBytes(32) },
-    config: { dataDir, publicUrl: 'http://parley.test', providerUrls: defaultProviderUrls() },
+    config: {
+      dataDir,
+      publicUrl: 'http://parley.test',
+      providerUrls: offlineProviderUrls(),
+      telephonyUrls: { twilio: OFFLINE_URL, plivo: OFFLINE_URL },
+    },
     logger: createLogger('debug', (line) => LOG_LINES.push(line)),
     // the call engine with the real adapters: a test that starts a call points them at its fakes
     calls: createCallRuntime(createProviderRegistry()),

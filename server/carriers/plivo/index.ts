@@ -50,6 +50,18 @@ export const plivo: Carrier<PlivoAccount> = {
   label: 'Plivo',
   apiUrl: PLIVO_API_URL,
   credentialFields: ['Auth ID', 'Auth Token'],
+  // Retrieve account details (https://www.plivo.com/docs/account/api/account#retrieve-account-details): GET
+  // /v1/Account/{auth_id}/ with HTTP Basic auth (Auth ID, Auth Token); wrong credentials are 401
+  // (https://www.plivo.com/docs/voice/api/overview/#authentication)
+  keyCheck: {
+    field: 'Auth Token',
+    request: (v) => ({
+      method: 'GET',
+      path: `/v1/Account/${encodeURIComponent(v('Auth ID'))}/`,
+      headers: { authorization: `Basic ${Buffer.from(`${v('Auth ID')}:${v('Auth Token')}`).toString('base64')}` },
+    }),
+    reason: () => 'Plivo refused the Auth ID and Auth Token (401 authentication failed).',
+  },
   account(field) {
     const authId = field('Auth ID');
     const authToken = field('Auth Token');

@@ -34,6 +34,23 @@ export const twilio: Carrier<TwilioAccount> = {
   label: 'Twilio',
   apiUrl: TWILIO_API_URL,
   credentialFields: ['Account SID', 'Auth Token'],
+  // Fetch an Account (https://www.twilio.com/docs/iam/api/account): GET /2010-04-01/Accounts/{Sid}.json with
+  // HTTP Basic auth (Account SID, Auth Token); a SID and token that do not go together are 401 with code 20003
+  // 'Authenticate' (https://www.twilio.com/docs/api/errors/20003); a token that opens another account than the
+  // SID named is 404 with code 20404 (https://www.twilio.com/docs/api/errors/20404)
+  keyCheck: {
+    field: 'Auth Token',
+    request: (v) => ({
+      method: 'GET',
+      path: `/2010-04-01/Accounts/${encodeURIComponent(v('Account SID'))}.json`,
+      headers: { authorization: `Basic ${Buffer.from(`${v('Account SID')}:${v('Auth Token')}`).toString('base64')}` },
+    }),
+    refusedField: (status) => (status === 404 ? 'Account SID' : undefined),
+    reason: (status) =>
+      status === 404
+        ? 'Twilio knows no account with this Account SID for this Auth Token (20404).'
+        : 'Twilio refused the Account SID and Auth Token (20003 Authenticate).',
+  },
   account(field) {
     const accountSid = field('Account SID');
     const authToken = field('Auth Token');

@@ -22,6 +22,7 @@ import { toolUrlsOf } from '../../voice/tools/tool-urls.js';
 import { checkToolProvider, isCheckedToolProvider } from '../../voice/tools/verify.js';
 import { record } from '../audit/index.js';
 import { clientIp, requireAuth } from '../auth/index.js';
+import { checkKeys } from './key-check.js';
 import {
   connectionById,
   connectionByProvider,
@@ -30,7 +31,7 @@ import {
   insertConnection,
   updateConnectionSecrets,
 } from './provider.repo.js';
-import { checkUrlFields, listItem, maskedKeys, openField, sealKeys } from './provider.store.js';
+import { checkUrlFields, listItem, maskedKeys, openField, plainCard, sealKeys } from './provider.store.js';
 
 /** How long the check of a tool provider's key may take. */
 const CHECK_TIMEOUT_MS = 8_000;
@@ -81,7 +82,10 @@ export function providerRoutes(deps: AppDeps) {
     const { companyId } = c.get('auth');
     if (await connectionByProvider(deps, companyId, info.name))
       throw new HttpError(409, PROVIDER_MESSAGES.alreadyConnected(info.label));
-    const secrets = sealKeys(deps, companyId, info, await checkUrlFields(deps, info, body.keys));
+    const keys = await checkUrlFields(deps, info, body.keys);
+    const secrets = sealKeys(deps, companyId, info, keys);
+    // the provider tries the credentials before anything is saved (refused: 400 naming the field)
+    const { warning } = await checkKeys(deps, info, plainCard(deps, info, keys).values);
     const now = deps.clock.now();
     const row = {
       id: newId(now),
@@ -99,7 +103,11 @@ export function providerRoutes(deps: AppDeps) {
     }
     deps.logger.info('provider connected', { companyId, provider: info.name });
     await audit(c, 'provider.connected', info.name);
-    return ok(c, { msg: PROVIDER_MESSAGES.connected(info.label), provider: listItem(info, row) }, 201);
+    return ok(
+      c,
+      { msg: PROVIDER_MESSAGES.connected(info.label), provider: listItem(info, row), ...(warning ? { warning } : {}) },
+      201,
+    );
   });
 
   r.delete('/disconnect', async (c) => {
@@ -135,12 +143,19 @@ export function providerRoutes(deps: AppDeps) {
     const row = await connectionById(deps, companyId, c.req.param('id'));
     if (!row || !isProviderName(row.provider)) throw notFound('Provider connection not found');
     const info = providerInfo(row.provider);
-    const secrets = JSON.stringify(sealKeys(deps, companyId, info, await checkUrlFields(deps, info, keys, row), row));
+    const checked = await checkUrlFields(deps, info, keys, row);
+    const secrets = JSON.stringify(sealKeys(deps, companyId, info, checked, row));
+    const card = plainCard(deps, info, checked, row);
+    const { warning } = card.changed ? await checkKeys(deps, info, card.values) : {};
     const updated = { ...row, secrets, updated_at: deps.clock.now().toISOString() };
     await updateConnectionSecrets(deps, companyId, row.id, secrets, updated.updated_at);
     deps.logger.info('provider updated', { companyId, provider: info.name });
     await audit(c, 'provider.changed', info.name);
-    return ok(c, { msg: PROVIDER_MESSAGES.updated(info.label), provider: listItem(info, updated) });
+    return ok(c, {
+      msg: PROVIDER_MESSAGES.updated(info.label),
+      provider: listItem(info, updated),
+      ...(warning ? { warning } : {}),
+    });
   });
 
   return r;

@@ -106,6 +106,34 @@ export function sealKeys(
 }
 
 /**
+ * The card as it will be saved, in plain values by field name (for the key check, in memory only): the
+ * submitted values, and on update the stored ones of the fields left out or sent as their mask. `changed`
+ * is false for an update that changes nothing (nothing to try).
+ */
+export function plainCard(
+  deps: AppDeps,
+  info: ProviderInfo,
+  keys: KeyValue[],
+  existing?: ConnectionRow,
+): { values: Record<string, string>; changed: boolean } {
+  const given = new Map(keys.map((k) => [k.name, k.value]));
+  const values: Record<string, string> = {};
+  let changed = existing === undefined;
+  for (const f of info.fields) {
+    const value = given.get(f.name);
+    const stored = existing ? openField(deps, existing, f.name) : undefined;
+    if (stored !== undefined && (value === undefined || value === maskValue(stored))) {
+      values[f.name] = stored;
+      continue;
+    }
+    if (value === undefined) continue;
+    if (existing) changed = true;
+    if (value !== '') values[f.name] = value;
+  }
+  return { values, changed };
+}
+
+/**
  * Validates the `url` fields among the submitted keys (before `sealKeys`): a new value must be an http(s)
  * URL without credentials, query or fragment (stored normalised, see normalizeBaseUrl) whose host is, and
  * resolves only to, public addresses unless `allowPrivate`. Empty values and untouched masks pass through.

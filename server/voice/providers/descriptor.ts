@@ -1,6 +1,7 @@
 /** What a provider descriptor holds (the registry: registry.ts; the recipe: docs/call-providers.md). */
 import { LLM_MODELS } from '@contract/models.js';
 import { PROVIDERS, type ProviderField, type ProviderKind, type ProviderName } from '@contract/provider.js';
+import type { KeyCheck } from '../../platform/net/key-check.js';
 import type { LlmProvider, ProviderId, RealtimeProvider, SttProvider, TtsProvider } from './types.js';
 
 /** The kinds of provider the call engine runs. */
@@ -40,6 +41,11 @@ export interface ProviderDescriptor {
   fields: readonly ProviderField[];
   /** its API's default base and the environment variable that replaces it (tests, gateways) */
   url: { default: string; env: string };
+  /**
+   * Its cheapest authenticated request, tried when a company connects or updates its card (Connect and
+   * Update refuse credentials the provider refuses: server/platform/net/key-check.ts); absent = no key to try.
+   */
+  keyCheck?: KeyCheck;
   /** the editor models it runs (llm and realtime providers) */
   models?: readonly ProviderModel[];
   /** its voice models (tts providers) */

@@ -15,6 +15,9 @@
  *   optional field, where it removes the stored value.
  * - A `url` field (OpenAI's Base URL) is refused with 400 when it is not an http(s) URL, or is or resolves to
  *   a loopback, private or link-local address, unless the server runs with ALLOW_PRIVATE_PROVIDER_URLS=true.
+ * - Connect and update try the credentials with the provider before saving: a refused key answers 400 with
+ *   the provider's reason and `errors` naming its field (nothing is saved); an unreachable provider saves
+ *   with `warning` in the answer (ProviderSaveResponseSchema).
  * - `DELETE /provider/disconnect {name}`: forgets the connection and its secrets; 404 when not connected.
  */
 import * as v from 'valibot';
@@ -304,11 +307,17 @@ export const ProviderFieldsResponseSchema = v.object({
 });
 export type ProviderFieldsResponse = v.InferOutput<typeof ProviderFieldsResponseSchema>;
 
-/** POST /provider/values and PUT /provider/:id (201 on connect, 200 on update) */
+/**
+ * POST /provider/values and PUT /provider/:id (201 on connect, 200 on update). Before saving, the server
+ * tries the credentials with the provider's cheapest authenticated request: a refusal answers 400 with the
+ * provider's reason in `msg` and `errors: {[field]: reason}` (nothing saved); a provider that could not be
+ * asked (unreachable, timeout, 5xx) leaves the card saved with `warning`.
+ */
 export const ProviderSaveResponseSchema = v.object({
   success: v.boolean(),
   msg: v.string(),
   provider: ProviderListItemSchema,
+  warning: v.optional(v.string()),
 });
 export type ProviderSaveResponse = v.InferOutput<typeof ProviderSaveResponseSchema>;
 

@@ -17,6 +17,7 @@ const noForm = (s: Snapshot) => {
   expect(s.context.fields).toEqual([]);
   expect(s.context.values).toEqual({});
   expect(s.context.attempt).toBeUndefined();
+  expect(s.context.fieldErrors).toEqual({});
 };
 
 const withOptional = {
@@ -40,6 +41,15 @@ export default defineInvariants({
       'xstate.done.actor.loadFields': [{ type: 'xstate.done.actor.loadFields', output: withOptional }],
       'xstate.error.actor.saveConnection': [
         { type: 'xstate.error.actor.saveConnection', error: new ApiError({ kind: 'network' }) },
+        {
+          type: 'xstate.error.actor.saveConnection',
+          error: new ApiError({
+            kind: 'http',
+            status: 400,
+            serverMessage: 'Twilio refused the key: Authenticate',
+            fieldErrors: { 'Auth Token': 'Authenticate', Elsewhere: 'x' },
+          }),
+        },
       ],
       'xstate.error.actor.disconnect': [
         { type: 'xstate.error.actor.disconnect', error: new ApiError({ kind: 'http', status: 409, serverMessage: 'Busy' }) },
@@ -85,12 +95,16 @@ export default defineInvariants({
       if (w.event.type === 'status.sync') expect(s.context.connected).toBe(ev(w).connected);
       if (cameFrom(w, 'saving')) {
         expect(s.context.connected).toBe(true);
-        expect(effectsNow(w)).toEqual(['notify']);
+        // the spec's success toast, then the warning of a card saved without the provider's word on the key
+        const warning = ev(w).output.warning as string | undefined;
+        expect(effectsNow(w)).toEqual(warning ? ['notify', 'notify'] : ['notify']);
         const prev = (w.previous as Snapshot).context;
         expect(paramsNow(w, 'notify')).toEqual({
           title: 'Success',
           description: prev.connectionId ? 'Twilio has been updated.' : 'Twilio has been successfully connected.',
         });
+        if (warning)
+          expect(w.actionsNow.filter((a) => a.type === 'notify')[1]?.params).toEqual({ title: 'Warning', description: warning });
         expect(s.context.connectionId).toBe(prev.connectionId ?? ev(w).output.provider._id);
       }
       if (cameFrom(w, 'disconnecting')) {
@@ -136,8 +150,12 @@ export default defineInvariants({
           })),
         );
       }
-      if (w.event.type === 'field.change')
+      if (w.event.type === 'field.change') {
         expect(s.context.values).toEqual({ ...w.previous?.context.values, [ev(w).name]: ev(w).value });
+        // typing in a field clears its error, and only its
+        const { [ev(w).name]: _, ...others } = w.previous?.context.fieldErrors ?? {};
+        expect(s.context.fieldErrors).toEqual(others);
+      }
       if (w.event.type === 'form.submit') {
         // a missing field: the toast names them, no call
         const names = missing(s.context);
@@ -148,11 +166,17 @@ export default defineInvariants({
           description: `Please fill in the following fields: ${names.join(', ')}`,
           variant: 'destructive',
         });
+        // and each says so under it
+        expect(s.context.fieldErrors).toEqual(Object.fromEntries(names.map((n) => [n, 'A value is required'])));
       }
       if (cameFrom(w, 'saving')) {
         // the dialog and its input stay; the toast says why
         expect(s.context.values).toEqual(w.previous?.context.values);
         const msg = ev(w).error?.serverMessage;
+        // a refused key: the provider's reason under its field (only the dialog's own fields)
+        const names = new Set(s.context.fields.map((f: { name: string }) => f.name));
+        const given: Record<string, string> = ev(w).error?.fieldErrors ?? {};
+        expect(s.context.fieldErrors).toEqual(Object.fromEntries(Object.entries(given).filter(([n]) => names.has(n))));
         expect(effectsNow(w)).toEqual(['notify']);
         expect(paramsNow(w, 'notify')).toEqual(
           failed(
@@ -168,8 +192,9 @@ export default defineInvariants({
       throw new Error('validating decides at once');
     },
     saving: (s, w) => {
-      // one save, of every field trimmed, only with nothing missing
+      // one save, of every field trimmed, only with nothing missing; no error shown while it runs
       expect(missing(s.context)).toEqual([]);
+      expect(s.context.fieldErrors).toEqual({});
       const request = onlyRequest(w, 'saveConnection');
       expect(request).toEqual({
         name: 'twilio',

@@ -74,6 +74,21 @@ export async function connectProvider(s: CallServer, name: string, key = `${name
   if (res.status !== 200 && res.status !== 201) throw new Error(`connect ${name}: ${res.status} ${await res.text()}`);
 }
 
+/**
+ * Connects a key the provider would refuse (a key revoked after it was saved): Connect tries a key with the
+ * provider first, so it is saved while the provider cannot be reached (port 9: nothing listens), as Connect
+ * then saves with a warning.
+ */
+export async function connectUntried(s: CallServer, name: string, key: string) {
+  const urls = s.t.deps.config.providerUrls;
+  s.t.deps.config.providerUrls = { ...urls, [name]: 'http://127.0.0.1:9' };
+  try {
+    await connectProvider(s, name, key);
+  } finally {
+    s.t.deps.config.providerUrls = urls;
+  }
+}
+
 /** The saved sample agent of the company (every company starts with one). */
 export async function sampleAgent(s: CallServer) {
   const res = await s.t.req('GET', '/api/v1/agent?page=1&limit=10', { token: s.user.token });

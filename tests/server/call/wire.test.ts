@@ -8,6 +8,7 @@ import { describeEachDb } from '../helpers.js';
 import {
   type CallServer,
   connectProvider,
+  connectUntried,
   openBrowser,
   readEvents,
   sampleAgent,
@@ -196,7 +197,7 @@ describeEachDb('calls through the provider protocols', (kind) => {
 
   it('a provider that refuses the key: the call ends error_llm_provider with a message naming OpenAI', async () => {
     await s.t.req('DELETE', '/api/v1/provider/disconnect', { token: s.user.token, body: { name: 'openai' } });
-    await connectProvider(s, 'openai', 'sk-wrong-key-0000');
+    await connectUntried(s, 'openai', 'sk-wrong-key-0000');
     deepgram.script = ['Hello?'];
     const { browser, callId } = await webCall({ message: '' });
     say(browser);

@@ -71,6 +71,7 @@ const gateway: Carrier<{ key: string }> = {
   label: 'Gateway',
   apiUrl: 'https://api.gateway.example',
   credentialFields: ['Key'],
+  keyCheck: { field: 'Key', request: (v) => ({ method: 'GET', path: '/me', headers: { authorization: `Key ${v('Key')}` } }) },
   account: (field) => {
     const key = field('Key');
     return key ? { key } : undefined;

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { providerAccess } from '../../../server/modules/providers/call-keys.js';
-import { defaultProviderUrls } from '../../../server/voice/providers/registry.js';
 import { checkAvailabilityCalendly } from '../../../server/voice/tools/calendly/index.js';
 import { CalcomFake } from '../../fakes/calcom.js';
 import { CalendlyFake } from '../../fakes/calendly.js';
@@ -24,7 +23,12 @@ describeEachDb('providers: the check of the Cal.com, Calendly and Perplexity car
     cal = await new CalcomFake('cal_live_good').start();
     calendly = await new CalendlyFake('pat-good').start();
     pplx = await new PerplexityFake('pplx-good').start();
-    t().deps.config.providerUrls = { ...defaultProviderUrls(), calcom: cal.url, calendly: calendly.url, perplexity: pplx.url };
+    t().deps.config.providerUrls = {
+      ...t().deps.config.providerUrls,
+      calcom: cal.url,
+      calendly: calendly.url,
+      perplexity: pplx.url,
+    };
   });
   afterEach(async () => {
     await Promise.all([cal.close(), calendly.close(), pplx.close()]);
@@ -35,7 +39,13 @@ describeEachDb('providers: the check of the Cal.com, Calendly and Perplexity car
     const connect = (name: string, field: string, value: string) =>
       call(t(), 'POST', '/provider/values', { token, body: { name, keys: [{ name: field, value }] } });
     expect((await connect('calcom', 'API Key', 'cal_live_good')).status).toBe(201);
-    expect((await connect('calendly', 'Personal Access Token', 'pat-wrong')).status).toBe(201);
+    // a wrong key saved while Calendly could not be reached to try it (Connect refuses one it can try)
+    const urls = t().deps.config.providerUrls;
+    t().deps.config.providerUrls = { ...urls, calendly: 'http://127.0.0.1:9' };
+    const unchecked = await connect('calendly', 'Personal Access Token', 'pat-wrong');
+    expect(unchecked.status).toBe(201);
+    expect(unchecked.body.warning).toBe('Could not reach Calendly to check the key; saved anyway.');
+    t().deps.config.providerUrls = urls;
     expect((await connect('perplexity', 'API Key', 'pplx-good')).status).toBe(201);
 
     const calcom = await call(t(), 'POST', '/provider/check', { token, body: { name: 'calcom' } });

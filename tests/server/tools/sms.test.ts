@@ -226,11 +226,13 @@ describeEachDb('text messages from a company’s numbers', (kind) => {
     expect(notConnected).toBeInstanceOf(MessageRefused);
     expect((notConnected as Error).message).toBe('Plivo is not connected on the Providers page, so no text message can be sent.');
 
-    // Providers stores whatever is entered: a wrong Auth Token is Plivo's to refuse
+    // a wrong Auth Token saved while Plivo could not be reached to try it (Connect refuses one it can try)
+    t().deps.config.telephonyUrls = { twilio: twilio.url, plivo: 'http://127.0.0.1:9' };
     await connect(t(), token, 'plivo', [
       ['Auth ID', plivo.authId],
       ['Auth Token', 'not-the-token'],
     ]);
+    t().deps.config.telephonyUrls = { twilio: twilio.url, plivo: plivo.url };
     const unauthorised = await refusal(PLIVO_NUMBER);
     expect((unauthorised as Error).message).toBe(
       'Plivo did not send the text message: Plivo refused the Auth ID or Auth Token. Authentication failed',

@@ -274,10 +274,15 @@ describeEachDb('post-call analysis against the fake OpenAI', (kind) => {
     const callId = await endedCall(t(), user);
     await queueAnalysis(t().deps, { companyId: user.companyId, callId });
     await t().req('DELETE', '/api/v1/provider/disconnect', { token: user.token, body: { name: 'openai' } });
-    await t().req('POST', '/api/v1/provider/values', {
+    // a key OpenAI refuses, saved while OpenAI could not be reached to try it (Connect refuses one it can try)
+    const urls = t().deps.config.providerUrls;
+    t().deps.config.providerUrls = { ...urls, openai: 'http://127.0.0.1:9' };
+    const saved = await t().req('POST', '/api/v1/provider/values', {
       token: user.token,
       body: { name: 'openai', keys: [{ name: 'API Key', value: 'sk-wrong-key-000000000000' }] },
     });
+    expect(saved.status).toBe(201);
+    t().deps.config.providerUrls = urls;
     const worker = createAnalysisWorker(t().deps);
     await worker.runOnce();
     const row = await t().deps.db.db.selectFrom('call_analyses').selectAll().executeTakeFirstOrThrow();

@@ -43,7 +43,8 @@ export function ProviderDialog({ actor }: { actor: ProviderConnectionActor }) {
               Cancel
             </Button>
             <Button type="submit" form={formId} loading={saving}>
-              {updating ? 'Update' : 'Connect'}
+              {/* the server tries the key with the provider before saving */}
+              {saving ? 'Checking…' : updating ? 'Update' : 'Connect'}
             </Button>
           </>
         ) : null
@@ -59,6 +60,7 @@ function DialogBody({ actor, formId }: { actor: ProviderConnectionActor; formId:
   const failed = useSelector(actor, (snap) => snap.hasTag('fieldsFailed'));
   const fields = useSelector(actor, (snap) => snap.context.fields);
   const values = useSelector(actor, (snap) => snap.context.values);
+  const errors = useSelector(actor, (snap) => snap.context.fieldErrors);
   const saving = useSelector(actor, (snap) => snap.hasTag('busy'));
 
   if (loading) {
@@ -89,6 +91,7 @@ function DialogBody({ actor, formId }: { actor: ProviderConnectionActor; formId:
           key={field.name}
           field={field}
           value={values[field.name] ?? ''}
+          error={errors[field.name]}
           disabled={saving}
           autoFocus={i === 0}
           onChange={(value) => actor.send({ type: 'field.change', name: field.name, value })}
@@ -111,13 +114,15 @@ const optionalHint = (field: CredentialField) =>
 interface CredentialInputProps {
   field: CredentialField;
   value: string;
+  /** what is wrong with it: empty, or the provider refused it (its reason) */
+  error: string | undefined;
   disabled: boolean;
   autoFocus: boolean;
   onChange: (value: string) => void;
 }
 
 /** A text input, required unless the field is optional; a secret is a password input with a show/hide toggle. */
-function CredentialInput({ field, value, disabled, autoFocus, onChange }: CredentialInputProps) {
+function CredentialInput({ field, value, error, disabled, autoFocus, onChange }: CredentialInputProps) {
   const [shown, setShown] = useState(false);
   const input = (
     <TextField
@@ -126,6 +131,7 @@ function CredentialInput({ field, value, disabled, autoFocus, onChange }: Creden
       type={field.secret && !shown ? 'password' : field.url ? 'url' : 'text'}
       required={!field.optional}
       hint={field.optional ? optionalHint(field) : undefined}
+      error={error}
       value={value}
       disabled={disabled}
       autoFocus={autoFocus}
