@@ -10,6 +10,8 @@
  *   recipients    the batch CSV parser and its worker: api/contract only
  *   audio         the browser's audio for calls (microphone worklet, playback, the call's socket):
  *                 api/contract only; machines and routes may import it, it imports nothing of theirs or of ui
+ *   flow          conversation flows as statecharts (the compiler the server runs, the editor's pure edits):
+ *                 api/contract only; machines and routes may import it
  *   machines      machines, api, api/contract, drafts, recipients, audio; never ui, routes or session
  *                 (src/session builds its actor from machines/session.machine, so an edge back would be
  *                 a cycle: a machine gets session effects through `.provide()` where it is created)
@@ -36,6 +38,7 @@ type Layer =
   | 'drafts'
   | 'recipients'
   | 'audio'
+  | 'flow'
   | 'machines'
   | 'session'
   | 'app'
@@ -50,6 +53,7 @@ const LAYERS: readonly [RegExp, Layer][] = [
   [/^drafts(\/|$)/, 'drafts'],
   [/^recipients(\/|$)/, 'recipients'],
   [/^audio(\/|$)/, 'audio'],
+  [/^flow(\/|$)/, 'flow'],
   [/^machines(\/|$)/, 'machines'],
   [/^session(\/|$)/, 'session'],
   [/^app(\/|$)/, 'app'],
@@ -64,6 +68,7 @@ const ALL: readonly Layer[] = [
   'drafts',
   'recipients',
   'audio',
+  'flow',
   'machines',
   'session',
   'app',
@@ -79,10 +84,11 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   drafts: ['api/contract'],
   recipients: ['api/contract'],
   audio: ['api/contract'],
-  machines: ['api', 'api/contract', 'drafts', 'recipients', 'audio'],
+  flow: ['api/contract'],
+  machines: ['api', 'api/contract', 'drafts', 'recipients', 'audio', 'flow'],
   session: ['api', 'api/contract', 'machines', 'drafts'],
   app: ['api', 'api/contract', 'ui', 'machines'],
-  routes: ['api', 'api/contract', 'ui', 'drafts', 'recipients', 'audio', 'machines', 'session', 'app'],
+  routes: ['api', 'api/contract', 'ui', 'drafts', 'recipients', 'audio', 'flow', 'machines', 'session', 'app'],
   entry: ALL,
 };
 
