@@ -40,6 +40,9 @@ export const Route = createFileRoute('/dashboard/')({
   // the Agents page is where a login lands: its loader stays in the entry chunk, so the rows are asked
   // for at once, while the page's code loads
   loader: firstPageLoader(loadAgents),
+  // a return to the list (after creating an agent) loads it again rather than showing the rows it had:
+  // the router would keep the earlier visit's page and reload it only in the background
+  gcTime: 0,
   component: AgentsPage,
 });
 
