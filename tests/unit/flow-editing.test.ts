@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { newFlow } from '../../src/api/contract/agent/editor-form.js';
+import {
+  AGENT_EDITOR_FORM_DEFAULTS,
+  agentToEditorForm,
+  agentToSavePayload,
+  editorFormToSavePayload,
+  newFlow,
+  newFlowAgentForm,
+} from '../../src/api/contract/agent/editor-form.js';
 import { FLOW_MESSAGES, type Flow } from '../../src/api/contract/agent/flow.js';
 import {
   addEdge,
@@ -103,5 +110,27 @@ describe('flow editing', () => {
   it('positions stay inside the contract bounds', () => {
     const moved = moveNodes(newFlow(), new Map([['start', { x: 5e9, y: -5e9 }]]));
     expect(moved.nodes[0]?.position).toEqual({ x: 1_000_000, y: -1_000_000 });
+  });
+});
+
+describe('the editor form of a flow agent', () => {
+  it('saves kind and flow outside the editor object, and a loaded flow agent opens with them', () => {
+    const form = { ...newFlowAgentForm(), voice: 'Rachel', voiceId: 'v1' };
+    const payload = editorFormToSavePayload(form);
+    expect(payload.kind).toBe('conversation_flow');
+    expect(payload.flow).toEqual(newFlow());
+    expect(Object.keys(payload.editor)).not.toContain('kind');
+    expect(Object.keys(payload.editor)).not.toContain('flow');
+    expect(agentToEditorForm(payload)).toEqual(form);
+    expect(agentToSavePayload(payload)).toEqual(payload);
+  });
+
+  it('a single-prompt form has neither kind nor flow, saved or loaded', () => {
+    const payload = editorFormToSavePayload(AGENT_EDITOR_FORM_DEFAULTS);
+    expect(payload).not.toHaveProperty('kind');
+    expect(payload).not.toHaveProperty('flow');
+    const loaded = agentToEditorForm({ ...payload, kind: 'single_prompt', flow: newFlow() });
+    expect(loaded).not.toHaveProperty('kind');
+    expect(loaded).not.toHaveProperty('flow');
   });
 });
