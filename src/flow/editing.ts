@@ -78,7 +78,8 @@ export function addNode(flow: Flow, type: FlowNodeType, functions: readonly stri
   const taken = new Set(flow.nodes.flatMap((n) => (n.type === 'extract' ? n.variables.map((x) => x.name) : [])));
   const variableName = freshId('variable', taken).replace('-', '_');
   const node = newNode(type, id, { x: 0, y: clamp(lowest + NODE_SIZE.height * 2) }, { functions, variableName });
-  const start = flow.start_node_id || (node.global ? '' : id);
+  // the first node of an empty flow becomes its start
+  const start = flow.start_node_id || id;
   return { flow: { ...flow, start_node_id: start, nodes: [...flow.nodes, node] }, id };
 }
 
