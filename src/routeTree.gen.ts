@@ -24,6 +24,7 @@ import { Route as DashboardPhoneNumbersRouteImport } from './routes/dashboard/ph
 import { Route as DashboardProvidersRouteImport } from './routes/dashboard/providers'
 import { Route as DashboardSettingsRouteImport } from './routes/dashboard/settings'
 import { Route as DashboardAgentsAgentIdRouteImport } from './routes/dashboard/agents/$agentId'
+import { Route as DashboardAgentsConversationFlowRouteImport } from './routes/dashboard/agents/conversation-flow'
 import { Route as DashboardAgentsSinglePromptRouteImport } from './routes/dashboard/agents/single-prompt'
 import { Route as DashboardCallHistoryCallIdRouteImport } from './routes/dashboard/call-history_.$callId'
 import { Route as DashboardBillingInvoiceMonthRouteImport } from './routes/dashboard/billing_.invoice.$month'
@@ -103,6 +104,12 @@ const DashboardAgentsAgentIdRoute = DashboardAgentsAgentIdRouteImport.update({
   path: '/agents/$agentId',
   getParentRoute: () => DashboardRouteRoute,
 } as any)
+const DashboardAgentsConversationFlowRoute =
+  DashboardAgentsConversationFlowRouteImport.update({
+    id: '/agents/conversation-flow',
+    path: '/agents/conversation-flow',
+    getParentRoute: () => DashboardRouteRoute,
+  } as any)
 const DashboardAgentsSinglePromptRoute =
   DashboardAgentsSinglePromptRouteImport.update({
     id: '/agents/single-prompt',
@@ -138,6 +145,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/settings': typeof DashboardSettingsRoute
   '/dashboard/': typeof DashboardIndexRoute
   '/dashboard/agents/$agentId': typeof DashboardAgentsAgentIdRoute
+  '/dashboard/agents/conversation-flow': typeof DashboardAgentsConversationFlowRoute
   '/dashboard/agents/single-prompt': typeof DashboardAgentsSinglePromptRoute
   '/dashboard/call-history/$callId': typeof DashboardCallHistoryCallIdRoute
   '/dashboard/billing/invoice/$month': typeof DashboardBillingInvoiceMonthRoute
@@ -157,6 +165,7 @@ export interface FileRoutesByTo {
   '/dashboard/settings': typeof DashboardSettingsRoute
   '/dashboard': typeof DashboardIndexRoute
   '/dashboard/agents/$agentId': typeof DashboardAgentsAgentIdRoute
+  '/dashboard/agents/conversation-flow': typeof DashboardAgentsConversationFlowRoute
   '/dashboard/agents/single-prompt': typeof DashboardAgentsSinglePromptRoute
   '/dashboard/call-history/$callId': typeof DashboardCallHistoryCallIdRoute
   '/dashboard/billing/invoice/$month': typeof DashboardBillingInvoiceMonthRoute
@@ -178,6 +187,7 @@ export interface FileRoutesById {
   '/dashboard/settings': typeof DashboardSettingsRoute
   '/dashboard/': typeof DashboardIndexRoute
   '/dashboard/agents/$agentId': typeof DashboardAgentsAgentIdRoute
+  '/dashboard/agents/conversation-flow': typeof DashboardAgentsConversationFlowRoute
   '/dashboard/agents/single-prompt': typeof DashboardAgentsSinglePromptRoute
   '/dashboard/call-history_/$callId': typeof DashboardCallHistoryCallIdRoute
   '/dashboard/billing_/invoice/$month': typeof DashboardBillingInvoiceMonthRoute
@@ -200,6 +210,7 @@ export interface FileRouteTypes {
     | '/dashboard/settings'
     | '/dashboard/'
     | '/dashboard/agents/$agentId'
+    | '/dashboard/agents/conversation-flow'
     | '/dashboard/agents/single-prompt'
     | '/dashboard/call-history/$callId'
     | '/dashboard/billing/invoice/$month'
@@ -219,6 +230,7 @@ export interface FileRouteTypes {
     | '/dashboard/settings'
     | '/dashboard'
     | '/dashboard/agents/$agentId'
+    | '/dashboard/agents/conversation-flow'
     | '/dashboard/agents/single-prompt'
     | '/dashboard/call-history/$callId'
     | '/dashboard/billing/invoice/$month'
@@ -239,6 +251,7 @@ export interface FileRouteTypes {
     | '/dashboard/settings'
     | '/dashboard/'
     | '/dashboard/agents/$agentId'
+    | '/dashboard/agents/conversation-flow'
     | '/dashboard/agents/single-prompt'
     | '/dashboard/call-history_/$callId'
     | '/dashboard/billing_/invoice/$month'
@@ -360,6 +373,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardAgentsAgentIdRouteImport
       parentRoute: typeof DashboardRouteRoute
     }
+    '/dashboard/agents/conversation-flow': {
+      id: '/dashboard/agents/conversation-flow'
+      path: '/agents/conversation-flow'
+      fullPath: '/dashboard/agents/conversation-flow'
+      preLoaderRoute: typeof DashboardAgentsConversationFlowRouteImport
+      parentRoute: typeof DashboardRouteRoute
+    }
     '/dashboard/agents/single-prompt': {
       id: '/dashboard/agents/single-prompt'
       path: '/agents/single-prompt'
@@ -394,6 +414,7 @@ interface DashboardRouteRouteChildren {
   DashboardSettingsRoute: typeof DashboardSettingsRoute
   DashboardIndexRoute: typeof DashboardIndexRoute
   DashboardAgentsAgentIdRoute: typeof DashboardAgentsAgentIdRoute
+  DashboardAgentsConversationFlowRoute: typeof DashboardAgentsConversationFlowRoute
   DashboardAgentsSinglePromptRoute: typeof DashboardAgentsSinglePromptRoute
   DashboardCallHistoryCallIdRoute: typeof DashboardCallHistoryCallIdRoute
   DashboardBillingInvoiceMonthRoute: typeof DashboardBillingInvoiceMonthRoute
@@ -409,6 +430,7 @@ const DashboardRouteRouteChildren: DashboardRouteRouteChildren = {
   DashboardSettingsRoute: DashboardSettingsRoute,
   DashboardIndexRoute: DashboardIndexRoute,
   DashboardAgentsAgentIdRoute: DashboardAgentsAgentIdRoute,
+  DashboardAgentsConversationFlowRoute: DashboardAgentsConversationFlowRoute,
   DashboardAgentsSinglePromptRoute: DashboardAgentsSinglePromptRoute,
   DashboardCallHistoryCallIdRoute: DashboardCallHistoryCallIdRoute,
   DashboardBillingInvoiceMonthRoute: DashboardBillingInvoiceMonthRoute,

@@ -6,13 +6,16 @@ import {
   type AgentEditorForm,
   AgentEditorFormSchema,
   agentToEditorForm,
+  editorFlowProblems,
   editorFormToSavePayload,
+  newFlowAgentForm,
 } from '../api/contract/agent/editor-form';
+import type { AgentKind } from '../api/contract/agent/flow';
 import { AGENT_MESSAGES } from '../api/contract/agent/messages';
 import type { Agent } from '../api/contract/agent/responses';
 import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import { isApiError } from '../api/errors';
-import { type AgentDraft, draftIdOf, drafts } from '../drafts/drafts';
+import { type AgentDraft, draftIdOf as agentDraftIdOf, drafts } from '../drafts/drafts';
 import { notify, type ToastMessage } from './notify';
 
 export type EditorField = keyof AgentEditorForm;
@@ -43,12 +46,23 @@ const failedSave = (isNew: boolean) => (isNew ? 'Failed to create agent' : 'Fail
 export const DRAFT_DELAY_MS = 500;
 
 export interface AgentEditorInput {
-  /** undefined: a new agent (/dashboard/agents/single-prompt) */
+  /** undefined: a new agent (/dashboard/agents/single-prompt or /dashboard/agents/conversation-flow) */
   agentId?: string;
+  /** a new agent's kind (default single_prompt); a loaded agent's kind comes from GET /agent/{id} */
+  kind?: AgentKind;
 }
+
+/** The draft of a new conversation-flow agent is kept apart from a new single-prompt agent's. */
+export const NEW_FLOW_DRAFT_ID = 'new-conversation-flow';
+/** The IndexedDB key of the editor's draft. */
+export const draftIdOf = (agentId: string | undefined, kind?: AgentKind) =>
+  agentId === undefined && kind === 'conversation_flow' ? NEW_FLOW_DRAFT_ID : agentDraftIdOf(agentId);
+const draftIdOfContext = (context: AgentEditorContext) => draftIdOf(context.agentId, context.kind);
 
 export interface AgentEditorContext {
   agentId: string | undefined;
+  /** the kind the editor was opened for (a new agent's); the form's `kind` is what is saved */
+  kind: AgentKind | undefined;
   /** the agent as the server last answered it (id, version); undefined until a new agent is created */
   agent: Agent | undefined;
   form: AgentEditorForm;
@@ -105,28 +119,36 @@ function patchOf(event: AgentEditorEvent): Partial<AgentEditorForm> | undefined 
   return undefined;
 }
 
-/** The first message per field of the form's validation (section 5 messages). */
+/**
+ * The first message per field of the form's validation (section 5 messages); a flow agent's graph problems
+ * (validateFlow) come under `flow`, the first one as the message.
+ */
 export function validateEditorForm(form: AgentEditorForm): EditorErrors {
   const result = v.safeParse(AgentEditorFormSchema, form);
-  if (result.success) return {};
   const errors: EditorErrors = {};
-  for (const issue of result.issues) {
+  for (const issue of result.issues ?? []) {
     const key = issue.path?.map((p) => String(p.key)).join('.') ?? 'form';
     // the voice picker sets `voice` and `voiceId` together: one message, under `voice`
     const field = key === 'voiceId' ? 'voice' : key;
     errors[field] ??= issue.message;
   }
+  // the graph is checked once the flow's own fields are right
+  if (!Object.keys(errors).some((k) => k === 'flow' || k.startsWith('flow.'))) {
+    const problems = editorFlowProblems(result.success ? result.output : form);
+    if (problems.length > 0) errors.flow = problems[0]!.message;
+  }
   return errors;
 }
 
 /** The order fields appear on the page: the first invalid one gets the focus. */
-export const FIELD_ORDER = ['agentName', 'llmModel', 'language', 'voice', 'welcomeMessage', 'promptText'];
+export const FIELD_ORDER = ['agentName', 'llmModel', 'language', 'voice', 'welcomeMessage', 'promptText', 'flow'];
 export const firstErrorField = (errors: EditorErrors): string | undefined => {
   const keys = Object.keys(errors);
   return FIELD_ORDER.find((f) => keys.includes(f)) ?? keys[0];
 };
 
-const defaults = (): AgentEditorForm => structuredClone(AGENT_EDITOR_FORM_DEFAULTS);
+const defaults = (kind?: AgentKind): AgentEditorForm =>
+  kind === 'conversation_flow' ? newFlowAgentForm() : structuredClone(AGENT_EDITOR_FORM_DEFAULTS);
 
 /** An edit (field, voice or name): back to what is saved -> pristine, else dirty (restarting the draft timer). */
 const edit = [
@@ -140,7 +162,7 @@ const edit = [
 ] as const;
 
 /**
- * The single-prompt agent editor: loads the agent (or starts a new one), offers an unsaved
+ * The agent editor (single prompt or conversation flow): loads the agent (or starts a new one), offers an unsaved
  * draft, tracks edits (pristine / dirty), keeps a draft in IndexedDB while dirty, validates with spec
  * its messages, saves (create or update with the loaded version) and reports the outcome.
  * Effects are named: `loadAgent`, `readDraft`, `saveAgent` (actors); `writeDraft`, `clearDraft`,
@@ -171,14 +193,14 @@ export const agentEditorMachine = setup({
   actions: {
     writeDraft: ({ context }) => {
       void drafts.put({
-        id: draftIdOf(context.agentId),
+        id: draftIdOfContext(context),
         form: context.form,
         baseVersion: context.agent?.version ?? null,
         savedAt: Date.now(),
       });
     },
     clearDraft: ({ context }) => {
-      void drafts.remove(draftIdOf(context.agentId));
+      void drafts.remove(draftIdOfContext(context));
     },
     notify,
     goToList: () => {},
@@ -223,7 +245,12 @@ export const agentEditorMachine = setup({
     isNotFound: ({ event }) => 'error' in event && isApiError(event.error) && event.error.status === 404,
     hasDraft: ({ context, event }) => {
       const draft = 'output' in event ? (event.output as AgentDraft | undefined) : undefined;
-      return draft !== undefined && !sameForm(draft.form, context.baseline);
+      // a draft of another kind of agent is never offered (its form could not be edited here)
+      return (
+        draft !== undefined &&
+        (draft.form.kind ?? 'single_prompt') === (context.baseline.kind ?? 'single_prompt') &&
+        !sameForm(draft.form, context.baseline)
+      );
     },
     changeIsClean: ({ context, event }) => {
       const patch = patchOf(event);
@@ -231,7 +258,7 @@ export const agentEditorMachine = setup({
     },
     isBlankName: ({ event }) => event.type === 'name.commit' && event.value.trim() === '',
     isNotBlankName: ({ event }) => event.type === 'name.commit' && event.value.trim() !== '',
-    isValid: ({ context }) => v.is(AgentEditorFormSchema, context.form),
+    isValid: ({ context }) => Object.keys(validateEditorForm(context.form)).length === 0,
     isDirty: ({ context }) => !sameForm(context.form, context.baseline),
     wasCreate: ({ context }) => context.agent === undefined,
     editedWhileSaving: ({ context }) => context.saving !== undefined && !sameForm(context.form, context.saving),
@@ -242,12 +269,14 @@ export const agentEditorMachine = setup({
   },
 }).createMachine({
   id: 'agentEditor',
-  description: 'The single-prompt agent editor at /dashboard/agents/single-prompt (new) and /dashboard/agents/{agentId}.',
+  description:
+    'The agent editor at /dashboard/agents/single-prompt or /dashboard/agents/conversation-flow (new) and /dashboard/agents/{agentId}.',
   context: ({ input }) => ({
     agentId: input.agentId,
+    kind: input.agentId === undefined ? input.kind : undefined,
     agent: undefined,
-    form: defaults(),
-    baseline: defaults(),
+    form: defaults(input.kind),
+    baseline: defaults(input.kind),
     saving: undefined,
     errors: {},
     draft: undefined,
@@ -303,7 +332,7 @@ export const agentEditorMachine = setup({
       invoke: {
         id: 'readDraft',
         src: 'readDraft',
-        input: ({ context }) => ({ id: draftIdOf(context.agentId) }),
+        input: ({ context }) => ({ id: draftIdOfContext(context) }),
         onDone: [
           {
             guard: 'hasDraft',

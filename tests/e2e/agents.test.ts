@@ -438,9 +438,12 @@ describe('the agents table in Chromium', () => {
     await p.goto(b.url('/dashboard'));
     const state = p.getByRole('heading', { name: 'No agents yet' });
     await state.waitFor();
-    const create = p.getByRole('link', { name: 'Create an Agent' });
+    // 'Create an Agent' asks which kind
+    const create = p.getByRole('button', { name: 'Create an Agent' });
     expect(await create.count()).toBe(2);
     await create.last().click();
+    await p.getByRole('menuitem', { name: 'Conversation Flow' }).waitFor();
+    await p.getByRole('menuitem', { name: 'Single Prompt' }).click();
     await poll(() => new URL(p.url()).pathname).toBe('/dashboard/agents/single-prompt');
     await p.close();
   });

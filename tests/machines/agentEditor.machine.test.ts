@@ -5,11 +5,14 @@ import {
   AGENT_EDITOR_FORM_DEFAULTS,
   type AgentEditorForm,
   editorFormToSavePayload,
+  newFlow,
 } from '../../src/api/contract/agent/editor-form.js';
+import { FLOW_MESSAGES } from '../../src/api/contract/agent/flow.js';
 import type { Agent } from '../../src/api/contract/agent/responses.js';
 import { ApiError } from '../../src/api/errors.js';
 import type { ToastMessage } from '../../src/api/toast.js';
 import type { AgentDraft } from '../../src/drafts/drafts.js';
+import { removeEdge } from '../../src/flow/editing.js';
 import {
   type AgentEditorContext,
   agentEditorMachine,
@@ -58,6 +61,12 @@ const otherName = (snap: AnyMachineSnapshot) => {
   return c.form.agentName === 'Ava' ? c.baseline.agentName : 'Ava';
 };
 
+/** The new flow with its end node cut off the start one (one problem), or back. */
+const otherFlow = (snap: AnyMachineSnapshot) => {
+  const flow = (snap.context as AgentEditorContext).form.flow ?? newFlow();
+  return flow.nodes[0]?.edges.length ? removeEdge(flow, 'e1') : newFlow();
+};
+
 const quiet = {
   actions: { notify: () => {}, goToList: () => {}, focusField: () => {}, writeDraft: () => {}, clearDraft: () => {} },
 };
@@ -66,7 +75,7 @@ const quiet = {
 vi.setConfig({ testTimeout: 60_000 });
 
 describeModel('agentEditor', agentEditorMachine, {
-  inputs: [{}, { agentId: 'a1' }],
+  inputs: [{}, { agentId: 'a1' }, { kind: 'conversation_flow' }],
   implementations: quiet,
   // the form is abstracted to what the chart branches on
   serializeState: (s: AnyMachineSnapshot) => {
@@ -75,6 +84,7 @@ describeModel('agentEditor', agentEditorMachine, {
       value: s.value,
       name: c.form.agentName,
       voice: c.form.voiceId,
+      flow: c.form.flow ? c.form.flow.nodes[0]?.edges.length : null,
       dirty: !sameForm(c.form, c.baseline),
       saving: c.saving ? !sameForm(c.form, c.saving) : null,
       errors: Object.keys(c.errors).sort(),
@@ -85,7 +95,12 @@ describeModel('agentEditor', agentEditorMachine, {
   },
   events: {
     // one name besides the saved one keeps the state space small: edit to 'Ava' and back
-    'field.change': (snap: AnyMachineSnapshot) => [{ type: 'field.change', field: 'agentName', value: otherName(snap) }],
+    'field.change': (snap: AnyMachineSnapshot) => [
+      { type: 'field.change', field: 'agentName', value: otherName(snap) },
+      ...((snap.context as AgentEditorContext).form.kind === 'conversation_flow'
+        ? [{ type: 'field.change', field: 'flow', value: otherFlow(snap) }]
+        : []),
+    ],
     'name.commit': (snap: AnyMachineSnapshot) => [
       { type: 'name.commit', value: '   ' },
       { type: 'name.commit', value: ` ${otherName(snap)} ` },
@@ -125,6 +140,7 @@ interface Harness {
 
 function editor(opts: {
   agentId?: string;
+  kind?: 'conversation_flow';
   load?: () => Promise<Agent>;
   save?: (input: SaveInput) => Promise<Agent>;
   drafts?: Map<string, AgentDraft>;
@@ -158,7 +174,7 @@ function editor(opts: {
       },
     },
   });
-  h.actor = createActor(machine, { input: { agentId: opts.agentId } }).start();
+  h.actor = createActor(machine, { input: { agentId: opts.agentId, kind: opts.kind } }).start();
   return h;
 }
 
@@ -167,6 +183,28 @@ const settle = () => vi.advanceTimersByTimeAsync(0);
 describe('agentEditor behaviour', () => {
   afterEach(() => {
     vi.useRealTimers();
+  });
+
+  it('a new conversation-flow agent is saved with its kind and flow only once the flow has no problem', async () => {
+    vi.useFakeTimers();
+    const h = editor({ kind: 'conversation_flow' });
+    await settle();
+    const form = h.actor.getSnapshot().context.form;
+    expect(form.kind).toBe('conversation_flow');
+    expect(form.flow).toEqual(newFlow());
+    h.actor.send({ type: 'voice.choose', voiceId: 'v1', name: 'Rachel' });
+    h.actor.send({ type: 'field.change', field: 'flow', value: removeEdge(newFlow(), 'e1') });
+    h.actor.send({ type: 'agent.save' });
+    expect(h.actor.getSnapshot().context.errors).toEqual({ flow: FLOW_MESSAGES.noWayOut });
+    expect(h.focus).toEqual(['flow']);
+    expect(h.saves).toEqual([]);
+    h.actor.send({ type: 'field.change', field: 'flow', value: newFlow() });
+    h.actor.send({ type: 'agent.save' });
+    expect(h.saves).toHaveLength(1);
+    const payload = editorFormToSavePayload(h.saves[0]!.form);
+    expect(payload.kind).toBe('conversation_flow');
+    expect(payload.flow).toEqual(newFlow());
+    expect(payload.editor).not.toHaveProperty('kind');
   });
 
   it("validates with the contract's messages, focuses the first invalid field and sends nothing", async () => {

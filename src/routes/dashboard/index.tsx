@@ -9,11 +9,11 @@ import { agentDeleteMachine } from '../../machines/agentDelete.machine';
 import { agentImportMachine } from '../../machines/agentImport.machine';
 import { agentUpdateMachine } from '../../machines/agentUpdate.machine';
 import type { ListPage } from '../../machines/listQuery.machine';
-import { Button } from '../../ui/button/button';
 import { DataTable } from '../../ui/data-table/data-table';
 import { parseSort, TABLE_QUERY_DEFAULTS, type TableQuery, tableSearchSchema } from '../../ui/data-table/table-query';
 import { BotIcon, PlusIcon } from '../../ui/icons';
 import { reportLoadFailure } from '../../ui/lazy-control';
+import { Menu, MenuItem } from '../../ui/menu/menu';
 import { firstPageLoader } from '../-lib/first-page';
 import { lazyNamed } from '../-lib/lazy';
 import { OnceOpened } from '../-lib/once-opened';
@@ -40,6 +40,9 @@ export const Route = createFileRoute('/dashboard/')({
   // the Agents page is where a login lands: its loader stays in the entry chunk, so the rows are asked
   // for at once, while the page's code loads
   loader: firstPageLoader(loadAgents),
+  // a return to the list (after creating an agent) loads it again rather than showing the rows it had:
+  // the router would keep the earlier visit's page and reload it only in the background
+  gcTime: 0,
   component: AgentsPage,
 });
 
@@ -51,12 +54,22 @@ function loadAgents(q: TableQuery): Promise<ListPage<AgentListItem>> {
     .then((r) => ({ rows: r.data.agents, total: r.data.total }));
 }
 
+/** 'Create an Agent' asks which kind: a single prompt, or a conversation flow drawn on a canvas. */
 function CreateAgentButton() {
   return (
-    <Button render={<Link to="/dashboard/agents/single-prompt" />}>
-      <PlusIcon />
-      Create an Agent
-    </Button>
+    <Menu
+      label={
+        <>
+          <PlusIcon />
+          Create an Agent
+        </>
+      }
+      buttonVariant="primary"
+      placement="bottom-end"
+    >
+      <MenuItem render={<Link to="/dashboard/agents/single-prompt" />}>Single Prompt</MenuItem>
+      <MenuItem render={<Link to="/dashboard/agents/conversation-flow" />}>Conversation Flow</MenuItem>
+    </Menu>
   );
 }
 

@@ -4,9 +4,9 @@
  * draft is written before a save and removed only once the form is what the server holds.
  */
 import { expect } from 'vitest';
-import { agentToEditorForm } from '../../../src/api/contract/agent/editor-form.js';
+import { agentToEditorForm, editorFlowProblems, editorFormToSavePayload } from '../../../src/api/contract/agent/editor-form.js';
 import { ApiError } from '../../../src/api/errors.js';
-import { draftIdOf } from '../../../src/drafts/drafts.js';
+import { draftIdOf } from '../../../src/machines/agentEditor.machine.js';
 import { cameFrom, effectsNow, ev, expectPending, named, onlyRequest, paramsNow } from './lib.js';
 import { defineInvariants, type Snapshot, type World } from './types.js';
 
@@ -43,6 +43,12 @@ export default defineInvariants({
     expectPending(w, 'loadAgent', s.matches('loading') ? 1 : 0);
     expectPending(w, 'readDraft', s.matches('checkingDraft') ? 1 : 0);
     if (!s.matches('saving')) expect(s.context.saving).toBeUndefined();
+    // a new conversation-flow agent keeps its kind and a flow through every edit; a single-prompt one has neither
+    if (s.context.kind === 'conversation_flow' && s.context.agent === undefined) {
+      expect(s.context.form.kind).toBe('conversation_flow');
+      expect(s.context.form.flow).toBeDefined();
+    }
+    if (s.context.form.kind === undefined) expect(s.context.form.flow).toBeUndefined();
     // the tags the view reads
     expect(s.hasTag('loading')).toBe(s.matches('loading') || s.matches('checkingDraft'));
     expect(s.hasTag('saved')).toBe(s.matches('created') || s.matches({ editing: 'saved' }));
@@ -97,7 +103,10 @@ export default defineInvariants({
       expect(ev(w).error?.status).toBe(404);
     },
     checkingDraft: (s, w) => {
-      expect(onlyRequest(w, 'readDraft')).toEqual({ id: draftIdOf(s.context.agentId) });
+      // a new flow agent's draft is kept apart from a new single-prompt agent's
+      expect(onlyRequest(w, 'readDraft')).toEqual({ id: draftIdOf(s.context.agentId, s.context.kind) });
+      if (s.context.agentId === undefined)
+        expect(onlyRequest(w, 'readDraft').id).toBe(s.context.kind === 'conversation_flow' ? 'new-conversation-flow' : 'new');
       if (cameFrom(w, 'loading')) {
         // the form shows exactly what was saved
         const form = agentToEditorForm(ev(w).output);
@@ -132,7 +141,11 @@ export default defineInvariants({
         expect(Object.keys(errors).length).toBeGreaterThan(0);
         if (form.agentName.trim() === '') expect(errors.agentName).toBe('Agent name is required');
         if (!form.voiceId) expect(errors.voice).toBe('Voice is required');
-        const order = ['agentName', 'llmModel', 'language', 'voice', 'welcomeMessage', 'promptText'];
+        // a flow with problems is refused with its first problem
+        const problems = editorFlowProblems(form);
+        if (problems.length > 0) expect(errors.flow).toBe(problems[0]?.message);
+        else expect(errors.flow).toBeUndefined();
+        const order = ['agentName', 'llmModel', 'language', 'voice', 'welcomeMessage', 'promptText', 'flow'];
         const first = order.find((f) => f in errors) ?? Object.keys(errors)[0];
         expect(named(w.actionsNow).find((a) => a.type === 'focusField')?.params).toEqual({ field: first });
         expect(s.matches({ editing: isDirty(s) ? 'dirty' : 'pristine' })).toBe(true);
@@ -207,6 +220,12 @@ export default defineInvariants({
         // the form is valid, the draft is flushed first, nothing is shown yet
         expect(s.context.saving).toEqual(s.context.form);
         expect(s.context.errors).toEqual({});
+        // a flow is sent only without problems, with its kind
+        expect(editorFlowProblems(s.context.form)).toEqual([]);
+        const payload = editorFormToSavePayload(s.context.form);
+        expect(payload.kind).toBe(s.context.form.kind);
+        expect(payload.flow).toEqual(s.context.form.flow);
+        expect(payload.editor).not.toHaveProperty('flow');
         expect(effectsNow(w)).toEqual(['writeDraft']);
         // a retry of the same save (same agent, version and form, not saved since) sends its key again
         const saves = w.started.filter((r) => r.src === 'saveAgent');

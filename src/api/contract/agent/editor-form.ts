@@ -7,6 +7,7 @@ import { DEFAULT_LANGUAGE, DEFAULT_LLM_MODEL } from '../models';
 import { AGENT_EDITOR_DEFAULTS, AGENT_FIXED_SETTINGS } from './defaults';
 import { editorEntries } from './editor';
 import { LanguageSchema, LlmModelSchema, range, requiredText, text } from './fields';
+import { AgentKindSchema, agentFlowProblems, type Flow, type FlowProblem, FlowSchema } from './flow';
 import { AGENT_MESSAGE_MAX, AGENT_MESSAGES, AGENT_PROMPT_MAX } from './messages';
 import type { Agent } from './responses';
 import type { AgentSavePayload } from './save';
@@ -23,6 +24,10 @@ export const AgentEditorFormSchema = v.object({
   language: LanguageSchema,
   promptText: text(AGENT_PROMPT_MAX),
   welcomeMessage: text(AGENT_MESSAGE_MAX),
+  /** absent: a single-prompt agent */
+  kind: v.optional(AgentKindSchema),
+  /** a conversation-flow agent's flow (its graph is checked by `editorFlowProblems`) */
+  flow: v.optional(FlowSchema),
 });
 export type AgentEditorForm = v.InferOutput<typeof AgentEditorFormSchema>;
 
@@ -36,14 +41,52 @@ export const AGENT_EDITOR_FORM_DEFAULTS: AgentEditorForm = {
   welcomeMessage: '',
 };
 
+/** A new flow: a start Conversation node leading to an End node. */
+export const newFlow = (): Flow => ({
+  start_node_id: 'start',
+  global_prompt: '',
+  nodes: [
+    {
+      id: 'start',
+      type: 'conversation',
+      name: 'Greeting',
+      instruction: { type: 'prompt', text: 'Greet the caller and ask how you can help.' },
+      edges: [{ id: 'e1', to: 'end', condition: { type: 'prompt', prompt: 'The caller has nothing else' } }],
+      position: { x: 0, y: 0 },
+    },
+    {
+      id: 'end',
+      type: 'end',
+      name: 'End call',
+      instruction: { type: 'static_text', text: 'Goodbye!' },
+      edges: [],
+      position: { x: 0, y: 200 },
+    },
+  ],
+});
+
+/** The form of a new conversation-flow agent. */
+export const newFlowAgentForm = (): AgentEditorForm => ({
+  ...structuredClone(AGENT_EDITOR_FORM_DEFAULTS),
+  agentName: 'New Flow Agent',
+  kind: 'conversation_flow',
+  flow: newFlow(),
+});
+
+/** The graph problems of a form's flow (none for a single-prompt form), against its own functions and variables. */
+export const editorFlowProblems = (form: AgentEditorForm): FlowProblem[] =>
+  agentFlowProblems({ kind: form.kind, flow: form.flow, editor: form });
+
 /** The payload of the specification's 'Agent save', with the LLM model and the language code in their corrected places. */
 export function editorFormToSavePayload(
   form: AgentEditorForm,
   owner: { company?: string; account?: string } = {},
 ): AgentSavePayload {
-  const { agentName, llmModel, voiceId, language, promptText, welcomeMessage, ...editor } = form;
+  const { agentName, llmModel, voiceId, language, promptText, welcomeMessage, kind, flow, ...editor } = form;
   const vs = editor.voiceSettings;
+  const flowPart = kind === 'conversation_flow' ? { kind, ...(flow ? { flow } : {}) } : {};
   return {
+    ...flowPart,
     name: agentName.trim(),
     ...owner,
     prompt: promptText,
@@ -69,9 +112,14 @@ export function editorFormToSavePayload(
 }
 
 /** The editor form of a loaded agent. */
-export function agentToEditorForm(agent: Pick<Agent, 'name' | 'prompt' | 'message' | 'settings' | 'editor'>): AgentEditorForm {
+export function agentToEditorForm(
+  agent: Pick<Agent, 'name' | 'prompt' | 'message' | 'settings' | 'editor'> & Partial<Pick<Agent, 'kind' | 'flow'>>,
+): AgentEditorForm {
   const tts = agent.settings.tts.options;
+  // a single-prompt agent's form has neither `kind` nor `flow` (its drafts stay what they were)
+  const flowPart = agent.kind === 'conversation_flow' ? { kind: agent.kind, ...(agent.flow ? { flow: agent.flow } : {}) } : {};
   return {
+    ...flowPart,
     ...agent.editor,
     voiceSettings: {
       model: tts.model,

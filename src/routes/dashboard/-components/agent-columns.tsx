@@ -23,7 +23,7 @@ export interface AgentRowActions {
 const voiceModelLabel = (id: string) => VOICE_MODELS.find((m) => m.id === id)?.label ?? id;
 
 /**
- * The Agents table's columns: Agent Name, Voice ID, Voice Model, Actions. Column ids
+ * The Agents table's columns: Agent Name, Type (single prompt or conversation flow), Voice ID, Voice Model, Actions. Column ids
  * are the list API's sort fields.
  */
 export function agentColumns({ onEdit, onDelete, onExport, onAnalytics }: AgentRowActions): ColumnDef<AgentListItem, string>[] {
@@ -36,6 +36,18 @@ export function agentColumns({ onEdit, onDelete, onExport, onAnalytics }: AgentR
           {row.original.agent_name}
         </Link>
       ),
+    },
+    {
+      id: 'kind',
+      header: 'Type',
+      enableSorting: false,
+      accessorFn: (agent) => agent.kind,
+      cell: ({ row }) =>
+        row.original.kind === 'conversation_flow' ? (
+          <Badge tone="blue">Conversation flow</Badge>
+        ) : (
+          <Badge tone="grey">Single prompt</Badge>
+        ),
     },
     {
       accessorKey: 'voice_id',

@@ -1,6 +1,7 @@
 import { Link, useBlocker, useNavigate } from '@tanstack/react-router';
 import { useActorRef, useSelector } from '@xstate/react';
-import { memo, useRef, useState } from 'react';
+import { memo, type ReactNode, Suspense, useRef, useState } from 'react';
+import type { AgentKind } from '../../../../api/contract/agent/flow';
 import { agentCostPerMinute, DEFAULT_LATENCY } from '../../../../api/contract/models';
 import { notify } from '../../../../app/toaster';
 import { agentEditorMachine } from '../../../../machines/agentEditor.machine';
@@ -10,6 +11,7 @@ import { Button } from '../../../../ui/button/button';
 import { AlertIcon, ArrowLeftIcon, BotIcon } from '../../../../ui/icons';
 import { Spinner } from '../../../../ui/spinner/spinner';
 import { TextField } from '../../../../ui/text-field/text-field';
+import { lazyNamed } from '../../../-lib/lazy';
 import { formatDateTime } from '../../-components/format';
 import { EmptyState } from '../../-components/PageHeader';
 import { CallMe } from './CallMe';
@@ -35,10 +37,16 @@ export const hasStoredSession = () => readTokens(browserStorage()).accessToken !
 
 /** Display name of a new agent whose name is blank. */
 export const UNNAMED_AGENT = 'Single-Prompt Agent';
+export const UNNAMED_FLOW_AGENT = 'Conversation Flow Agent';
+
+// the canvas (@xyflow/react) loads only with a conversation-flow agent
+const FlowWorkspace = lazyNamed(() => import('./flow/FlowWorkspace'), 'FlowWorkspace');
 
 export interface AgentEditorProps {
   /** undefined: a new agent */
   agentId?: string;
+  /** a new agent's kind (default single prompt); a saved agent opens in the editor of its own kind */
+  kind?: AgentKind;
   /** resolves once the persisted session has been read (voices are asked only then) */
   whenHydrated: () => Promise<unknown>;
   /**
@@ -49,7 +57,7 @@ export interface AgentEditorProps {
 }
 
 /** The single-prompt agent editor: one agentEditor actor per visit, shared by the parts through context. */
-export function AgentEditor({ agentId, whenHydrated, signedIn }: AgentEditorProps) {
+export function AgentEditor({ agentId, kind, whenHydrated, signedIn }: AgentEditorProps) {
   const navigate = useNavigate();
   const actor = useActorRef(
     agentEditorMachine.provide({
@@ -60,7 +68,7 @@ export function AgentEditor({ agentId, whenHydrated, signedIn }: AgentEditorProp
         focusField: (_, { field }) => requestAnimationFrame(() => focusField(field)),
       },
     }),
-    { input: { agentId } },
+    { input: { agentId, kind } },
   );
   const snap = useSelector(
     actor,
@@ -69,9 +77,14 @@ export function AgentEditor({ agentId, whenHydrated, signedIn }: AgentEditorProp
       notFound: snapshot.matches('notFound'),
       loadFailed: snapshot.matches('loadFailed'),
       loadError: snapshot.context.loadError,
+      flow: snapshot.context.form.kind === 'conversation_flow',
     }),
     (a, b) =>
-      a.loading === b.loading && a.notFound === b.notFound && a.loadFailed === b.loadFailed && a.loadError === b.loadError,
+      a.loading === b.loading &&
+      a.notFound === b.notFound &&
+      a.loadFailed === b.loadFailed &&
+      a.loadError === b.loadError &&
+      a.flow === b.flow,
   );
 
   if (snap.notFound)
@@ -109,41 +122,67 @@ export function AgentEditor({ agentId, whenHydrated, signedIn }: AgentEditorProp
       <div className={s.page}>
         <EditorHeader />
         <ConflictBanner />
-        <div className={s.columns}>
-          <div className={s.column}>
-            <div className={s.card}>
-              <div className={s.row}>
-                <ModelPicker />
-                <LlmSettings />
+        {snap.flow ? (
+          <Suspense
+            fallback={
+              <div className={s.centered} role="status">
+                <Spinner decorative /> Loading the flow editor...
               </div>
-              <div className={s.row}>
-                <LanguagePicker />
-                <VoiceSettings />
+            }
+          >
+            <FlowWorkspace />
+          </Suspense>
+        ) : null}
+        <GlobalSettings flow={snap.flow}>
+          <div className={s.columns}>
+            <div className={s.column}>
+              <div className={s.card}>
+                <div className={s.row}>
+                  <ModelPicker />
+                  <LlmSettings />
+                </div>
+                <div className={s.row}>
+                  <LanguagePicker />
+                  <VoiceSettings />
+                </div>
+                <VoicePicker whenHydrated={whenHydrated} />
+                <WelcomeMessage />
+                {snap.flow ? null : <PromptField />}
               </div>
-              <VoicePicker whenHydrated={whenHydrated} />
-              <WelcomeMessage />
-              <PromptField />
+            </div>
+            <div className={s.column}>
+              <FunctionsSection />
+              <KnowledgeBaseSection />
+              <SpeechSection />
+              <CallSection />
+              <PostCallSection />
+              <SecuritySection />
+              <WebhookSection />
+            </div>
+            <div className={s.column}>
+              <TestButtons />
+              <DynamicVariables />
+              <CallMe />
             </div>
           </div>
-          <div className={s.column}>
-            <FunctionsSection />
-            <KnowledgeBaseSection />
-            <SpeechSection />
-            <CallSection />
-            <PostCallSection />
-            <SecuritySection />
-            <WebhookSection />
-          </div>
-          <div className={s.column}>
-            <TestButtons />
-            <DynamicVariables />
-            <CallMe />
-          </div>
-        </div>
+        </GlobalSettings>
       </div>
       <DraftDialog actor={actor} />
       <LeaveGuard actor={actor} signedIn={signedIn} />
     </EditorProvider>
+  );
+}
+
+/** A flow agent's voice, model and other settings: a panel of their own under the canvas. */
+function GlobalSettings({ flow, children }: { flow: boolean; children: ReactNode }) {
+  if (!flow) return children;
+  return (
+    <section aria-labelledby="global-settings" className={s.column}>
+      <h2 className={s.title} id="global-settings">
+        Global settings
+      </h2>
+      {children}
+    </section>
   );
 }
 
@@ -152,6 +191,7 @@ const EditorHeader = memo(function EditorHeader() {
   const actor = useEditor();
   const name = useSelector(actor, (snap) => snap.context.form.agentName);
   const llmModel = useSelector(actor, (snap) => snap.context.form.llmModel);
+  const isFlow = useSelector(actor, (snap) => snap.context.form.kind === 'conversation_flow');
   const agentId = useSelector(actor, (snap) => snap.context.agent?._id);
   const saving = useSelector(actor, (snap) => snap.hasTag('saving'));
   const unsaved = useSelector(actor, (snap) => snap.hasTag('unsaved'));
@@ -197,7 +237,7 @@ const EditorHeader = memo(function EditorHeader() {
               />
             ) : (
               <>
-                <h1 className={s.title}>{name.trim() || UNNAMED_AGENT}</h1>
+                <h1 className={s.title}>{name.trim() || (isFlow ? UNNAMED_FLOW_AGENT : UNNAMED_AGENT)}</h1>
                 <Button variant="ghost" size="iconSm" aria-label="Edit agent name" onClick={() => setEditingName(true)}>
                   <PencilIcon />
                 </Button>
@@ -210,7 +250,7 @@ const EditorHeader = memo(function EditorHeader() {
             </p>
           ) : null}
           <p className={s.subtitle}>
-            <span>Single prompt</span>
+            <span>{isFlow ? 'Conversation flow' : 'Single prompt'}</span>
             <span>
               Agent ID: <span className={s.mono}>{agentId ?? 'not saved yet'}</span>
             </span>
