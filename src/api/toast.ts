@@ -7,6 +7,8 @@
 export interface ToastMessage {
   title: string;
   description?: string;
+  /** a second line under the description (what else the user should know, e.g. a key saved unchecked) */
+  note?: string;
   /** 'destructive' for failures (announced at once, role=alert); default 'default' */
   variant?: 'default' | 'destructive';
 }

@@ -24,6 +24,7 @@ export function Toaster() {
           <div className={s.text}>
             {t.title ? <div className={s.title}>{t.title}</div> : null}
             {t.description ? <div className={s.description}>{t.description}</div> : null}
+            {t.note ? <div className={s.description}>{t.note}</div> : null}
           </div>
           <Button
             variant="ghost"

@@ -1,4 +1,4 @@
-import { assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 import { type ActionKey, actionKey, newIdempotencyKey } from '../api/contract/idempotency';
 import {
   fieldFlags,
@@ -28,8 +28,12 @@ export const PROVIDER_TOASTS = {
   connectFailed: (msg?: string) => failure(msg || PROVIDER_MESSAGES.connectFailed),
   updateFailed: (msg?: string) => failure(msg || PROVIDER_MESSAGES.updateFailed),
   disconnectFailed: (msg?: string) => failure(msg || PROVIDER_MESSAGES.disconnectFailed),
-  /** saved, but the provider could not be asked whether it takes the key (the server's warning) */
-  savedUnchecked: (warning: string): ToastMessage => ({ title: 'Warning', description: warning }),
+  /**
+   * saved, but the provider could not be asked whether it takes the key: the success toast says so under its
+   * words (one toast is shown at a time, so a second toast would hide the first)
+   */
+  savedUnchecked: (saved: ToastMessage, warning: string | undefined): ToastMessage =>
+    warning ? { ...saved, note: warning } : saved,
 } as const;
 
 export interface ProviderConnectionInput {
@@ -298,26 +302,26 @@ export const providerConnectionMachine = setup({
             guard: 'isUpdate',
             target: 'idle.connected',
             description:
-              "Updated: 'Success' toast (and a warning toast when the provider could not be asked); the dialog closes and the credentials are forgotten.",
+              "Updated: 'Success' toast (with the warning under it when the provider could not be asked); the dialog closes and the credentials are forgotten.",
             actions: [
-              { type: 'notify', params: ({ context }) => PROVIDER_TOASTS.updated(context.label) },
-              enqueueActions(({ event, enqueue }) => {
-                if (event.output.warning)
-                  enqueue({ type: 'notify', params: PROVIDER_TOASTS.savedUnchecked(event.output.warning) });
-              }),
+              {
+                type: 'notify',
+                params: ({ context, event }) =>
+                  PROVIDER_TOASTS.savedUnchecked(PROVIDER_TOASTS.updated(context.label), event.output.warning),
+              },
               'forgetForm',
             ],
           },
           {
             target: 'idle.connected',
             description:
-              "Connected: 'Success' toast (and a warning toast when the provider could not be asked); the card shows Connected; the credentials are forgotten.",
+              "Connected: 'Success' toast (with the warning under it when the provider could not be asked); the card shows Connected; the credentials are forgotten.",
             actions: [
-              { type: 'notify', params: ({ context }) => PROVIDER_TOASTS.connected(context.label) },
-              enqueueActions(({ event, enqueue }) => {
-                if (event.output.warning)
-                  enqueue({ type: 'notify', params: PROVIDER_TOASTS.savedUnchecked(event.output.warning) });
-              }),
+              {
+                type: 'notify',
+                params: ({ context, event }) =>
+                  PROVIDER_TOASTS.savedUnchecked(PROVIDER_TOASTS.connected(context.label), event.output.warning),
+              },
               { type: 'markConnected', params: ({ event }) => ({ connectionId: event.output.provider._id }) },
               'forgetForm',
             ],

@@ -66,6 +66,7 @@ export const toasterMachine = setup({
         id: event.toast.id ?? `toast-${seq}`,
         title: event.toast.title,
         description: event.toast.description,
+        ...(event.toast.note ? { note: event.toast.note } : {}),
         variant: event.toast.variant ?? 'default',
         duration: event.toast.duration ?? TOAST_DEFAULT_DURATION,
         open: true,
