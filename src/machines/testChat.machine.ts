@@ -178,7 +178,7 @@ export const testChatMachine = setup({
             else if (e.type === 'error') sendBack({ type: 'reply.error', message: e.message });
             else if (e.type === 'tool_result')
               sendBack({ type: 'reply.tool_result', name: e.name, ok: e.ok, result: e.result, ms: e.ms });
-            else {
+            else if (e.type === 'done') {
               done = true;
               sendBack({ type: 'reply.done', ended: e.ended });
             }
