@@ -148,11 +148,14 @@ async function answer(
     parent.send({ type: 'reply.sentence', text: sentence });
     speaker?.say(sentence, started);
   };
+  /** after a line the engine said as written, the chat's next words start with a space */
+  let spaceBefore = false;
   /** text the chat shows (a text line only) */
   const write = (text: string) => {
     if (!chat) return;
     started();
-    chat.text(text);
+    chat.text(spaceBefore && !/^\s/.test(text) ? ` ${text}` : text);
+    spaceBefore = false;
   };
 
   if (input.kind === 'greeting') {
@@ -179,7 +182,7 @@ async function answer(
     reminder: input.kind === 'reminder',
     facts: `The current time is ${o.deps.clock.now().toISOString()}.`,
   };
-  const messages = buildMessages(parts);
+  let messages = buildMessages(parts);
   const route = plan.pipeline.llm;
   const provider = o.providers.llm(route.provider);
   const access = o.keys[route.provider];
@@ -199,6 +202,7 @@ async function answer(
     for (const s of splitter.flush()) say(s);
     said = true;
     write(text);
+    spaceBefore = true;
     say(text);
   };
   /**
@@ -285,7 +289,11 @@ async function answer(
   times.llmRequestAt = performance.now();
   times.llmFirstTokenAt = undefined;
   if (!(await flowWork()) || signal.aborted) return finishTurn();
-  if (flow) messages[0] = buildMessages({ ...parts, prompt: flow.prompt(), history: [] })[0] as (typeof messages)[0];
+  /** the system prompt of the node the flow is in now (a new array: a request already sent keeps its own) */
+  const promptOfNode = () => {
+    if (flow) messages = [...buildMessages({ ...parts, prompt: flow.prompt(), history: [] }), ...messages.slice(1)];
+  };
+  promptOfNode();
   for (let round = 0; ; round++) {
     const specs = specsNow();
     /** this request's tool calls, with the prepared tool of those the engine runs */
@@ -393,7 +401,7 @@ async function answer(
       });
     if (flowCalls.length > 0) {
       if (!(await flowWork()) || signal.aborted) break;
-      messages[0] = buildMessages({ ...parts, prompt: flow?.prompt() ?? plan.prompt, history: [] })[0] as (typeof messages)[0];
+      promptOfNode();
     }
   }
   return finishTurn();
