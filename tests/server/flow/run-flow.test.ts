@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { queueCallEvent } from '../../../server/modules/webhooks/outbox.js';
 import type { ToolKinds } from '../../../server/voice/tools/runner.js';
 import type { PreparedTool, ToolKind, ToolOutcome } from '../../../server/voice/tools/types.js';
 import { type CallServer, connectProvider, readEvents, sampleAgent, savePayload, useCallServer } from '../call/harness.js';
@@ -199,7 +200,7 @@ describeEachDb('a conversation-flow agent runs its flow in Test LLM', (kind) => 
   it('a four-step receptionist: greeting -> identify (extract) -> senior split -> triage -> book (function ok) -> confirm -> goodbye; the path is stored and answered', async () => {
     const s = server();
     const runs = inject(s, { ok: true, result: 'booked for Monday' });
-    const chatId = await startChat(s);
+    const chatId = await startChat(s, { agentLevelWebhook: 'https://hooks.example.com/a' });
 
     p.replies = [{ toolCalls: [{ name: 'next_e-visit', arguments: {} }] }, { text: 'May I have your name and age?' }];
     const first = await send(s, chatId, 'I would like a visit');
@@ -254,6 +255,12 @@ describeEachDb('a conversation-flow agent runs its flow in Test LLM', (kind) => 
     }
     expect(call.flow_path.at(-1)?.name).toBe('Goodbye');
     expect(call.transcript.at(-1)?.text).toBe('Your visit is booked. Goodbye from Harbor Clinic!');
+
+    // the call_ended webhook carries the same path
+    await queueCallEvent(s.t.deps, 'call_ended', { companyId: s.user.companyId, callId: chatId });
+    const queued = await s.t.deps.db.db.selectFrom('webhook_deliveries').select(['event', 'payload']).execute();
+    const ended = queued.find((q) => q.event === 'call_ended');
+    expect((JSON.parse(ended?.payload ?? '{}') as { call?: { flow_path?: Step[] } }).call?.flow_path).toEqual(call.flow_path);
   });
 
   it('a global node entered from the middle says its text and returns to where the call was', async () => {
