@@ -2,7 +2,16 @@ import { expect, it } from 'vitest';
 import { queueCallEvent } from '../../../server/modules/webhooks/outbox.js';
 import type { ToolKinds } from '../../../server/voice/tools/runner.js';
 import type { PreparedTool, ToolKind, ToolOutcome } from '../../../server/voice/tools/types.js';
-import { type CallServer, connectProvider, readEvents, sampleAgent, savePayload, useCallServer } from '../call/harness.js';
+import {
+  type CallServer,
+  connectProvider,
+  openBrowser,
+  readEvents,
+  sampleAgent,
+  savePayload,
+  useCallServer,
+  waitFor,
+} from '../call/harness.js';
 import { InProcessProviders } from '../call/in-process-providers.js';
 import { describeEachDb } from '../helpers.js';
 
@@ -359,5 +368,50 @@ describeEachDb('a conversation-flow agent runs its flow in Test LLM', (kind) => 
     const row = await s.t.deps.db.db.selectFrom('call_sessions').selectAll().where('id', '=', reached).executeTakeFirstOrThrow();
     expect(row.flow_state).toBeNull();
     expect(JSON.stringify(row)).not.toContain('Secret Name');
+  });
+
+  it('a web call runs the same flow: the voice says the static texts, the goodbye ends the call, the path is stored', async () => {
+    const s = server();
+    inject(s, { ok: true, result: 'booked' });
+    for (const name of ['deepgram', 'openai', 'elevenlabs']) await connectProvider(s, name);
+    const agent = await sampleAgent(s);
+    const res = await s.t.req('POST', '/api/v1/call/web', {
+      token: s.user.token,
+      body: {
+        agent_id: agent._id,
+        agent: savePayload(agent, {
+          message: '',
+          kind: 'conversation_flow',
+          flow: FLOW,
+          editor: { ...(agent.editor as object), functions: [BOOK] },
+        }),
+      },
+    });
+    expect(res.status).toBe(201);
+    const { data } = (await res.json()) as { data: { call_id: string; access_token: string } };
+    const browser = openBrowser(s, data.call_id, data.access_token);
+    await browser.opened;
+    p.replies = [{ toolCalls: [{ name: 'goto_hours', arguments: {} }] }, { toolCalls: [{ name: 'next_e-bye', arguments: {} }] }];
+    const stt = await waitFor(() => p.stt[0], 'the speech stream');
+    stt.emit({ type: 'speech_started', at: performance.now() });
+    stt.emit({
+      type: 'transcript',
+      text: 'When are you open? That is all.',
+      isFinal: true,
+      speechFinal: true,
+      at: performance.now(),
+    });
+    await browser.closed;
+    expect(p.ttsTexts.map((t) => t.text)).toEqual(['We are open nine to five.', 'Goodbye from Harbor Clinic!']);
+    const call = await waitFor(async () => {
+      const d = await detail(s, data.call_id);
+      return d.status === 'ended' ? d : undefined;
+    }, 'the call stored');
+    expect(walk(call.flow_path)).toEqual([
+      ['greet', null, 'global: The caller asks when the clinic is open'],
+      ['hours', null, 'back to where the call was'],
+      ['greet', 'e-bye', 'The caller needs nothing'],
+      ['goodbye', null, null],
+    ]);
   });
 });
