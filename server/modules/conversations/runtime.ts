@@ -564,6 +564,7 @@ export function runLineCall(
           usage: conv.usage,
           cost: conv.cost().total,
           now: now(deps),
+          ...(conv.flow ? { flowPath: conv.flow.path } : {}),
         }).catch((err) => deps.logger.warn('call progress not saved', { callId: row.id, reason: String(err) }));
       },
     });

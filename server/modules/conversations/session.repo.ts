@@ -129,7 +129,15 @@ export async function saveProgress(
   db: Kysely<DB>,
   companyId: string,
   id: string,
-  p: { transcript: TranscriptTurn[]; latency: TurnLatency[]; usage: CallUsage; cost: number; now: Date },
+  p: {
+    transcript: TranscriptTurn[];
+    latency: TurnLatency[];
+    usage: CallUsage;
+    cost: number;
+    now: Date;
+    /** a conversation-flow call's path so far (a call recovered after a crash is stored with it) */
+    flowPath?: FlowPathStep[];
+  },
 ) {
   await db
     .updateTable('call_sessions')
@@ -140,6 +148,7 @@ export async function saveProgress(
       cost: p.cost,
       heartbeat_at: p.now.toISOString(),
       updated_at: p.now.toISOString(),
+      ...(p.flowPath ? { flow_path: JSON.stringify(p.flowPath) } : {}),
     })
     .where('company_id', '=', companyId)
     .where('id', '=', id)

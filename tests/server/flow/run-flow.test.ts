@@ -370,6 +370,50 @@ describeEachDb('a conversation-flow agent runs its flow in Test LLM', (kind) => 
     expect(JSON.stringify(row)).not.toContain('Secret Name');
   });
 
+  async function startFlowWebCall(s: CallServer) {
+    for (const name of ['deepgram', 'openai', 'elevenlabs']) await connectProvider(s, name);
+    const agent = await sampleAgent(s);
+    const res = await s.t.req('POST', '/api/v1/call/web', {
+      token: s.user.token,
+      body: {
+        agent_id: agent._id,
+        agent: savePayload(agent, {
+          message: '',
+          kind: 'conversation_flow',
+          flow: FLOW,
+          editor: { ...(agent.editor as object), functions: [BOOK] },
+        }),
+      },
+    });
+    expect(res.status).toBe(201);
+    const { data } = (await res.json()) as { data: { call_id: string; access_token: string } };
+    const browser = openBrowser(s, data.call_id, data.access_token);
+    await browser.opened;
+    return { data, browser };
+  }
+
+  it('a web call saves its path with its progress, while it goes on', async () => {
+    const s = server();
+    inject(s, { ok: true, result: 'booked' });
+    const { data, browser } = await startFlowWebCall(s);
+    p.replies = [{ toolCalls: [{ name: 'next_e-visit', arguments: {} }] }, { text: 'Your name and age?' }];
+    const stt = await waitFor(() => p.stt[0], 'the speech stream');
+    stt.emit({ type: 'speech_started', at: performance.now() });
+    stt.emit({ type: 'transcript', text: 'A visit please.', isFinal: true, speechFinal: true, at: performance.now() });
+    await waitFor(() => browser.of('state').at(-1)?.value === 'listening' && p.ttsTexts.length === 1, 'the turn heard');
+    const live = await waitFor(async () => {
+      const d = await detail(s, data.call_id);
+      return d.flow_path.length === 2 ? d : undefined;
+    }, 'the path saved during the call');
+    expect(live.status).toBe('ongoing');
+    expect(walk(live.flow_path)).toEqual([
+      ['greet', 'e-visit', 'The caller wants a visit'],
+      ['identify', null, null],
+    ]);
+    browser.ws.send(JSON.stringify({ type: 'hangup' }));
+    await browser.closed;
+  });
+
   it('a web call runs the same flow: the voice says the static texts, the goodbye ends the call, the path is stored', async () => {
     const s = server();
     inject(s, { ok: true, result: 'booked' });
