@@ -170,7 +170,7 @@ describeEachDb('a conversation-flow agent runs its flow in Test LLM', (kind) => 
     return runs;
   }
 
-  async function startChat(s: CallServer, editorPatch: Record<string, unknown> = {}) {
+  async function startChat(s: CallServer, editorPatch: Record<string, unknown> = {}, flow: unknown = FLOW) {
     await connectProvider(s, 'openai');
     const agent = await sampleAgent(s);
     const res = await s.t.req('POST', '/api/v1/chat', {
@@ -180,7 +180,7 @@ describeEachDb('a conversation-flow agent runs its flow in Test LLM', (kind) => 
         agent: savePayload(agent, {
           message: '',
           kind: 'conversation_flow',
-          flow: FLOW,
+          flow,
           editor: { ...(agent.editor as object), functions: [BOOK], ...editorPatch },
         }),
         dynamic_variables: { caller: 'the caller' },
@@ -335,6 +335,29 @@ describeEachDb('a conversation-flow agent runs its flow in Test LLM', (kind) => 
     const desk = await send(s, other, 'A person please');
     expect(nodes(desk)).toEqual(['desk', 'sorry', 'goodbye']);
     expect(walk((await detail(s, other)).flow_path)[4]).toEqual(['desk', 'e-desk-failed', 'function failed']);
+  });
+
+  it('a function node with no edge for its outcome stays, and the model answers from the function result', async () => {
+    const s = server();
+    inject(s, { ok: false, result: 'The calendar is full.' });
+    const onlyOk = {
+      ...FLOW,
+      nodes: FLOW.nodes.map((n) => (n.id === 'book' ? { ...n, edges: n.edges.filter((e) => e.id === 'e-booked') } : n)),
+    };
+    const chatId = await startChat(s, {}, onlyOk);
+    p.replies = [{ toolCalls: [{ name: 'next_e-visit', arguments: {} }] }, { text: 'Name and age?' }];
+    await send(s, chatId, 'A visit');
+    p.replies = [{ toolCalls: [{ name: 'set_variables', arguments: { patient: 'Ed', age: 50 } }] }, { text: 'Book?' }];
+    await send(s, chatId, 'Ed, 50');
+    const before = p.llmRequests.length;
+    p.replies = [{ toolCalls: [{ name: 'next_e-book', arguments: {} }] }, { text: 'Sorry, the calendar is full.' }];
+    const events = await send(s, chatId, 'Book it');
+    expect(nodes(events)).toEqual(['book']);
+    expect(text(events)).toBe('Sorry, the calendar is full.');
+    const last = p.llmRequests[before + 1]?.messages ?? [];
+    expect(last.at(-1)).toEqual({ role: 'system', content: 'The function book_visit answered: The calendar is full.' });
+    await s.t.req('POST', `/api/v1/chat/${chatId}/end`, { token: s.user.token });
+    expect(walk((await detail(s, chatId)).flow_path).at(-1)).toEqual(['book', null, null]);
   });
 
   it('GET /call/?node= lists the calls that reached a node; the path is kept at metadata_only, the values are not', async () => {
