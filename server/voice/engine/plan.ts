@@ -135,6 +135,10 @@ export function compileCallPlan(
   const tts = agent.settings.tts.options;
   const voice = mode === 'voice';
   const speechToSpeech = voice && pipeline.mode === 'realtime';
+  const flow = agent.kind === 'conversation_flow' && agent.flow ? agent.flow : null;
+  // the flow's tools and prompts change within a turn: a speech-to-speech session cannot follow them
+  if (flow && speechToSpeech)
+    throw new InvalidAgentError(['a conversation flow runs on a text model: choose one that is not a Realtime model']);
   // the recording notice is spoken first, before the welcome message (or alone when there is none)
   const greeting = voice
     ? [e.recordingNotice?.trim() ?? '', fillVariables(agent.message, variables).trim()].filter(Boolean).join(' ')
@@ -177,7 +181,7 @@ export function compileCallPlan(
         }
       : null,
     keypad: keypadSettings(e),
-    flow: agent.kind === 'conversation_flow' && agent.flow ? agent.flow : null,
+    flow,
   };
 }
 
