@@ -15,6 +15,7 @@
  * node's work is done) is saved with the chat and replayed at the next message (`state()`, `saved`).
  * No SQL, no HTTP: the engine stores nothing itself.
  */
+import { createHash } from 'node:crypto';
 import type { Flow, FlowEdge, FlowNode, FlowVariable } from '@contract/agent/flow.js';
 import type { FlowPathStep } from '@contract/call-runtime.js';
 import { type Actor, type AnyTransitionDefinition, createActor, type InspectionEvent } from 'xstate';
@@ -39,6 +40,21 @@ export interface FlowRunState {
   path: FlowPathStep[];
   /** the path step whose node's own work is done (-1: none yet) */
   worked: number;
+}
+
+/** Compiled flows kept (a chat compiles its flow at each message; a flow of 200 nodes takes ~3 ms). */
+const COMPILED_KEPT = 32;
+const compiled = new Map<string, FlowMachine>();
+
+/** The flow's machine, compiled once per distinct flow (least recently used dropped first). */
+export function machineOf(flow: Flow): FlowMachine {
+  const key = createHash('sha256').update(JSON.stringify(flow)).digest('base64');
+  let machine = compiled.get(key);
+  if (machine) compiled.delete(key);
+  else machine = compileFlow(flow);
+  compiled.set(key, machine);
+  if (compiled.size > COMPILED_KEPT) compiled.delete(compiled.keys().next().value as string);
+  return machine;
 }
 
 /** The tool the model calls at an extract node. */
@@ -111,7 +127,7 @@ export class FlowRun {
     this.events = [];
     this.path = saved ? saved.path.map((s) => ({ ...s })) : [];
     this.worked = saved?.worked ?? -1;
-    this.actor = createActor(compileFlow(flow), {
+    this.actor = createActor(machineOf(flow), {
       input: { variables: { ...variables } },
       inspect: (e: InspectionEvent) => {
         if (e.type === '@xstate.microstep') this.taken.push(...e._transitions);

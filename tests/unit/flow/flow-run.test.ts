@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { type Flow, FlowSchema } from '@contract/agent/flow';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { FlowRun, SET_VARIABLES } from '../../../server/voice/engine/flow';
+import { FlowRun, machineOf, SET_VARIABLES } from '../../../server/voice/engine/flow';
 
 const example = JSON.parse(fs.readFileSync('docs/examples/receptionist-flow.json', 'utf8')) as { agent: { flow: unknown } };
 const flow: Flow = v.parse(FlowSchema, example.agent.flow);
@@ -107,5 +107,11 @@ describe('the flow run (one call through the example receptionist flow)', () => 
     const r = run();
     expect(r.call('next_confirm-done', {})).toBe('That step is not possible now.');
     expect(r.node().id).toBe('greet');
+  });
+
+  it('a flow is compiled once: the same flow (another copy) gets the same machine, a changed one its own', () => {
+    const copy = JSON.parse(JSON.stringify(flow)) as Flow;
+    expect(machineOf(copy)).toBe(machineOf(flow));
+    expect(machineOf({ ...flow, global_prompt: 'Another prompt' })).not.toBe(machineOf(flow));
   });
 });
