@@ -13,6 +13,7 @@
  *   sentence (speaker.ts) or written to the chat;
  * - realtime.ts: both actors for a speech-to-speech agent (one Realtime session per call);
  * - turn-clock.ts: the times of each turn, and an answer's latency;
+ * - flow.ts: a conversation-flow agent's flow run (its node, tools and path), used by the reply actor;
  * - server/voice/tools/runner.ts: the agent's functions, prepared when the conversation starts (in
  *   parallel with the greeting), run by the reply actor, closed when it ends;
  * - context.ts: what the parts see of the conversation (they never import this file).

@@ -8,6 +8,9 @@
  * called it, while the rest of its answer arrives, except a tool that plays into the call, which waits for
  * the words before it), their results given back to the model, which goes on; at most MAX_TOOL_ROUNDS rounds a turn. A function that has not answered within 500 ms
  * makes the voice say its `speak_during` sentence (once a turn; never written in a chat).
+ * A conversation-flow agent's turn (flow.ts): the system prompt and the tools are the current node's, a
+ * transition tool moves the flow and the model goes on in the new node; the nodes the engine runs itself
+ * (static texts, function, transfer and end nodes) run before the model and after each transition.
  * The speech-to-speech path answers in realtime.ts instead.
  */
 
