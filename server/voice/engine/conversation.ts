@@ -141,7 +141,10 @@ export class Conversation implements CallContext {
           plan.variables,
           () => o.deps.clock.now(),
           o.flowState,
-          (step) => this.chat?.node?.(step.node_id, step.name),
+          (step) => {
+            this.chat?.node?.(step.node_id, step.name);
+            this.audio?.notify({ type: 'node', node_id: step.node_id, name: step.name });
+          },
         )
       : undefined;
     this.historyLength = this.transcript.length;

@@ -155,12 +155,15 @@ export type WebCallServerEvent =
   | { type: 'transcript'; role: 'user' | 'agent'; text: string; final: boolean }
   | { type: 'state'; value: 'listening' | 'thinking' | 'speaking' }
   | { type: 'clear' }
+  /** a conversation-flow agent entered a node */
+  | { type: 'node'; node_id: string; name: string }
   | { type: 'ended'; reason: string; message?: string };
 
 export const WebCallServerEventSchema = v.variant('type', [
   v.object({ type: v.literal('transcript'), role: v.picklist(['user', 'agent']), text: v.string(), final: v.boolean() }),
   v.object({ type: v.literal('state'), value: v.picklist(['listening', 'thinking', 'speaking']) }),
   v.object({ type: v.literal('clear') }),
+  v.object({ type: v.literal('node'), node_id: v.string(), name: v.string() }),
   v.object({ type: v.literal('ended'), reason: v.string(), message: v.optional(v.string()) }),
 ]);
 

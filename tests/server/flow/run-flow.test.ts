@@ -470,6 +470,8 @@ describeEachDb('a conversation-flow agent runs its flow in Test LLM', (kind) => 
     });
     await browser.closed;
     expect(p.ttsTexts.map((t) => t.text)).toEqual(['We are open nine to five.', 'Goodbye from Harbor Clinic!']);
+    // the call window is told each node entered
+    expect(browser.of('node').map((e) => e.node_id)).toEqual(['greet', 'hours', 'greet', 'goodbye']);
     const call = await waitFor(async () => {
       const d = await detail(s, data.call_id);
       return d.status === 'ended' ? d : undefined;
