@@ -168,10 +168,15 @@ async function answer(
     return;
   }
   speaker?.prepare();
+  // the agent's knowledge bases, and those of the flow node the turn starts in
+  const node = c.flow?.node();
+  const knowledgeBaseIds = [
+    ...new Set([...plan.knowledgeBaseIds, ...(node?.type === 'conversation' ? (node.knowledge_base_ids ?? []) : [])]),
+  ];
   const lastUser = [...input.history].reverse().find((t) => t.role === 'user')?.text ?? '';
   const [knowledge, prepared] = await Promise.all([
-    input.kind === 'answer' && plan.knowledgeBaseIds.length > 0
-      ? o.knowledge(o.companyId, plan.knowledgeBaseIds, lastUser).then((hits) => hits.map((h) => h.content))
+    input.kind === 'answer' && knowledgeBaseIds.length > 0
+      ? o.knowledge(o.companyId, knowledgeBaseIds, lastUser).then((hits) => hits.map((h) => h.content))
       : Promise.resolve([] as string[]),
     c.tools(),
   ]);

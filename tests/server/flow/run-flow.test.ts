@@ -360,6 +360,47 @@ describeEachDb('a conversation-flow agent runs its flow in Test LLM', (kind) => 
     expect(walk((await detail(s, chatId)).flow_path).at(-1)).toEqual(['book', null, null]);
   });
 
+  it("a conversation node's knowledge bases are searched for the turns in that node", async () => {
+    const s = server();
+    inject(s, { ok: true, result: 'ok' });
+    const form = new FormData();
+    form.set('knowledge_base_name', 'Clinic');
+    form.append('knowledge_base_texts', JSON.stringify({ title: 'Clinic', text: 'Parking is free in the north lot.' }));
+    const kb = await s.t.req('POST', '/api/v1/knowledge-base', { token: s.user.token, body: form });
+    expect(kb.status).toBe(201);
+    const kbId = ((await kb.json()) as { data: { knowledge_base: { knowledge_base_id: string } } }).data.knowledge_base
+      .knowledge_base_id;
+    await s.t.deps.db.db
+      .insertInto('knowledge_base_chunks')
+      .values({
+        knowledge_base_id: kbId,
+        position: 0,
+        company_id: s.user.companyId,
+        source_index: 0,
+        content: 'Parking is free in the north lot.',
+      })
+      .execute();
+    const withKb = {
+      ...FLOW,
+      nodes: FLOW.nodes.map((n) => (n.id === 'triage' ? { ...n, knowledge_base_ids: [kbId] } : n)),
+    };
+    const chatId = await startChat(s, {}, withKb);
+    const knowledgeIn = (i: number) =>
+      (p.llmRequests[i]?.messages ?? []).some((m) => m.role === 'system' && m.content.includes('north lot'));
+    p.replies = [{ text: 'How can I help?' }];
+    await send(s, chatId, 'Is parking free?');
+    // the greeting has no knowledge base
+    expect(knowledgeIn(0)).toBe(false);
+    p.replies = [{ toolCalls: [{ name: 'next_e-visit', arguments: {} }] }, { text: 'Name and age?' }];
+    await send(s, chatId, 'A visit');
+    p.replies = [{ toolCalls: [{ name: 'set_variables', arguments: { patient: 'Fay', age: 30 } }] }, { text: 'Book?' }];
+    await send(s, chatId, 'Fay, 30');
+    const before = p.llmRequests.length;
+    p.replies = [{ text: 'Yes, in the north lot.' }];
+    await send(s, chatId, 'Is parking free?');
+    expect(knowledgeIn(before)).toBe(true);
+  });
+
   it('GET /call/?node= lists the calls that reached a node; the path is kept at metadata_only, the values are not', async () => {
     const s = server();
     inject(s, { ok: true, result: 'ok' });
