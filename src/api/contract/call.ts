@@ -286,6 +286,8 @@ export interface CallListParams extends CallFilters {
   limit?: number;
   search?: string;
   sort?: CallSort;
+  /** only the calls that reached this conversation-flow node */
+  node?: string | undefined;
 }
 
 /** The query-string values of GET /call/ (empty filters left out, sort as the JSON object). */
@@ -300,6 +302,7 @@ export const callListParams = (q: CallListParams): Record<string, string> =>
     phoneNumber: q.phoneNumber,
     type: q.type,
     status: q.status,
+    node: q.node,
   });
 
 /** True when any filter of the dialog or the date range is set (the button reads 'Filters Applied'). */
