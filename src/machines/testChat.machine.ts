@@ -16,6 +16,8 @@ export type ChatItem =
       result?: string;
       ms?: number;
     }
+  /** a conversation-flow agent entered a node */
+  | { kind: 'node'; nodeId: string; name: string }
   | { kind: 'error'; text: string }
   | { kind: 'ended' };
 
@@ -40,6 +42,7 @@ export type TestChatEvent =
   | { type: 'reply.delta'; text: string }
   | { type: 'reply.tool_call'; name: string; arguments: Record<string, unknown> }
   | { type: 'reply.tool_result'; name: string; ok: boolean; result: string; ms: number }
+  | { type: 'reply.node'; nodeId: string; name: string }
   | { type: 'reply.error'; message: string }
   | { type: 'reply.done'; ended: boolean }
   | { type: 'reply.failed'; message: string };
@@ -178,7 +181,8 @@ export const testChatMachine = setup({
             else if (e.type === 'error') sendBack({ type: 'reply.error', message: e.message });
             else if (e.type === 'tool_result')
               sendBack({ type: 'reply.tool_result', name: e.name, ok: e.ok, result: e.result, ms: e.ms });
-            else {
+            else if (e.type === 'node') sendBack({ type: 'reply.node', nodeId: e.node_id, name: e.name });
+            else if (e.type === 'done') {
               done = true;
               sendBack({ type: 'reply.done', ended: e.ended });
             }
@@ -215,6 +219,9 @@ export const testChatMachine = setup({
     addReplyWords: assign(({ context }, params: { text: string }) => ({ items: appendDelta(context.items, params.text) })),
     showFunctionCall: assign(({ context }, params: { name: string; arguments: Record<string, unknown> }) => ({
       items: [...context.items, { kind: 'tool', name: params.name, arguments: params.arguments }],
+    })),
+    showNode: assign(({ context }, params: { nodeId: string; name: string }) => ({
+      items: [...context.items, { kind: 'node' as const, nodeId: params.nodeId, name: params.name }],
     })),
     showFunctionResult: assign(({ context }, params: { name: string; ok: boolean; result: string; ms: number }) => ({
       items: attachToolResult(context.items, params),
@@ -322,6 +329,10 @@ export const testChatMachine = setup({
             type: 'showFunctionResult',
             params: ({ event }) => ({ name: event.name, ok: event.ok, result: event.result, ms: event.ms }),
           },
+        },
+        'reply.node': {
+          description: 'A conversation-flow agent entered a node: show it as an event.',
+          actions: { type: 'showNode', params: ({ event }) => ({ nodeId: event.nodeId, name: event.name }) },
         },
         'reply.error': {
           description: 'The reply failed on the provider’s side: show the message.',

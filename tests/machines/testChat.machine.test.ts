@@ -37,6 +37,7 @@ describeModel('testChat', testChatMachine, {
       { type: 'reply.tool_result', name: 'check_availability', ok: false, result: 'HTTP 500', ms: 80 },
       { type: 'reply.tool_result', name: 'send_sms', ok: true, result: 'sent', ms: 5 },
     ],
+    'reply.node': [{ type: 'reply.node', nodeId: 'greet', name: 'Greeting' }],
     'reply.error': [{ type: 'reply.error', message: 'OpenAI refused the key.' }],
     'reply.done': [
       { type: 'reply.done', ended: false },
@@ -284,6 +285,34 @@ describe('testChat behaviour', () => {
       result: 'booked',
       ms: 30,
     });
+    actor.stop();
+  });
+
+  it('the chat shows each flow node entered as an event, in the order of the stream', async () => {
+    vi.spyOn(callRuntime.chats, 'start').mockResolvedValue({ success: true, data: { chat_id: 'chat-6' } });
+    vi.spyOn(callRuntime.chats, 'transcript').mockResolvedValue({
+      success: true,
+      data: { chat_id: 'chat-6', ended: false, transcript: [] },
+    });
+    vi.spyOn(callRuntime.chats, 'send').mockImplementation(async function* () {
+      yield { type: 'node', node_id: 'greet', name: 'Greeting' } as const;
+      yield { type: 'tool_call', name: 'next_e1', arguments: {} } as const;
+      yield { type: 'node', node_id: 'identify', name: 'Identify' } as const;
+      yield { type: 'delta', text: 'Your name?' } as const;
+      yield { type: 'done', ended: false } as const;
+    });
+    const actor = createActor(testChatMachine).start();
+    actor.send({ type: 'chat.start', request });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    actor.send({ type: 'message.send', content: 'A visit' });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    expect(actor.getSnapshot().context.items.map((i) => (i.kind === 'node' ? `node ${i.nodeId}` : i.kind))).toEqual([
+      'user',
+      'node greet',
+      'tool',
+      'node identify',
+      'agent',
+    ]);
     actor.stop();
   });
 

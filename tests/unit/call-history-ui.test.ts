@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { callSearchPrefix, hasCallFilters } from '../../src/api/contract/call.js';
+import { callListParams, callSearchPrefix, hasCallFilters } from '../../src/api/contract/call.js';
 import { callHistorySearchSchema } from '../../src/routes/dashboard/-components/call-history/call-search.js';
 import { defaultLayout, sanitizeLayout } from '../../src/routes/dashboard/-components/call-history/column-layout.js';
 
@@ -32,6 +32,13 @@ describe('the Call History URL', () => {
       page: 2,
       size: 20,
     });
+  });
+
+  it('keeps a flow node id (?node=) and drops one that is not an id', () => {
+    expect(parse({ node: 'book-visit_2' }).node).toBe('book-visit_2');
+    expect(parse({ node: 'a.b' }).node).toBeUndefined();
+    expect(parse({ node: 'x'.repeat(65) }).node).toBeUndefined();
+    expect(callListParams({ node: 'book' })).toEqual({ node: 'book' });
   });
 
   it('drops each bad value on its own and turns a reversed range round', () => {

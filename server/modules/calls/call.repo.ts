@@ -275,6 +275,13 @@ export function matching(
   if (q.status) qb = qb.where('status', '=', q.status);
   if (q.type) qb = qb.where('type', '=', q.type);
   if (q.phoneNumber) qb = qb.where('phone_number', '=', q.phoneNumber);
+  // the calls that reached a flow node: the node's rows of the company (their index), by call id
+  if (q.node)
+    qb = qb.where(
+      'id',
+      'in',
+      db.selectFrom('call_flow_nodes').select('call_id').where('company_id', '=', companyId).where('node_id', '=', q.node),
+    );
   // one bound each way: SQLite ranges an index on one of two upper bounds and filters by the other
   if (within.from) qb = qb.where('time', '>=', within.from);
   if (within.before) qb = qb.where('time', '<', within.before);
@@ -336,7 +343,7 @@ export const SORT_MATCHING_MAX = 50_000;
  */
 export const SEARCH_SORT_MAX = 20_000;
 
-const isFiltered = (q: CallListQuery) => Boolean(q.status || q.type || q.phoneNumber || q.dateFrom || q.dateTo);
+const isFiltered = (q: CallListQuery) => Boolean(q.status || q.type || q.phoneNumber || q.dateFrom || q.dateTo || q.node);
 
 /** The column as an expression with the same order that no index serves. */
 const withoutIndex = (column: keyof CallsTable) =>
@@ -359,7 +366,8 @@ export async function listCalls(
   let totalCalls: number;
   const search: SearchMatch = q.search ? callSearchMatch(q.search) : undefined;
 
-  if (q.search) {
+  // a search or a node counts the matching rows (the daily counts know neither)
+  if (q.search || q.node) {
     const count = await matching(db, companyId, q, within, search)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();

@@ -14,6 +14,7 @@ import {
   type CallDetail,
   type CallUsage,
   type CostBreakdown,
+  type FlowPathStep,
   type TranscriptTurn,
   type TurnLatency,
 } from '@contract/call-runtime.js';
@@ -103,5 +104,6 @@ export async function callDetail(
     analysis: analysis ? analysisOf(analysis) : null,
     content_deleted_at: session?.content_deleted_at ?? call?.content_deleted_at ?? null,
     content_withheld: session ? contentWithheld(policy) : null,
+    flow_path: session ? parseJson<FlowPathStep[]>(session.flow_path, []) : [],
   };
 }

@@ -33,6 +33,7 @@ import { type WavSummary, wavHeader } from '../../voice/audio/wav.js';
 import { CallRuntime, type ChatTurn, createCallRuntime } from '../../voice/engine/call-runtime.js';
 import { Conversation, type ProviderKeys } from '../../voice/engine/conversation.js';
 import { providerMessage } from '../../voice/engine/failures.js';
+import type { FlowRunState } from '../../voice/engine/flow.js';
 import { pipelineOf, requiredProviders } from '../../voice/engine/pipeline.js';
 import {
   agentDocOrUndefined,
@@ -335,6 +336,7 @@ async function runChatTurn(
 ) {
   const transcript = parseJson<TranscriptTurn[]>(row.transcript, []);
   const latency = parseJson<TurnLatency[]>(row.latency, []);
+  const flowState = row.flow_state ? parseJson<FlowRunState | undefined>(row.flow_state, undefined) : undefined;
   /** the reply as far as it was sent, its start in ms of the turn's time line */
   const sent: { text: string; startMs?: number } = { text: '' };
   const msNow = () => Math.max(0, Math.round(performance.now() - conversation.t0));
@@ -356,8 +358,10 @@ async function runChatTurn(
       },
       toolCall: (name, args) => emit({ type: 'tool_call', name, arguments: args }),
       toolResult: (name, ok, result, ms) => emit({ type: 'tool_result', name, ok, result, ms }),
+      node: (node_id, name) => emit({ type: 'node', node_id, name }),
     }),
     transcript,
+    ...(flowState ? { flowState } : {}),
   });
   conversation.start();
   const stopped = await Promise.race([
@@ -396,6 +400,7 @@ async function runChatTurn(
       cost,
       recording: null,
       endedAt: now(deps),
+      ...(conversation.flow ? { flowPath: conversation.flow.path } : {}),
     });
   } else {
     await saveChatTurn(deps.db.db, row.company_id, row.id, {
@@ -404,6 +409,7 @@ async function runChatTurn(
       usage,
       cost,
       now: now(deps),
+      ...(conversation.flow ? { flow: { path: conversation.flow.path, state: conversation.flow.state() } } : {}),
     });
   }
   emit({ type: 'done', ended: outcome !== undefined });
@@ -558,6 +564,7 @@ export function runLineCall(
           usage: conv.usage,
           cost: conv.cost().total,
           now: now(deps),
+          ...(conv.flow ? { flowPath: conv.flow.path } : {}),
         }).catch((err) => deps.logger.warn('call progress not saved', { callId: row.id, reason: String(err) }));
       },
     });
@@ -583,6 +590,7 @@ export function runLineCall(
       cost: c.cost().total,
       recording: recording && recording.durationMs > 0 ? recordingName : null,
       endedAt: now(deps),
+      ...(c.flow ? { flowPath: c.flow.path } : {}),
     });
     if (stored) announceCall(deps, 'call.ended', { companyId: row.company_id, callId: row.id, analyse: true });
     deps.logger.info(`${options.label} ended`, {

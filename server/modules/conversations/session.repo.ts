@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AgentDoc } from '@contract/agent/save.js';
-import type { CallUsage, TranscriptTurn, TurnLatency } from '@contract/call-runtime.js';
+import type { CallUsage, FlowPathStep, TranscriptTurn, TurnLatency } from '@contract/call-runtime.js';
 import type { CallStatus, CallType } from '@contract/call-values.js';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { contentPolicy, keptTranscript, keptVariables } from '../../platform/call-content.js';
@@ -76,6 +76,8 @@ export async function createCallSession(db: Kysely<DB>, s: NewCallSession): Prom
     provider_status: null,
     answered_by: null,
     content_deleted_at: null,
+    flow_path: '[]',
+    flow_state: null,
   };
   await db.insertInto('call_sessions').values(row).execute();
   return row;
@@ -127,7 +129,15 @@ export async function saveProgress(
   db: Kysely<DB>,
   companyId: string,
   id: string,
-  p: { transcript: TranscriptTurn[]; latency: TurnLatency[]; usage: CallUsage; cost: number; now: Date },
+  p: {
+    transcript: TranscriptTurn[];
+    latency: TurnLatency[];
+    usage: CallUsage;
+    cost: number;
+    now: Date;
+    /** a conversation-flow call's path so far (a call recovered after a crash is stored with it) */
+    flowPath?: FlowPathStep[];
+  },
 ) {
   await db
     .updateTable('call_sessions')
@@ -138,6 +148,7 @@ export async function saveProgress(
       cost: p.cost,
       heartbeat_at: p.now.toISOString(),
       updated_at: p.now.toISOString(),
+      ...(p.flowPath ? { flow_path: JSON.stringify(p.flowPath) } : {}),
     })
     .where('company_id', '=', companyId)
     .where('id', '=', id)
@@ -184,7 +195,15 @@ export async function saveChatTurn(
   db: Kysely<DB>,
   companyId: string,
   id: string,
-  p: { transcript: TranscriptTurn[]; latency: TurnLatency[]; usage: CallUsage; cost: number; now: Date },
+  p: {
+    transcript: TranscriptTurn[];
+    latency: TurnLatency[];
+    usage: CallUsage;
+    cost: number;
+    now: Date;
+    /** a conversation-flow chat: its path so far, and its flow run's state for the next message */
+    flow?: { path: FlowPathStep[]; state: unknown };
+  },
 ): Promise<void> {
   await db
     .updateTable('call_sessions')
@@ -194,6 +213,7 @@ export async function saveChatTurn(
       usage: JSON.stringify(p.usage),
       cost: p.cost,
       updated_at: p.now.toISOString(),
+      ...(p.flow ? { flow_path: JSON.stringify(p.flow.path), flow_state: JSON.stringify(p.flow.state) } : {}),
     })
     .where('id', '=', id)
     .where('company_id', '=', companyId)
@@ -256,6 +276,8 @@ export interface CallEnd {
   cost: number;
   recording: string | null;
   endedAt: Date;
+  /** a conversation-flow call's path (else the one saved with the row is kept) */
+  flowPath?: FlowPathStep[];
 }
 
 /**
@@ -267,6 +289,7 @@ export async function finishCallSession(db: Kysely<DB>, row: CallSessionRow, end
   const policy = contentPolicy(row.agent, row.dynamic_variables);
   const transcript = keptTranscript(end.transcript, policy);
   const variables = keptVariables(parseJson<Record<string, string>>(row.dynamic_variables, {}), policy);
+  const path = end.flowPath ?? parseJson<FlowPathStep[]>(row.flow_path, []);
   return db.transaction().execute(async (trx) => {
     const endedAt = end.endedAt.toISOString();
     const res = await trx
@@ -284,12 +307,22 @@ export async function finishCallSession(db: Kysely<DB>, row: CallSessionRow, end
         recording: policy.record ? end.recording : null,
         token_hash: null,
         updated_at: endedAt,
+        flow_path: JSON.stringify(path),
+        // the flow run's state holds extracted values: not kept once the call is over
+        flow_state: null,
       })
       .where('company_id', '=', row.company_id)
       .where('id', '=', row.id)
       .where('status', 'in', ['registered', 'ongoing'])
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
+    const nodes = [...new Set(path.map((step) => step.node_id))];
+    if (nodes.length > 0)
+      await trx
+        .insertInto('call_flow_nodes')
+        .values(nodes.map((node_id) => ({ company_id: row.company_id, call_id: row.id, node_id })))
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     const started = row.started_at ? Date.parse(row.started_at) : end.endedAt.getTime();
     await insertCalls(trx, [
       {

@@ -396,6 +396,17 @@ export interface CallSessionsTable {
   answered_by: string | null;
   /** when the call's content was deleted (migration 025); null = still there */
   content_deleted_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** a conversation-flow call's path (migration 025): FlowPathStep[] as JSON, '[]' otherwise */
+  flow_path: ColumnType<string, string | undefined, string>;
+  /** a chat's flow run between its messages (migration 025); null once the call ended */
+  flow_state: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The nodes each conversation-flow call reached (migration 025), for filtering calls by a node. */
+export interface CallFlowNodesTable {
+  company_id: string;
+  call_id: string;
+  node_id: string;
 }
 
 export interface DB {
@@ -425,6 +436,7 @@ export interface DB {
   knowledge_base_jobs: KnowledgeBaseJobsTable;
   pending_uploads: PendingUploadsTable;
   call_sessions: CallSessionsTable;
+  call_flow_nodes: CallFlowNodesTable;
   carrier_nonces: CarrierNoncesTable;
   company_webhooks: CompanyWebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

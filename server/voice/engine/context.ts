@@ -12,6 +12,7 @@ import type { ProviderAccess, ProviderId } from '../providers/types.js';
 import type { ToolEnvBase, ToolKinds } from '../tools/runner.js';
 import type { PreparedTool, ToolCallInfo, ToolServices } from '../tools/types.js';
 import type { CallerAudio } from './caller-audio.js';
+import type { FlowRun, FlowRunState } from './flow.js';
 import type { KnowledgeSearch } from './knowledge.js';
 import type { CallPlan } from './plan.js';
 import type { Speaker, Voice } from './speaker.js';
@@ -39,6 +40,8 @@ export interface CallOptions {
   call?: ToolCallInfo;
   /** the carrier of a phone line ('twilio', 'plivo') */
   carrier?: string;
+  /** a conversation-flow chat's flow run as its previous message left it */
+  flowState?: FlowRunState;
 }
 
 /** The agent turns of a speech-to-speech session (realtime.ts). */
@@ -60,6 +63,8 @@ export interface CallContext {
   readonly callerAudio: CallerAudio;
   /** the speech-to-speech session, for a Realtime agent's voice call */
   readonly realtime: RealtimeTurns | undefined;
+  /** a conversation-flow agent's flow run (flow.ts); undefined for a single-prompt agent */
+  readonly flow: FlowRun | undefined;
   /** the voice of the agent turn in progress (reply.ts) */
   speaker: Speaker | undefined;
   /** the agent turn in progress (reply.ts): a barge-in starts a new one before the old one is put away */

@@ -13,6 +13,7 @@
  *   sentence (speaker.ts) or written to the chat;
  * - realtime.ts: both actors for a speech-to-speech agent (one Realtime session per call);
  * - turn-clock.ts: the times of each turn, and an answer's latency;
+ * - flow.ts: a conversation-flow agent's flow run (its node, tools and path), used by the reply actor;
  * - server/voice/tools/runner.ts: the agent's functions, prepared when the conversation starts (in
  *   parallel with the greeting), run by the reply actor, closed when it ends;
  * - context.ts: what the parts see of the conversation (they never import this file).
@@ -39,6 +40,7 @@ import { type PreparedTool, ToolError, type ToolServices } from '../tools/types.
 import { Backchannel } from './backchannel.js';
 import { CallerAudio } from './caller-audio.js';
 import type { CallContext, CallOptions } from './context.js';
+import { FlowRun } from './flow.js';
 import { callerKeypad, type Keypad } from './keypad.js';
 import { listen } from './listen.js';
 import type { Pipeline } from './pipeline.js';
@@ -96,6 +98,8 @@ export class Conversation implements CallContext {
   readonly callerAudio = new CallerAudio();
   /** the speech-to-speech session, for a Realtime agent's voice call */
   readonly realtime: RealtimeBridge | undefined;
+  /** a conversation-flow agent's flow run (flow.ts) */
+  readonly flow: FlowRun | undefined;
   /** the voice of the agent turn in progress (reply.ts) */
   speaker: Speaker | undefined;
   /** the agent turn in progress (reply.ts): a barge-in starts a new one before the old one is put away */
@@ -131,6 +135,18 @@ export class Conversation implements CallContext {
     this.lineFailed.catch(() => {});
     this.realtime = this.audio && plan.realtime ? new RealtimeBridge(this, this.audio, plan.realtime) : undefined;
     this.transcript = [...(o.transcript ?? [])];
+    this.flow = plan.flow
+      ? new FlowRun(
+          plan.flow,
+          plan.variables,
+          () => o.deps.clock.now(),
+          o.flowState,
+          (step) => {
+            this.chat?.node?.(step.node_id, step.name);
+            this.audio?.notify({ type: 'node', node_id: step.node_id, name: step.name });
+          },
+        )
+      : undefined;
     this.historyLength = this.transcript.length;
     this.usage = {
       stt_seconds: 0,

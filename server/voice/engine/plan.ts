@@ -7,6 +7,7 @@
  * src/api/contract/agent/save.ts): a document that does not pass (a model since retired, a field an old
  * version wrote) fails the call's start with InvalidAgentError, whose message names the fields.
  */
+import type { Flow } from '@contract/agent/flow.js';
 import type { AgentFunction } from '@contract/agent/functions.js';
 import { type AgentDoc, AgentDocSchema } from '@contract/agent/save.js';
 import * as v from 'valibot';
@@ -109,6 +110,8 @@ export interface CallPlan {
   realtime: { voice: string; temperature: number; silenceMs: number } | null;
   /** the caller's keypad (phone calls): when an entry of keys ends */
   keypad: KeypadSettings;
+  /** a conversation-flow agent's flow (flow.ts runs it); null for a single-prompt agent */
+  flow: Flow | null;
 }
 
 /** The editor's voices are ElevenLabs voices: a Realtime agent speaks with this OpenAI voice. */
@@ -132,6 +135,10 @@ export function compileCallPlan(
   const tts = agent.settings.tts.options;
   const voice = mode === 'voice';
   const speechToSpeech = voice && pipeline.mode === 'realtime';
+  const flow = agent.kind === 'conversation_flow' && agent.flow ? agent.flow : null;
+  // the flow's tools and prompts change within a turn: a speech-to-speech session cannot follow them
+  if (flow && speechToSpeech)
+    throw new InvalidAgentError(['a conversation flow runs on a text model: choose one that is not a Realtime model']);
   // the recording notice is spoken first, before the welcome message (or alone when there is none)
   const greeting = voice
     ? [e.recordingNotice?.trim() ?? '', fillVariables(agent.message, variables).trim()].filter(Boolean).join(' ')
@@ -174,6 +181,7 @@ export function compileCallPlan(
         }
       : null,
     keypad: keypadSettings(e),
+    flow,
   };
 }
 

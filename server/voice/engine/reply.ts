@@ -8,6 +8,9 @@
  * called it, while the rest of its answer arrives, except a tool that plays into the call, which waits for
  * the words before it), their results given back to the model, which goes on; at most MAX_TOOL_ROUNDS rounds a turn. A function that has not answered within 500 ms
  * makes the voice say its `speak_during` sentence (once a turn; never written in a chat).
+ * A conversation-flow agent's turn (flow.ts): the system prompt and the tools are the current node's, a
+ * transition tool moves the flow and the model goes on in the new node; the nodes the engine runs itself
+ * (static texts, function, transfer and end nodes) run before the model and after each transition.
  * The speech-to-speech path answers in realtime.ts instead.
  */
 
@@ -20,11 +23,13 @@ import type { CallContext } from './context.js';
 import { failureOf } from './failures.js';
 import { buildMessages } from './prompt.js';
 import { Speaker } from './speaker.js';
-import { SentenceSplitter } from './text.js';
+import { fillVariables, SentenceSplitter } from './text.js';
 import { latencyOf } from './turn-clock.js';
 
 /** At most this many rounds of functions in one agent turn (each: the model calls, they run, it goes on). */
 export const MAX_TOOL_ROUNDS = 5;
+/** At most this many flow nodes whose work the engine does itself (static texts, functions) in one turn. */
+export const FLOW_STEPS_A_TURN = 20;
 
 /** A tool call of one LLM request: the prepared tool when the engine runs it. */
 interface RoundCall {
@@ -38,6 +43,8 @@ interface RoundCall {
   index: number;
   /** its run, started as soon as the model called it (the rest of the model's answer is still arriving) */
   started?: Promise<ToolRun>;
+  /** one of the conversation flow's tools (a transition, set_variables): the flow run answers it */
+  flow?: boolean;
 }
 
 /**
@@ -144,11 +151,14 @@ async function answer(
     parent.send({ type: 'reply.sentence', text: sentence });
     speaker?.say(sentence, started);
   };
+  /** after a line the engine said as written, the chat's next words start with a space */
+  let spaceBefore = false;
   /** text the chat shows (a text line only) */
   const write = (text: string) => {
     if (!chat) return;
     started();
-    chat.text(text);
+    chat.text(spaceBefore && !/^\s/.test(text) ? ` ${text}` : text);
+    spaceBefore = false;
   };
 
   if (input.kind === 'greeting') {
@@ -158,26 +168,34 @@ async function answer(
     return;
   }
   speaker?.prepare();
+  // the agent's knowledge bases, and those of the flow node the turn starts in
+  const node = c.flow?.node();
+  const knowledgeBaseIds = [
+    ...new Set([...plan.knowledgeBaseIds, ...(node?.type === 'conversation' ? (node.knowledge_base_ids ?? []) : [])]),
+  ];
   const lastUser = [...input.history].reverse().find((t) => t.role === 'user')?.text ?? '';
   const [knowledge, prepared] = await Promise.all([
-    input.kind === 'answer' && plan.knowledgeBaseIds.length > 0
-      ? o.knowledge(o.companyId, plan.knowledgeBaseIds, lastUser).then((hits) => hits.map((h) => h.content))
+    input.kind === 'answer' && knowledgeBaseIds.length > 0
+      ? o.knowledge(o.companyId, knowledgeBaseIds, lastUser).then((hits) => hits.map((h) => h.content))
       : Promise.resolve([] as string[]),
     c.tools(),
   ]);
   if (signal.aborted) return;
-  const messages = buildMessages({
-    prompt: plan.prompt,
+  const flow = c.flow;
+  const parts = {
+    prompt: flow ? flow.prompt() : plan.prompt,
     mode: plan.mode,
     history: input.history,
     knowledge,
     reminder: input.kind === 'reminder',
     facts: `The current time is ${o.deps.clock.now().toISOString()}.`,
-  });
+  };
+  let messages = buildMessages(parts);
   const route = plan.pipeline.llm;
   const provider = o.providers.llm(route.provider);
   const access = o.keys[route.provider];
-  const specs = [...plan.tools.map((t) => t.spec), ...prepared.map((t) => t.spec)];
+  /** the tools of a request: the engine's, the agent's functions, and the flow's in its current node */
+  const specsNow = () => [...plan.tools.map((t) => t.spec), ...prepared.map((t) => t.spec), ...(flow?.tools() ?? [])];
   const splitter = new SentenceSplitter();
   let endCall = false;
   let transferTo: string | undefined;
@@ -186,9 +204,106 @@ async function answer(
   let callIndex = 0;
   /** speak_during is said at most once a turn */
   let spokeDuring = false;
+  /** a sentence the engine says as written (a flow's static text, an end node's goodbye) */
+  const sayLine = (text: string) => {
+    if (!text) return;
+    for (const s of splitter.flush()) say(s);
+    said = true;
+    write(text);
+    spaceBefore = true;
+    say(text);
+  };
+  /**
+   * A conversation flow's work the engine does itself in the node the call is in (flow.ts work()): a
+   * static text, a function node's function, an end or transfer node. False when the turn is over (the
+   * call ends, or the node waits for the caller); true when the model answers next.
+   */
+  const flowWork = async (): Promise<boolean> => {
+    if (!flow) return true;
+    for (let step = 0; step < FLOW_STEPS_A_TURN; step++) {
+      const node = flow.work();
+      if (!node) return !flow.done;
+      const instruction = 'instruction' in node ? node.instruction : undefined;
+      const text = instruction?.type === 'static_text' ? fillVariables(instruction.text, flow.values()).trim() : '';
+      if (node.type === 'end') {
+        flow.markWorked();
+        sayLine(text || GOODBYE);
+        parent.send({ type: 'reply.tool_call', name: 'end_call', arguments: {} });
+        callIndex++;
+        endCall = true;
+        return false;
+      }
+      if (node.type === 'transfer') {
+        sayLine(text);
+        if (c.audio?.transfer) {
+          flow.markWorked();
+          parent.send({ type: 'reply.tool_call', name: 'transfer_call', arguments: { number: node.number } });
+          callIndex++;
+          transferTo = node.number;
+          return false;
+        }
+        // a chat (or a line that cannot transfer): the transfer fails, and the node's failure edge is taken
+        const rc = engineCall('transfer_call', { number: node.number });
+        finishEngineCall(rc, false, 'A transfer is not possible on this call.', 0);
+        flow.workDone(false);
+        continue;
+      }
+      if (node.type === 'function') {
+        sayLine(text);
+        const tool = prepared.find((t) => t.spec.name === node.function || t.fn.name === node.function);
+        const args = tool ? flow.argumentsFor(tool.spec.parameters) : {};
+        const rc = engineCall(node.function, args, tool?.fn.type);
+        const run = tool
+          ? await runTool(tool, args, c.toolEnv, signal)
+          : { ok: false, status: 'error' as const, result: `There is no function named ${node.function}.`, ms: 0 };
+        if (signal.aborted) return false;
+        finishEngineCall(rc, run.ok, run.result, run.ms, run.status);
+        const before = flow.path.length;
+        flow.workDone(run.ok);
+        // no edge for this outcome: the model tells the caller, from the function's result
+        if (flow.path.length === before) {
+          messages.push({ role: 'system', content: `The function ${node.function} answered: ${run.result}` });
+          return true;
+        }
+        continue;
+      }
+      // a static text (conversation), or a node the engine has nothing to do in (press_digit): said, then done
+      sayLine(text);
+      const before = flow.path.length;
+      flow.workDone();
+      // still here: the node waits for the caller's next words
+      if (flow.path.length === before) return false;
+    }
+    return false;
+  };
+  /** A tool call the engine makes itself for the flow, recorded like the model's (the machine, the chat). */
+  const engineCall = (name: string, args: Record<string, unknown>, toolType?: string) => {
+    parent.send({ type: 'reply.tool_call', name, arguments: args, ...(toolType ? { toolType } : {}) });
+    chat?.toolCall(name, args);
+    parent.send({ type: 'reply.tools_started' });
+    return { name, index: callIndex++ };
+  };
+  const finishEngineCall = (
+    rc: { name: string; index: number },
+    ok: boolean,
+    result: string,
+    ms: number,
+    status: ToolRun['status'] = ok ? 'ok' : 'error',
+  ) => {
+    parent.send({ type: 'reply.tool_result', index: rc.index, status, result, ms });
+    chat?.toolResult?.(rc.name, ok, result, ms);
+    parent.send({ type: 'reply.tools_done' });
+  };
   times.llmRequestAt = performance.now();
   times.llmFirstTokenAt = undefined;
+  if (!(await flowWork()) || signal.aborted) return finishTurn();
+  /** the system prompt of the node the flow is in now (a new array: a request already sent keeps its own) */
+  const promptOfNode = () => {
+    if (flow) messages = [...buildMessages({ ...parts, prompt: flow.prompt(), history: [] }), ...messages.slice(1)];
+  };
+  promptOfNode();
   for (let round = 0; ; round++) {
+    const specs = specsNow();
     /** this request's tool calls, with the prepared tool of those the engine runs */
     const calls: RoundCall[] = [];
     let roundText = '';
@@ -201,7 +316,7 @@ async function answer(
         model: route.model,
         messages,
         tools: specs,
-        temperature: plan.llm.temperature,
+        temperature: flow?.temperature() ?? plan.llm.temperature,
         maxTokens: LLM_MAX_TOKENS,
         signal,
       });
@@ -218,8 +333,10 @@ async function answer(
         } else if (e.type === 'tool_call') {
           times.llmFirstTokenAt ??= performance.now();
           const tool = plan.tools.find((t) => t.spec.name === e.call.name);
+          const flowCall = !tool && round < MAX_TOOL_ROUNDS && flow?.owns(e.call.name) === true;
           // past the last round, a function is recorded but not run: the turn ends
-          const runnable = tool || round >= MAX_TOOL_ROUNDS ? undefined : prepared.find((t) => t.spec.name === e.call.name);
+          const runnable =
+            tool || flowCall || round >= MAX_TOOL_ROUNDS ? undefined : prepared.find((t) => t.spec.name === e.call.name);
           parent.send({
             type: 'reply.tool_call',
             name: tool?.type === 'end_call' ? 'end_call' : e.call.name,
@@ -236,8 +353,9 @@ async function answer(
           calls.push({
             call: e.call,
             tool: runnable,
-            engine: tool !== undefined,
+            engine: tool !== undefined || flowCall,
             index: callIndex++,
+            ...(flowCall ? { flow: true } : {}),
             ...(warm ? { warm } : {}),
             ...(started ? { started } : {}),
           });
@@ -254,7 +372,8 @@ async function answer(
       throw failureOf(e, 'error_llm_provider');
     }
     const toRun = calls.filter((rc) => rc.tool !== undefined || rc.warm !== undefined);
-    if (toRun.length === 0 || signal.aborted) break;
+    const flowCalls = calls.filter((rc) => rc.flow);
+    if ((toRun.length === 0 && flowCalls.length === 0) || signal.aborted) break;
     // the words before the functions are said first, in order
     for (const s of splitter.flush()) {
       said = true;
@@ -270,6 +389,9 @@ async function answer(
     });
     // a barge-in or the call's end: the results are dropped, never given to the model
     if (signal.aborted) return;
+    // the flow's tools, in the order they were called: each moves the flow (or is refused)
+    for (const rc of flowCalls)
+      runs.set(rc, { status: 'ok', ok: true, result: flow?.call(rc.call.name, rc.call.arguments) ?? '', ms: 0 });
     for (const [rc, run] of runs) {
       parent.send({ type: 'reply.tool_result', index: rc.index, status: run.status, result: run.result, ms: run.ms });
       chat?.toolResult?.(rc.call.name, run.ok, run.result, run.ms);
@@ -285,20 +407,28 @@ async function answer(
         name: rc.call.name,
         content: runs.get(rc)?.result ?? (rc.engine ? 'ok' : `There is no function named ${rc.call.name}.`),
       });
+    if (flowCalls.length > 0) {
+      if (!(await flowWork()) || signal.aborted) break;
+      promptOfNode();
+    }
   }
-  for (const s of splitter.flush()) {
-    said = true;
-    say(s);
-  }
-  if (endCall && !said) {
-    write(GOODBYE);
-    say(GOODBYE);
-  }
-  if (chat) started();
-  await speaker?.finish();
-  // after the turn is committed (with its tool call) the carrier moves the caller
-  if (transferTo && !signal.aborted) {
-    const number = transferTo;
-    setTimeout(() => c.transfer(number), 0);
+  return finishTurn();
+
+  async function finishTurn(): Promise<void> {
+    for (const s of splitter.flush()) {
+      said = true;
+      say(s);
+    }
+    if (endCall && !said) {
+      write(GOODBYE);
+      say(GOODBYE);
+    }
+    if (chat) started();
+    await speaker?.finish();
+    // after the turn is committed (with its tool call) the carrier moves the caller
+    if (transferTo && !signal.aborted) {
+      const number = transferTo;
+      setTimeout(() => c.transfer(number), 0);
+    }
   }
 }

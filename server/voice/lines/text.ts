@@ -9,6 +9,8 @@ export interface TextSink {
   toolCall(name: string, args: Record<string, unknown>): void;
   /** a function the engine ran answered: what the model read (cut), and how long it took */
   toolResult?(name: string, ok: boolean, result: string, ms: number): void;
+  /** a conversation-flow agent entered a node */
+  node?(nodeId: string, name: string): void;
 }
 
 export class ChatLine implements TextLine {
@@ -28,6 +30,10 @@ export class ChatLine implements TextLine {
 
   toolResult(name: string, ok: boolean, result: string, ms: number): void {
     if (!this.closed) this.sink.toolResult?.(name, ok, result, ms);
+  }
+
+  node(nodeId: string, name: string): void {
+    if (!this.closed) this.sink.node?.(nodeId, name);
   }
 
   text(delta: string): void {

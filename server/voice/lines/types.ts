@@ -77,6 +77,8 @@ export interface TextLine {
   toolCall(name: string, args: Record<string, unknown>): void;
   /** A function the engine ran answered (or failed): what the model read, cut, and how long it took. */
   toolResult?(name: string, ok: boolean, result: string, ms: number): void;
+  /** A conversation-flow agent entered a node. */
+  node?(nodeId: string, name: string): void;
   /** Closes the line (the agent hangs up, or the chat ends). */
   hangUp(reason: string, message?: string): void;
 }

@@ -113,6 +113,8 @@ export type ChatStreamEvent =
   | { type: 'tool_call'; name: string; arguments: Record<string, unknown> }
   /** after each tool_call of a function the engine runs: its outcome as the model read it (cut), and how long it took */
   | { type: 'tool_result'; name: string; ok: boolean; result: string; ms: number }
+  /** a conversation-flow agent entered a node (after a transition, or at the start) */
+  | { type: 'node'; node_id: string; name: string }
   | { type: 'error'; message: string; reason: string }
   | { type: 'done'; ended: boolean };
 
@@ -120,9 +122,28 @@ export const ChatStreamEventSchema = v.variant('type', [
   v.object({ type: v.literal('delta'), text: v.string() }),
   v.object({ type: v.literal('tool_call'), name: v.string(), arguments: v.record(v.string(), v.unknown()) }),
   v.object({ type: v.literal('tool_result'), name: v.string(), ok: v.boolean(), result: v.string(), ms: v.number() }),
+  v.object({ type: v.literal('node'), node_id: v.string(), name: v.string() }),
   v.object({ type: v.literal('error'), message: v.string(), reason: v.string() }),
   v.object({ type: v.literal('done'), ended: v.boolean() }),
 ]);
+
+/**
+ * One node a conversation-flow call went through: when it was entered and left, and the edge it left by
+ * with why (`reason`: the condition the model chose, 'expression age >= 65', 'function ok', 'always',
+ * 'else', 'global: <condition>' for a global node entered from here, 'back to where the call was').
+ * Metadata only: the values of extracted variables are never in it.
+ */
+export const FlowPathStepSchema = v.object({
+  node_id: v.string(),
+  name: v.string(),
+  /** ISO-8601 */
+  entered_at: v.string(),
+  left_at: v.nullable(v.string()),
+  /** the edge taken out of the node; null while still there, or when a global node was entered */
+  edge_id: v.nullable(v.string()),
+  reason: v.nullable(v.string()),
+});
+export type FlowPathStep = v.InferOutput<typeof FlowPathStepSchema>;
 
 /**
  * JSON text frames the server sends on a web call's socket. `ended.reason` is one of DISCONNECTION_REASONS
@@ -134,12 +155,15 @@ export type WebCallServerEvent =
   | { type: 'transcript'; role: 'user' | 'agent'; text: string; final: boolean }
   | { type: 'state'; value: 'listening' | 'thinking' | 'speaking' }
   | { type: 'clear' }
+  /** a conversation-flow agent entered a node */
+  | { type: 'node'; node_id: string; name: string }
   | { type: 'ended'; reason: string; message?: string };
 
 export const WebCallServerEventSchema = v.variant('type', [
   v.object({ type: v.literal('transcript'), role: v.picklist(['user', 'agent']), text: v.string(), final: v.boolean() }),
   v.object({ type: v.literal('state'), value: v.picklist(['listening', 'thinking', 'speaking']) }),
   v.object({ type: v.literal('clear') }),
+  v.object({ type: v.literal('node'), node_id: v.string(), name: v.string() }),
   v.object({ type: v.literal('ended'), reason: v.string(), message: v.optional(v.string()) }),
 ]);
 
@@ -281,6 +305,8 @@ export const CallDetailSchema = v.object({
    * (no transcript, recording, analysis text, function arguments or results were kept).
    */
   content_withheld: v.optional(v.nullable(v.picklist(['everything_but_pii', 'metadata_only'])), null),
+  /** a conversation-flow call's path through its flow, in order ([] for a single-prompt agent's call) */
+  flow_path: v.optional(v.array(FlowPathStepSchema), []),
 });
 export type CallDetail = v.InferOutput<typeof CallDetailSchema>;
 

@@ -18,6 +18,7 @@
  * | status      | one of CALL_STATUSES                                                                          |
  */
 import * as v from 'valibot';
+import { FLOW_ID_PATTERN } from './agent/flow';
 import { CALL_SORT_FIELDS, CALL_STATUSES, CALL_TYPES, type CallSortField, type CallStatus, type CallType } from './call-values';
 import { isCalendarDay } from './day';
 import { intParam, PAGE_MAX, queryParams, type SortPairs, searchParam, sortParam, sortToParam } from './list';
@@ -161,6 +162,7 @@ export const CALL_MESSAGES = {
   invalidType: `expected one of ${CALL_TYPES.join(', ')}`,
   invalidStatus: `expected one of ${CALL_STATUSES.join(', ')}`,
   invalidPhoneNumber: 'expected a phone number',
+  invalidNode: 'expected a node id (letters, digits, _ and -)',
 } as const;
 
 export { isCalendarDay };
@@ -228,6 +230,15 @@ export const CallListQuerySchema = callQuerySchema({
   limit: intParam(CALL_LIST_LIMIT_DEFAULT, 1, CALL_LIST_LIMIT_MAX),
   sort: sortParam(CALL_SORT_FIELDS),
   ...CALL_FILTER_PARAMS,
+  /** a conversation-flow node's id: only the calls that reached it */
+  node: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.check((s) => s === '' || FLOW_ID_PATTERN.test(s), CALL_MESSAGES.invalidNode),
+    ),
+    '',
+  ),
 });
 export type CallListQuery = v.InferOutput<typeof CallListQuerySchema>;
 
@@ -275,6 +286,8 @@ export interface CallListParams extends CallFilters {
   limit?: number;
   search?: string;
   sort?: CallSort;
+  /** only the calls that reached this conversation-flow node */
+  node?: string | undefined;
 }
 
 /** The query-string values of GET /call/ (empty filters left out, sort as the JSON object). */
@@ -289,6 +302,7 @@ export const callListParams = (q: CallListParams): Record<string, string> =>
     phoneNumber: q.phoneNumber,
     type: q.type,
     status: q.status,
+    node: q.node,
   });
 
 /** True when any filter of the dialog or the date range is set (the button reads 'Filters Applied'). */

@@ -60,6 +60,7 @@ function loadCalls(q: CallHistorySearch): Promise<ListPage<Call>> {
         phoneNumber: q.phoneNumber,
         type: q.type,
         status: q.status,
+        node: q.node,
       },
       { notify: false },
     )
@@ -116,7 +117,7 @@ function CallHistoryPage() {
     return () => sub.unsubscribe();
   }, [filtersActor, setFilters]);
 
-  const filtered = hasCallFilters(query);
+  const filtered = hasCallFilters(query) || Boolean(query.node);
   /**
    * A company without a single call: the table alone says so (pointing at Test and phone numbers); the
    * overview, which would only repeat it, is left out. Without a date range or filters the table lists every
@@ -148,6 +149,14 @@ function CallHistoryPage() {
         </Button>
         <ExportButton query={query} />
       </div>
+      {query.node ? (
+        <p className={s.nodeFilter}>
+          Calls that reached the flow node <code>{query.node}</code>
+          <Button variant="secondary" onClick={() => setFilters({ node: undefined })}>
+            Show all calls
+          </Button>
+        </p>
+      ) : null}
       {noCallsYet || !data.loaded ? null : (
         <CallAnalyticsOverview
           filters={{
@@ -193,6 +202,7 @@ function CallHistoryPage() {
                       phoneNumber: undefined,
                       type: undefined,
                       status: undefined,
+                      node: undefined,
                     })
                   }
                 >

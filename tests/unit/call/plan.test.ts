@@ -131,3 +131,29 @@ describe('the call plan', () => {
     expect(own.realtime?.voice).toBe('marin');
   });
 });
+
+describe('a conversation-flow agent', () => {
+  const flow = {
+    start_node_id: 'a',
+    nodes: [
+      {
+        id: 'a',
+        type: 'conversation',
+        name: 'A',
+        instruction: { type: 'prompt', text: 'Hi' },
+        edges: [{ id: 'e', to: 'b', condition: { type: 'always' } }],
+      },
+      { id: 'b', type: 'end', name: 'B', edges: [] },
+    ],
+  };
+  it('plans its flow; a single-prompt agent has none', () => {
+    const plan = compileCallPlan(parseAgentDoc({ ...stored(), kind: 'conversation_flow', flow }), 'text', {}, registry);
+    expect(plan.flow?.start_node_id).toBe('a');
+    expect(compileCallPlan(parseAgentDoc(stored()), 'text', {}, registry).flow).toBeNull();
+    expect(compileCallPlan(parseAgentDoc({ ...stored(), flow }), 'text', {}, registry).flow).toBeNull();
+  });
+  it('is refused on a speech-to-speech model, with a message that says what to change', () => {
+    const doc = parseAgentDoc({ ...stored({ model: 'gpt-4o-realtime' }), kind: 'conversation_flow', flow });
+    expect(() => compileCallPlan(doc, 'voice', {}, registry)).toThrow(/a conversation flow runs on a text model/);
+  });
+});

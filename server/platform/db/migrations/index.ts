@@ -23,6 +23,7 @@ import * as m021 from './021_batch_failure_reason.js';
 import * as m022 from './022_function_names.js';
 import * as m023 from './023_imported_numbers.js';
 import * as m024 from './024_retention_audit.js';
+import * as m025 from './025_flow_path.js';
 
 /**
  * Every migration, in order. Keys sort lexicographically; add new files with the next number.
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '022_function_names': m022,
   '023_imported_numbers': m023,
   '024_retention_audit': m024,
+  '025_flow_path': m025,
 };

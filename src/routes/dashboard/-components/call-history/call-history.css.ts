@@ -10,6 +10,8 @@ export const cross = style([mark, { color: vars.color.danger }]);
 export const toolbar = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space['2'] });
 /** The page's date, filter and column buttons, above the table's own search row. */
 export const filterBar = style([toolbar, { marginBottom: vars.space['3'] }]);
+/** the flow node the list is narrowed to (`?node=`), with the button that shows every call again */
+export const nodeFilter = style({ display: 'flex', alignItems: 'center', gap: vars.space['2'], marginBottom: vars.space['3'] });
 /** the links under Call History's 'No calls yet' */
 export const emptyActions = style([toolbar, { justifyContent: 'center' }]);
 

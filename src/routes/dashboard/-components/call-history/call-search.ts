@@ -4,6 +4,7 @@
  *
  *   /dashboard/call-history?dateFrom=2026-11-01&dateTo=2026-11-30&status=failed&phoneNumber=%2B14155550100
  *     &type=inbound&search=415&sort=duration:desc&page=2&size=20
+ *   /dashboard/call-history?node=book        the calls that reached the flow node `book`
  *
  * Every value falls back on its own (a hand-edited `?status=done&dateFrom=2026-13-01` shows the list
  * without those filters) and a reversed date range is put the right way round. The value lists come
@@ -37,6 +38,8 @@ export interface CallHistorySearch extends TableQuery {
   phoneNumber?: string | undefined;
   type?: CallType | undefined;
   status?: CallStatus | undefined;
+  /** a conversation-flow node's id: only the calls that reached it */
+  node?: string | undefined;
 }
 
 const table = tableSearchSchema({ sortFields: CALL_SORT_FIELDS });
@@ -50,6 +53,8 @@ export const callHistorySearchSchema = v.pipe(
     phoneNumber: optionalParam(phoneText),
     type: optionalParam(v.picklist(CALL_TYPES)),
     status: optionalParam(v.picklist(CALL_STATUSES)),
+    // a flow node id (the flow contract's id pattern, written here to keep that contract out of the entry chunk)
+    node: optionalParam(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/))),
   }),
   v.transform((q): CallHistorySearch => {
     if (q.dateFrom && q.dateTo && q.dateFrom > q.dateTo) return { ...q, dateFrom: q.dateTo, dateTo: q.dateFrom };

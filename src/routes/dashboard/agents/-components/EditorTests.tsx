@@ -241,6 +241,12 @@ function ChatLine({ item }: { item: ChatItem }) {
           {item.text}
         </p>
       );
+    case 'node':
+      return (
+        <p className={t.event}>
+          Step: {item.name} <code>{item.nodeId}</code>
+        </p>
+      );
     case 'ended':
       return <p className={t.event}>The agent ended the chat.</p>;
   }
