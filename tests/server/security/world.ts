@@ -169,6 +169,11 @@ export async function buildTenant(t: TestApp, label: string): Promise<Tenant> {
   await queueAnalysis(t.deps, { companyId, callId: webCall.data.call_id });
   // the company's pace of batch dials (the dispatcher writes it when it dials one of its batches)
   await t.deps.db.db.insertInto('batch_dial_pacing').values({ company_id: companyId, next_dial_ms: 0 }).execute();
+  // a flow node its web call reached (what GET /call/?node= filters on; the engine writes it when a flow call ends)
+  await t.deps.db.db
+    .insertInto('call_flow_nodes')
+    .values({ company_id: companyId, call_id: webCall.data.call_id, node_id: `node-${marker}` })
+    .execute();
 
   return {
     ...user,
