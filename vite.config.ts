@@ -22,6 +22,11 @@ const pkg = (names: string[]) => new RegExp(`[\\\\/]node_modules[\\\\/](${names.
  * Route pages and what only one or two of them use stay in chunks of their own, loaded with the route.
  */
 const ARIAKIT_WRAPPERS = /[\\/]src[\\/]ui[\\/](dialog|alert-dialog|popover|tabs|tooltip|checkbox)[\\/]|-impl\.tsx$/;
+/**
+ * The agent editors' parts: shared by the single-prompt and the flow editor's routes, they use popovers; kept
+ * out of `app` (which the Agents page loads first) so Ariakit is not pulled in with it.
+ */
+const EDITOR_PARTS = /[\\/]src[\\/]routes[\\/]dashboard[\\/]agents[\\/]-components[\\/]/;
 
 const codeSplitting = {
   groups: [
@@ -61,7 +66,7 @@ const codeSplitting = {
     },
     {
       name: 'app',
-      test: (id: string) => /[\\/]src[\\/]/.test(id) && !ARIAKIT_WRAPPERS.test(id),
+      test: (id: string) => /[\\/]src[\\/]/.test(id) && !ARIAKIT_WRAPPERS.test(id) && !EDITOR_PARTS.test(id),
       minShareCount: 3,
       priority: 1,
     },
